@@ -1,0 +1,28 @@
+// A standalone server: the generated module plus the runtime and its packages in one ESM file.
+import { build } from 'esbuild';
+import { dirname, basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export async function bundleServer(moduleFile: string, outFile: string): Promise<void> {
+  await build({
+    stdin: {
+      contents: `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nawait main([plan]);\n`,
+      resolveDir: dirname(moduleFile),
+      sourcefile: 'server-entry.ts',
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: outFile,
+    nodePaths: [`${root}node_modules`],
+    alias: { 'pipewright/runtime': `${root}runtime/index.ts` },
+    // Some bundled CommonJS packages call require(); give the ESM bundle one.
+    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
+    logLevel: 'silent',
+    legalComments: 'none',
+  });
+}

@@ -1,0 +1,98 @@
+// IR nodes → TypeScript expressions. Values are read from the scope `s`; functions of data take `d`.
+// Every semantic operation is a call into the runtime (`rt.*`), the same the interpreter makes.
+import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
+import { compileJq } from '../jq/compile.ts';
+import { compileJsonPath } from '../jsonpath/compile.ts';
+import { compileCalcSource } from '../calc/compile.ts';
+import { Code, _, join, key } from './code.ts';
+import type { Emitter } from './emitter.ts';
+
+type Owner = string[];
+
+export function emitNode(e: Emitter, n: Node, owner: Owner, line: number): Code {
+  switch (n.k) {
+    case 'lit': return e.constant(n.v, ...owner);
+    case 'ref': return _`rt.val(${emitRef(n.ref)})`;
+    case 'tmpl': {
+      const parts = n.parts.map((p) => (typeof p === 'string' ? _`${p}` : _`rt.text(${emitRef(p)})`));
+      return typeof n.parts[0] === 'string' ? join(parts, ' + ') : join([_`""`, ...parts], ' + ');
+    }
+    case 'obj': return new Code(`{ ${n.props.map(([k, x]) => `${key(k)}: ${emitNode(e, x, [...owner, k], line).text}`).join(', ')} }`);
+    case 'arr': return new Code(`[${n.items.map((x, i) => emitNode(e, x, [...owner, String(i)], line).text).join(', ')}]`);
+    case 'count': return _`rt.countOfValue(${emitNode(e, n.of, owner, line)})`;
+    default: return emitFn(e, n, owner, line);
+  }
+}
+
+export function emitRef(r: Ref): Code {
+  let c = rootOf(r);
+  for (const seg of r.path) c = _`rt.at(${c}, ${seg})`;
+  if (r.default !== undefined) c = _`rt.orDefault(${c}, ${r.default})`;
+  return c;
+}
+
+function rootOf(r: Ref): Code {
+  const name = r.name ?? '';
+  switch (r.root) {
+    case 'body': return _`s.body`;
+    case 'raw_body': return _`s.rawBody`;
+    case 'params': return r.name === undefined ? _`s.params` : _`rt.param(s, ${name})`;
+    case 'headers': return r.name === undefined ? _`s.headers` : _`rt.header(s, ${name})`;
+    case 'action': return _`rt.step(s, ${name}, ${r.part ?? 'data'})`;
+    case 'state': return _`rt.state(s, ${name})`;
+    case 'secret': case 'ap_secret': return _`rt.secret(s, ${name})`;
+    case 'var': case 'ap_var': return _`rt.variable(s, ${name})`;
+    case 'env': return _`rt.envVar(s, ${name})`;
+    case 'uuid': return _`rt.uuid(s)`;
+  }
+}
+
+/** A function of data, hoisted and named; returns its name. */
+export function emitFn(e: Emitter, n: Fn, owner: Owner, line: number): Code {
+  const name = e.names.make(...owner, n.k);
+  const label = owner.join(' › ');
+  switch (n.k) {
+    case 'jq': e.declare(`${label}: jq ${n.src}`, line, _`const ${name} = ${jqFn(n.src)};`); break;
+    case 'jsonpath': {
+      const c = compileJsonPath(n.src);
+      const all = c ? new Code(`(${c.code})(d)`) : _`rt.jsonPathAll(${n.src}, d)`;
+      e.declare(`${label}: JSON path ${n.src}`, line, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
+      break;
+    }
+    case 'path': {
+      let c: Code = _`d`;
+      for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;
+      e.declare(`${label}: path ${n.src}`, line, _`const ${name} = (d: unknown): unknown => ${c};`);
+      break;
+    }
+    case 'calc': e.declare(`${label}: ${n.src}`, line, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
+    case 'test': e.declare(`${label}: test ${n.test.src}`, line, emitTest(e, name, n.test, owner, line)); break;
+    case 'chain': e.declare(`${label}: ${n.steps.map((t) => t.op).join(' → ')}`, line, emitChain(e, name, n.steps, owner)); break;
+  }
+  return name;
+}
+
+/** jq: the compiled subset as plain code, else the full engine. Returns an expression of type (d) => unknown. */
+export function jqFn(src: string): Code {
+  const c = compileJq(src);
+  if (c) return new Code(`(d: unknown): unknown => rt.jqValue((${c.code} as (input: any) => unknown[])(d))`);
+  return _`(d: unknown): unknown => rt.jqValue(rt.jqAll(${src}, d))`;
+}
+
+function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number): Code {
+  let subject: Code = _`d`;
+  if (t.value) subject = emitNode(e, t.value, [...owner, 'value'], line);
+  else if (t.jq !== undefined) subject = new Code(`(${jqFn(t.jq).text})(d)`);
+  else if (t.path) for (const seg of t.path) subject = _`rt.at(${subject}, ${seg})`;
+  const checks = t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op], line)}]`);
+  return _`function ${name}(d: unknown, s: rt.Scope): rt.TestOutcome {\n  return rt.runTest(${subject}, [${join(checks)}], ${t.src});\n}`;
+}
+
+function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
+  const lines = steps.map((t) => {
+    const args = emitNode(e, t.args, [...owner, t.op], t.line);
+    return _`  d = rt.applyTransform(${t.op}, ${t.line}, rt.transforms[${t.op}]!.run, d, ${args}, s);`;
+  });
+  return _`function ${name}(d: unknown, s: rt.Scope): unknown {\n${join(lines, '\n')}\n  return d;\n}`;
+}
+

@@ -1,0 +1,126 @@
+// YAML parsing that keeps source positions, so every later diagnostic can point at the offending text.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import type { Diagnostic } from './diagnostics.ts';
+
+export type ConfigPath = Array<string | number>;
+export interface Position {
+  line: number;
+  col: number;
+}
+/**
+ * Position of the node at `path` (1-based). For a mapping entry it is the key unless `at` is 'value'.
+ * A path that does not exist falls back to its nearest existing ancestor.
+ */
+export type Locate = (path: ConfigPath, at?: 'key' | 'value') => Position;
+
+export interface ParsedYaml {
+  value: unknown;
+  diagnostics: Diagnostic[];
+  locate: Locate;
+}
+
+export function parseYamlWithPositions(file: string, text: string): ParsedYaml {
+  const lineCounter = new LineCounter();
+  // uniqueKeys off: duplicates are reported below with both positions, which yaml's own error lacks.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: false });
+  const pos = (offset: number): Position => {
+    const p = lineCounter.linePos(offset);
+    return { line: Math.max(1, p.line), col: Math.max(1, p.col) };
+  };
+  const diagnostics: Diagnostic[] = [];
+  for (const e of doc.errors) diagnostics.push(yamlDiagnostic(file, 'error', e.message, pos(e.pos[0])));
+  for (const w of doc.warnings) diagnostics.push(yamlDiagnostic(file, 'warning', w.message, pos(w.pos[0])));
+  diagnostics.push(...duplicateKeys(file, doc, pos));
+
+  let value: unknown = null;
+  if (doc.errors.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (err) {
+      diagnostics.push(yamlDiagnostic(file, 'error', (err as Error).message, { line: 1, col: 1 }));
+    }
+  }
+  const locate: Locate = (path, at = 'key') => pos(findOffset(doc, path, at));
+  return { value, diagnostics, locate };
+}
+
+function yamlDiagnostic(file: string, severity: 'error' | 'warning', message: string, p: Position): Diagnostic {
+  const first = message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  return { file, ...p, severity, message: `YAML: ${first}` };
+}
+
+function duplicateKeys(file: string, doc: Document, pos: (o: number) => Position): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Map<string, Pair>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key) || !pair.key.range) continue;
+        const name = String(pair.key.value);
+        const first = seen.get(name);
+        if (!first) {
+          seen.set(name, pair);
+          continue;
+        }
+        const firstLine = pos((first.key as Node).range![0]).line;
+        out.push({
+          file,
+          ...pos(pair.key.range[0]),
+          severity: 'error',
+          message: `duplicate key "${name}"`,
+          hint: `"${name}" is already set on line ${firstLine}; a key may appear only once in a mapping`,
+        });
+      }
+    },
+  });
+  return out;
+}
+
+/** Offset of the node at `path`, or of its nearest existing ancestor. */
+function findOffset(doc: Document, path: ConfigPath, at: 'key' | 'value'): number {
+  let node: unknown = doc.contents;
+  let keyOffset = rangeStart(node) ?? 0;
+  let valueOffset = keyOffset;
+  for (const seg of path) {
+    node = deref(doc, node);
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = findPair(doc, node, String(seg));
+      if (!pair) break;
+      keyOffset = rangeStart(pair.key) ?? keyOffset;
+      next = pair.value;
+      valueOffset = rangeStart(pair.value) ?? keyOffset;
+    } else if (isSeq(node) && /^\d+$/.test(String(seg))) {
+      next = node.items[Number(seg)];
+      if (next === undefined) break;
+      keyOffset = valueOffset = rangeStart(next) ?? keyOffset;
+    } else break;
+    node = next;
+  }
+  return at === 'value' ? valueOffset : keyOffset;
+}
+
+function deref(doc: Document, node: unknown): unknown {
+  return isAlias(node) ? node.resolve(doc) : node;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  return (node as { range?: [number, number, number] } | null)?.range?.[0];
+}
+
+/** A key of the map itself, else one inherited through a `<<` merge. */
+function findPair(doc: Document, map: YAMLMap, key: string, depth = 0): Pair | undefined {
+  const own = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  if (own || depth > 10) return own;
+  for (const p of map.items) {
+    if (!isScalar(p.key) || (p.key.value !== '<<' && typeof p.key.value !== 'symbol')) continue;
+    const sources = isSeq(p.value) ? p.value.items : [p.value];
+    for (const s of sources) {
+      const target = deref(doc, s);
+      const found = isMap(target) ? findPair(doc, target, key, depth + 1) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+

@@ -1,0 +1,13 @@
+// Which kind an action is: the field that is set. One runtime/actions file per kind.
+const KINDS: Array<[field: string, kind: string]> = [
+  ['lookup', 'lookup'], ['http', 'http'], ['url', 'http'], ['query', 'database'], ['database', 'database'],
+  ['command', 'command'], ['sftp', 'sftp'], ['email', 'email'], ['state', 'state'], ['only_new', 'only_new'],
+  ['discover', 'discover'], ['delay', 'delay'], ['wait_for_callback', 'wait_for_callback'], ['agent', 'agent'],
+  ['document_operation', 'document_operation'], ['emit_metric', 'emit_metric'], ['ws_publish', 'ws_publish'],
+  ['mqtt_publish', 'mqtt_publish'], ['aws', 'aws'], ['google', 'google'],
+];
+
+export function actionKind(a: Record<string, unknown>): string {
+  for (const [field, kind] of KINDS) if (a[field] !== undefined) return kind;
+  return 'input';
+}

@@ -1,0 +1,65 @@
+// post_transforms → TransformIR[]: each field becomes a value or a precompiled function, as the
+// transform's own `spec` (runtime/transforms/<name>.ts) declares.
+import type { Node, TransformIR } from '../../runtime/ir.ts';
+import type { FieldKind } from '../../runtime/transforms/types.ts';
+import { transforms } from '../../runtime/transforms/index.ts';
+import { lowerTest } from './tests.ts';
+import { lowerValue } from './values.ts';
+import { segments } from './markers.ts';
+
+export class LowerError extends Error {
+  constructor(message: string, public path: Array<string | number>, public hint?: string) {
+    super(message);
+  }
+}
+
+export function lowerTransforms(list: unknown, at: Array<string | number>, lineOf: (p: Array<string | number>) => number): TransformIR[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((t, i) => {
+    const entries = Object.entries(t as Record<string, unknown>);
+    const [op, value] = entries[0] ?? ['', undefined];
+    const def = transforms[op];
+    if (!def || entries.length !== 1) {
+      throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transforms).join(', ')}`);
+    }
+    const spec = def.spec;
+    const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
+    let args: Node;
+    if (spec.self) args = lowerField(spec.self, value, [...at, i, op], lineOf);
+    else if (isObj && spec.fields) {
+      const props = Object.entries(value as Record<string, unknown>).map(
+        ([k, v]) => [k, lowerField(spec.fields![k] ?? 'value', v, [...at, i, op, k], lineOf)] as [string, Node],
+      );
+      args = props.every(([, n]) => n.k === 'lit') ? lowerValue(value) : { k: 'obj', props };
+    } else args = lowerValue(value);
+    return { op, args, line: lineOf([...at, i]) };
+  });
+}
+
+export function lowerPath(src: string): Node {
+  if (src.startsWith('$') && !/^\$(\.[A-Za-z_][\w-]*|\[\d+\])*$/.test(src)) return { k: 'jsonpath', src, first: true };
+  return { k: 'path', src, segs: segments(src.replace(/^\$\.?/, '').replace(/\[(\d+)\]/g, '.$1')) };
+}
+
+function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, lineOf: (p: Array<string | number>) => number): Node {
+  const str = (what: string): string => {
+    if (typeof v !== 'string') throw new LowerError(`expected ${what} text`, at);
+    return v;
+  };
+  switch (kind) {
+    case 'value': return lowerValue(v);
+    case 'literal': return { k: 'lit', v: v as never };
+    case 'jq': return { k: 'jq', src: str('a jq program') };
+    case 'jsonpath': return { k: 'jsonpath', src: str('a JSON path') };
+    case 'path': return lowerPath(str('a path'));
+    case 'test': return { k: 'test', test: lowerTest(v as Record<string, unknown>) };
+    case 'tests': return { k: 'arr', items: entries(v, at).map(([p, t]) => ({ k: 'arr', items: [lowerPath(p), { k: 'test', test: lowerTest(t as Record<string, unknown>) }] })) };
+    case 'calcs': return { k: 'arr', items: entries(v, at).map(([name, e]) => ({ k: 'arr', items: [{ k: 'lit', v: name }, { k: 'calc', src: String(e) }] })) };
+    case 'chains': return { k: 'arr', items: entries(v, at).map(([key, list]) => ({ k: 'arr', items: [{ k: 'lit', v: key }, { k: 'chain', steps: lowerTransforms(list, [...at, key], lineOf) }] })) };
+  }
+}
+
+function entries(v: unknown, at: Array<string | number>): Array<[string, unknown]> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LowerError('expected a mapping', at);
+  return Object.entries(v);
+}

@@ -1,0 +1,25 @@
+// Response headers and Retry-After as the action outcome exposes them.
+
+/** Lowercase keys; repeated headers joined with ", " (RFC 9110 §5.3), except set-cookie, whose
+ *  values may themselves contain commas (Expires dates), so they are joined with "\n" instead. */
+export function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined) continue;
+    const key = k.toLowerCase();
+    const value = Array.isArray(v) ? v.join(key === 'set-cookie' ? '\n' : ', ') : String(v);
+    out[key] = key in out ? `${out[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
+  }
+  return out;
+}
+
+/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  // Only the date forms Date.parse reads reliably; a bare number with a fraction or sign is invalid.
+  if (!/[a-z]/i.test(v)) return undefined;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

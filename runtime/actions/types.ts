@@ -1,0 +1,39 @@
+// The contract of an action kind: one file per kind under runtime/actions/.
+import type { RunState } from '../run-state.ts';
+import type { Scope } from '../scope.ts';
+import type { Services } from '../services.ts';
+
+export interface ActionContext {
+  /** Aborted when the action's timeout passes or the run is cancelled. */
+  signal: AbortSignal;
+  run: RunState;
+  scope: Scope;
+  services: Services;
+  /** 1-based attempt number of this execution. */
+  attempt: number;
+  /** The resolved `input` (undefined when the action has none). */
+  input: unknown;
+  /** Stable per action execution, the same on every retry attempt (idempotency keys). */
+  executionId: string;
+}
+
+/** Why an action failed, for retry classification. */
+export type Failure =
+  | { kind: 'status'; status: number }
+  | { kind: 'transport'; cls: 'connect' | 'timeout' | 'other' }
+  | { kind: 'other' };
+
+export interface ActionOutcome {
+  ok: boolean;
+  /** The action's data before post_transforms (for HTTP: the decoded response body). */
+  data?: unknown;
+  status?: number;
+  headers?: Record<string, string>;
+  error?: string;
+  failure?: Failure;
+  /** A Retry-After the upstream asked for, in milliseconds. */
+  retryAfterMs?: number;
+}
+
+/** `config` is the kind's settings after interpolation (plain JSON). */
+export type ActionKind = (config: any, ctx: ActionContext) => Promise<ActionOutcome>;

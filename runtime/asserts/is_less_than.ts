@@ -1,0 +1,4 @@
+// `is_less_than: 5` — see compare.ts for how non-numbers are handled.
+import { compareOp } from './compare.ts';
+
+export const op = compareOp('less than', (a, e) => a < e);

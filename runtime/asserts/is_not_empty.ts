@@ -1,0 +1,4 @@
+// `is_not_empty: true` (or a bare key); `false` negates. null, undefined, "", [] and {} are empty (see flag.ts).
+import { flagOp, isEmpty } from './flag.ts';
+
+export const op = flagOp((v) => !isEmpty(v), 'not empty', 'empty');

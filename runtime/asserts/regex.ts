@@ -1,0 +1,40 @@
+// `regex: <JS RegExp source>`, no flags (a leading "/" is part of the pattern, e.g. "^/api/").
+// The actual value is stringified (numbers, booleans, JSON for objects); null/undefined fail,
+// since matching a missing value is almost always a config mistake. Patterns are compiled once
+// and kept in a bounded cache; an invalid pattern is a failed check, never a crash.
+import { show } from './json.ts';
+import type { AssertOp } from './types.ts';
+
+const MAX_CACHED = 256;
+const cache = new Map<string, RegExp | string>(); // pattern -> RegExp, or the compile error
+
+export function compiled(pattern: string): RegExp | string {
+  let re = cache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern);
+    } catch (e) {
+      re = (e as Error).message;
+    }
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!); // oldest first
+    cache.set(pattern, re);
+  }
+  return re;
+}
+
+const text = (v: unknown): string | undefined =>
+  v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+export const op: AssertOp = {
+  check(a, e) {
+    const re = compiled(String(e)), s = text(a);
+    return typeof re !== 'string' && s !== undefined && re.test(s);
+  },
+  explain(a, e) {
+    const re = compiled(String(e));
+    if (typeof re === 'string') return `invalid regex ${show(String(e))}: ${re}`;
+    return `expected ${show(a)} to match ${show(String(e))}`;
+  },
+};
+
+export const cacheSize = (): number => cache.size;

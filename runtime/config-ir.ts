@@ -1,0 +1,131 @@
+// A lowered config: what the compiler hands to code generation and to the interpreter.
+// Plain JSON (no functions), so a compiled bundle can embed it for `disable_fastpath` interfaces.
+import type { Expr, Json, Node, TestIR, TransformIR } from './ir.ts';
+
+export interface ConfigIR {
+  /** Config name: the file name without extension. */
+  name: string;
+  /** File name as given, for messages and generated comments. */
+  file: string;
+  interfaces: InterfaceIR[];
+  onError?: OnErrorIR;
+  settings: ConfigSettings;
+}
+
+export interface ConfigSettings {
+  /** Config-wide switch for the heavy transforms (compress, decompress, parse_xlsx, parse_pdf). */
+  features: Record<string, boolean>;
+}
+
+export interface OnErrorIR {
+  interface: string;
+  status?: number[];
+  maxPerMinute: number;
+}
+
+export interface InterfaceIR {
+  name: string;
+  line: number;
+  method: string;
+  route: string;
+  output: 'http' | 'cli' | 'none';
+  disableFastpath: boolean;
+  params: ParamIR[];
+  response: ResponseIR;
+  assert?: AssertIR;
+  actions: ActionIR[];
+  /** Trigger and documentation settings carried as data. */
+  schedule?: Json;
+  mqtt?: string;
+  ws?: string;
+  mcp?: Json;
+  accepts?: { schema?: Json; example?: Json };
+  produces?: { schema?: Json; example?: Json };
+  tests?: TestIR[];
+  capture?: Json;
+}
+
+export interface ParamIR {
+  name: string;
+  value?: Expr;
+  default?: string;
+  errorMessage?: string;
+  validate?: TestIR;
+}
+
+export interface ResponseIR {
+  httpCodeOnError?: number;
+  inheritError?: string[];
+  headers?: Node;
+  customBody?: Expr;
+  fallback?: number;
+  fallbackStrategy?: 'last_action' | 'last_action_with_error' | 'any_action';
+  showErrorDetail: boolean;
+  templates?: Record<string, Expr>;
+}
+
+export interface AssertIR {
+  tests: TestIR[];
+  successMessage?: Expr;
+  errorMessage?: Expr;
+}
+
+/** run_when_succeeded / run_when_failed / depends_on. */
+export interface CondIR {
+  actions: string[];
+  atLeast?: number;
+  httpCodeOnError?: number;
+}
+
+export interface RetryIR {
+  attempts: number;
+  delay: number;
+  exponential: boolean;
+  maxDelay?: number;
+  jitter: 'full' | 'none';
+  respectRetryAfter: boolean;
+  on?: Array<number | string>;
+  except?: Array<number | string>;
+}
+
+export interface ActionResponseIR {
+  httpCode?: number;
+  headers?: Node;
+  body?: Expr;
+}
+
+export interface ActionIR {
+  name: string;
+  line: number;
+  /** input | http | lookup | delay | ... (one runtime/actions file each). */
+  kind: string;
+  /** The kind's own settings, interpolated per run ("re-parsed after interpolation"). */
+  config?: Node;
+  /** input, then input_fallbacks, in order; the first that is not undefined/null wins. */
+  input?: Expr[];
+  conditionalInput?: Array<{ input: Expr; tests: TestIR[] }>;
+  succeeded?: CondIR;
+  failed?: CondIR;
+  depends?: CondIR;
+  onAssertion?: AssertIR;
+  timeoutMs?: number;
+  retry?: RetryIR;
+  assert?: AssertIR;
+  post?: TransformIR[];
+  jsonOutput?: Array<[string, string]>;
+  output?: string;
+  hide: {
+    action?: boolean;
+    dataOnSuccess?: boolean;
+    dataOnError?: boolean;
+    dataOnEmpty?: boolean;
+    errors?: boolean;
+  };
+  responseOnSuccess?: ActionResponseIR;
+  responseOnError?: ActionResponseIR;
+  /** State keys read by `a|state::KEY|` markers of this action; fetched before it runs. */
+  stateKeys?: string[];
+  /** Lookup fan-out: nested actions run once per item of `over`. */
+  lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Record<string, string>; inheritJq?: Record<string, string> };
+  actions?: ActionIR[];
+}

@@ -1,0 +1,13 @@
+// Where secrets and variables come from when self-hosted: SERVICE__SECRET__<NAME> and
+// SERVICE__VAR__<NAME> environment variables (see docs/interpolation.md). Values are never logged.
+import { randomUUID } from 'node:crypto';
+import type { Environment } from './scope.ts';
+
+export function processEnvironment(env: NodeJS.ProcessEnv = process.env, uuid: () => string = randomUUID): Environment {
+  return {
+    secret: (n) => env[`SERVICE__SECRET__${n}`],
+    variable: (n) => env[`SERVICE__VAR__${n}`],
+    env: (n) => env[n],
+    uuid,
+  };
+}

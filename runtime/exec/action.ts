@@ -1,0 +1,73 @@
+// Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
+import type { ActionOutcome } from '../actions/types.ts';
+import { actionKinds } from '../actions/index.ts';
+import type { ActionPlan } from '../plan.ts';
+import type { RunState, StepRecord } from '../run-state.ts';
+import type { Scope } from '../scope.ts';
+import type { Services } from '../services.ts';
+import { runAssert } from './assert.ts';
+import { resolveInput } from './input.ts';
+import { isRetryable, nextWait } from './retry.ts';
+import { runLookup } from './lookup.ts';
+import { setOwn } from '../values/build.ts';
+
+export interface StepResult {
+  record: StepRecord;
+  /** What made the action fail, for the response's status. */
+  failure?: ActionOutcome['failure'];
+  retryAfterMs?: number;
+}
+
+export async function runAction(a: ActionPlan, s: Scope, run: RunState, services: Services): Promise<StepResult> {
+  const retry = a.retry;
+  const attempts = retry?.attempts ?? 1;
+  const executionId = s.env.uuid();
+  let last: StepResult | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    last = await attemptOnce(a, s, run, services, attempt, executionId);
+    const assertFailed = last.record.assert?.ok === false;
+    if (last.record.outcome === 'succeeded' && !assertFailed) return last;
+    if (!retry || attempt === attempts) break;
+    const o: ActionOutcome = { ok: last.record.outcome === 'succeeded', ...(last.failure ? { failure: last.failure } : {}), ...(last.retryAfterMs !== undefined ? { retryAfterMs: last.retryAfterMs } : {}) };
+    if (!isRetryable(retry, o, a.kind === 'http', assertFailed)) break;
+    await services.clock.sleep(nextWait(retry, attempt + 1, o));
+  }
+  return last!;
+}
+
+async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, executionId: string): Promise<StepResult & { retryAfterMs?: number }> {
+  let outcome: ActionOutcome;
+  const signal = a.timeoutMs !== undefined ? AbortSignal.timeout(a.timeoutMs) : new AbortController().signal;
+  try {
+    const input = resolveInput(a, s);
+    if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);
+    else {
+      const config = a.config ? a.config(s) : undefined;
+      outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
+    }
+  } catch (e) {
+    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
+  }
+  const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };
+  if (outcome.status !== undefined) record.status = outcome.status;
+  if (outcome.headers) record.headers = outcome.headers;
+  let data: unknown = outcome.data === undefined ? null : outcome.data;
+  if (a.kind === 'http') record.body = data;
+  if (outcome.ok) {
+    try {
+      if (a.post) data = a.post(data, s);
+      if (a.jsonOutput) data = Object.fromEntries(a.jsonOutput.map(([k, f]) => [k, f(data, s)]));
+    } catch (e) {
+      record.outcome = 'failed';
+      record.error = e instanceof Error ? e.message : String(e);
+      outcome = { ...outcome, ok: false, failure: { kind: 'other' } };
+    }
+  } else record.error = outcome.error ?? 'failed';
+  record.data = data;
+  // The assert sees the action's own record, so `a|<this action>::status|` works inside it.
+  if (a.assert && record.outcome === 'succeeded') {
+    setOwn(s.steps, a.name, record);
+    record.assert = runAssert(a.assert, data, s);
+  }
+  return { record, ...(outcome.failure ? { failure: outcome.failure } : {}), ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}) };
+}

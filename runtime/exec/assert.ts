@@ -1,0 +1,17 @@
+// Running an Assert: every test is evaluated; the verdict is data and never changes an outcome.
+import type { AssertPlan } from '../plan.ts';
+import type { StepRecord } from '../run-state.ts';
+import type { Scope } from '../scope.ts';
+import { text } from '../values/text.ts';
+
+export function runAssert(a: AssertPlan, data: unknown, s: Scope): NonNullable<StepRecord['assert']> {
+  const failures: string[] = [];
+  for (const t of a.tests) {
+    let r;
+    try { r = t(data, s); } catch (e) { r = { ok: false, message: e instanceof Error ? e.message : String(e) }; }
+    if (!r.ok) failures.push(r.message ?? 'assertion failed');
+  }
+  const ok = failures.length === 0;
+  const msg = ok ? a.successMessage : a.errorMessage;
+  return { ok, failures, ...(msg ? { message: text(msg(s)) } : {}) };
+}

@@ -1,0 +1,30 @@
+// Whether an action runs: its run_when_* / depends_on conditions, or by default "no failure so far
+// that nothing handled". Semantics are recorded in docs/decisions.md.
+import type { CondIR } from '../config-ir.ts';
+import type { StepRecord } from '../run-state.ts';
+
+export type Verdict = { run: true } | { run: false; failWith?: number; reason: string };
+
+export function checkConditions(
+  a: { succeeded?: CondIR; failed?: CondIR; depends?: CondIR },
+  steps: Record<string, StepRecord>,
+  unhandled: ReadonlySet<string>,
+): Verdict {
+  if (!a.succeeded && !a.failed && !a.depends) {
+    return unhandled.size === 0 ? { run: true } : { run: false, reason: `skipped: ${[...unhandled].join(', ')} failed` };
+  }
+  if (a.succeeded && !holds(a.succeeded, steps, 'succeeded')) return { run: false, reason: `skipped: run_when_succeeded not met` };
+  if (a.failed && !holds(a.failed, steps, 'failed')) return { run: false, reason: `skipped: run_when_failed not met` };
+  if (a.depends && !holds(a.depends, steps, 'succeeded')) {
+    const v: Verdict = { run: false, reason: `depends_on not met: ${a.depends.actions.join(', ')}` };
+    if (a.depends.httpCodeOnError !== undefined) v.failWith = a.depends.httpCodeOnError;
+    return v;
+  }
+  return { run: true };
+}
+
+/** At least `atLeast` (default: all) of the named actions have the outcome. */
+function holds(c: CondIR, steps: Record<string, StepRecord>, outcome: StepRecord['outcome']): boolean {
+  const n = c.actions.filter((name) => steps[name]?.outcome === outcome).length;
+  return n >= (c.atLeast ?? c.actions.length);
+}

@@ -1,0 +1,55 @@
+// Lookup fan-out: the nested actions run once per item (the item is `a|body|`), at most
+// `concurrency` at a time; results keep the input order.
+import type { ActionOutcome } from '../actions/types.ts';
+import type { ActionPlan } from '../plan.ts';
+import type { RunState } from '../run-state.ts';
+import type { Scope } from '../scope.ts';
+import type { Services } from '../services.ts';
+import { runSequence } from './sequence.ts';
+
+interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
+
+export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: AbortSignal): Promise<ActionOutcome> {
+  const lk = a.lookup!;
+  const over = lk.over(s);
+  const items = Array.isArray(over) ? over : over === null || over === undefined ? [] : [over];
+  const nested = a.actions ?? [];
+  const results: ItemResult[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length && !signal.aborted) {
+      const i = next++;
+      results[i] = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lk.concurrency, items.length) }, worker));
+  if (signal.aborted) return { ok: false, error: 'lookup timed out', failure: { kind: 'transport', cls: 'timeout' } };
+  if (lk.partition) {
+    const succeeded: unknown[] = [];
+    const failed: unknown[] = [];
+    results.forEach((r, i) => {
+      if (r.ok) succeeded.push(r.data);
+      else failed.push({ item: items[i], ...(r.status !== undefined ? { http_code: r.status } : {}), ...(r.error ? { error: r.error } : {}), data: r.data });
+    });
+    return { ok: true, data: { succeeded, failed } };
+  }
+  return { ok: true, data: results.map((r) => r.data) };
+}
+
+async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunState, services: Services, timeoutMs?: number): Promise<ItemResult> {
+  const scope: Scope = { ...s, body: item, steps: { ...s.steps } };
+  const work = runSequence(nested, scope, run, services).then((res): ItemResult => {
+    const last = [...res.order].reverse().find((n) => scope.steps[n]!.outcome !== 'skipped');
+    const outName = [...res.order].reverse().find((n) => nested.find((x) => x.name === n)?.output === 'http' && scope.steps[n]!.outcome !== 'skipped') ?? last;
+    const rec = outName ? scope.steps[outName]! : undefined;
+    const failedName = [...res.unhandled].pop();
+    const failedRec = failedName ? scope.steps[failedName] : undefined;
+    const status = (failedRec ?? rec)?.status;
+    const ok = res.unhandled.size === 0 && (status === undefined || status < 400);
+    return { ok, data: rec?.data ?? null, ...(status !== undefined ? { status } : {}), ...(failedRec?.error ? { error: failedRec.error } : {}) };
+  });
+  if (timeoutMs === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timeoutMs); });
+  try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
+}

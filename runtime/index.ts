@@ -1,0 +1,24 @@
+// The runtime's public surface: what generated modules, the CLI and the standalone bundle import.
+export type { Json, Expr, Fn, Node, Ref, TestIR, TransformIR } from './ir.ts';
+export type { ConfigIR, InterfaceIR, ActionIR } from './config-ir.ts';
+export type { Plan, InterfacePlan, ActionPlan, Leaf, DataFn, Pred, TestOutcome } from './plan.ts';
+export type { Scope, Environment } from './scope.ts';
+export type { RunState, RequestData, StepRecord } from './run-state.ts';
+export { at, path } from './values/get.ts';
+export { text, val, orDefault, countOfValue } from './values/text.ts';
+export { param, header, step, state, secret, variable, envVar, uuid } from './values/refs.ts';
+export { jqValue } from './values/jq-value.ts';
+export { jqAll, initJq } from './jq/engine.ts';
+export { jsonPathAll } from './jsonpath/query.ts';
+export * as jq from './jq/ops.ts';
+export * as jp from './jsonpath/ops.ts';
+export * as calc from './calc/ops.ts';
+export { runTest } from './test.ts';
+export { transforms } from './transforms/index.ts';
+export { applyTransform } from './transforms/apply.ts';
+export { interpretConfig, interpretInterface } from './interpret/plan.ts';
+export { executeInterface } from './exec/run.ts';
+export { buildApp } from './server/app.ts';
+export { encodeResponse } from './server/reply.ts';
+export { processEnvironment } from './environment.ts';
+export { main } from './server/main.ts';

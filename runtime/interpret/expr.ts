@@ -1,0 +1,54 @@
+// Interpreter leaves: Expr → (scope) => value, built once at start-up by walking the IR.
+import type { Expr, Node, Ref } from '../ir.ts';
+import type { Leaf } from '../plan.ts';
+import type { Scope } from '../scope.ts';
+import { path } from '../values/get.ts';
+import * as refs from '../values/refs.ts';
+import { countOfValue, orDefault, text, val } from '../values/text.ts';
+import { buildFn } from './fn.ts';
+
+export function buildNode(n: Node): Leaf<unknown> {
+  switch (n.k) {
+    case 'lit': { const v = n.v; return () => v; }
+    case 'ref': { const r = buildRef(n.ref); return (s) => val(r(s)); }
+    case 'tmpl': {
+      const parts = n.parts.map((p) => (typeof p === 'string' ? () => p : buildRef(p)));
+      return (s) => { let out = ''; for (const p of parts) out += text(p(s)); return out; };
+    }
+    case 'obj': {
+      const props = n.props.map(([k, x]) => [k, buildNode(x)] as const);
+      return (s) => Object.fromEntries(props.map(([k, f]) => [k, f(s)]));
+    }
+    case 'arr': { const items = n.items.map(buildNode); return (s) => items.map((f) => f(s)); }
+    case 'count': { const of = buildNode(n.of); return (s) => countOfValue(of(s)); }
+    default: { const fn = buildFn(n); return () => fn; }
+  }
+}
+
+export const buildExpr = (e: Expr): Leaf<unknown> => buildNode(e);
+
+/** A marker's raw value (undefined when absent), with its path and default applied. */
+export function buildRef(r: Ref): (s: Scope) => unknown {
+  const base = rootOf(r);
+  const segs = r.path;
+  const withPath = segs.length ? (s: Scope) => path(base(s), segs) : base;
+  if (r.default === undefined) return withPath;
+  const d = r.default;
+  return (s) => orDefault(withPath(s), d);
+}
+
+function rootOf(r: Ref): (s: Scope) => unknown {
+  const name = r.name ?? '';
+  switch (r.root) {
+    case 'body': return (s) => s.body;
+    case 'raw_body': return (s) => s.rawBody;
+    case 'params': return r.name === undefined ? (s) => s.params : (s) => refs.param(s, name);
+    case 'headers': return r.name === undefined ? (s) => s.headers : (s) => refs.header(s, name);
+    case 'action': { const part = r.part ?? 'data'; return (s) => refs.step(s, name, part); }
+    case 'state': return (s) => refs.state(s, name);
+    case 'secret': case 'ap_secret': return (s) => refs.secret(s, name);
+    case 'var': case 'ap_var': return (s) => refs.variable(s, name);
+    case 'env': return (s) => refs.envVar(s, name);
+    case 'uuid': return (s) => refs.uuid(s);
+  }
+}

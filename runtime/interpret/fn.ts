@@ -1,0 +1,51 @@
+// Interpreter functions of data: jq and JSONPath go through the full engines (the fast path
+// precompiles them), tests and transform chains call the same runtime operations as generated code.
+import type { Fn, TestIR } from '../ir.ts';
+import type { DataFn, Pred } from '../plan.ts';
+import { jqAll } from '../jq/engine.ts';
+import { jsonPathAll } from '../jsonpath/query.ts';
+import { compileCalcClosure } from '../calc/eval.ts';
+import { path } from '../values/get.ts';
+import { jqValue } from '../values/jq-value.ts';
+import { runTest } from '../test.ts';
+import { transforms } from '../transforms/index.ts';
+import { applyTransform } from '../transforms/apply.ts';
+import { buildNode } from './expr.ts';
+
+export function buildFn(n: Fn): DataFn {
+  switch (n.k) {
+    case 'jq': { const src = n.src; return (d) => jqValue(jqAll(src, d)); }
+    case 'jsonpath': {
+      const src = n.src;
+      return n.first ? (d) => jsonPathAll(src, d)[0] : (d) => jsonPathAll(src, d);
+    }
+    case 'path': { const segs = n.segs; return (d) => path(d, segs); }
+    case 'calc': { const f = compileCalcClosure(n.src); return (d) => f(d); }
+    case 'test': return buildTest(n.test);
+    case 'chain': {
+      const steps = n.steps.map((t) => {
+        const def = transforms[t.op]!;
+        return { op: t.op, line: t.line, run: def.run, args: buildNode(t.args) };
+      });
+      return (d, s) => {
+        let data = d;
+        for (const st of steps) data = applyTransform(st.op, st.line, st.run, data, st.args(s), s);
+        return data;
+      };
+    }
+  }
+}
+
+export function buildTest(t: TestIR): Pred {
+  const subject = testSubject(t);
+  const checks = t.checks.map((c) => [c.op, buildNode(c.arg)] as const);
+  const src = t.src;
+  return (d, s) => runTest(subject(d, s), checks.map(([op, f]) => [op, f(s)] as [string, unknown]), src);
+}
+
+function testSubject(t: TestIR): DataFn {
+  if (t.value) { const v = buildNode(t.value); return (_d, s) => v(s); }
+  if (t.jq !== undefined) { const src = t.jq; return (d) => jqValue(jqAll(src, d)); }
+  if (t.path) { const segs = t.path; return (d) => path(d, segs); }
+  return (d) => d;
+}

@@ -1,0 +1,59 @@
+// The HTTP surface: one fastify route per interface (output: cli interfaces are run only by the CLI).
+import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { Environment } from '../scope.ts';
+import { systemClock, type Services } from '../services.ts';
+import { processEnvironment } from '../environment.ts';
+import { executeInterface } from '../exec/run.ts';
+import { BadRequest, requestData } from './request.ts';
+import { encodeResponse } from './reply.ts';
+
+export interface ServerOptions {
+  env?: Environment;
+  services?: Services;
+  /** Request body limit in bytes (default 10 MiB). */
+  bodyLimit?: number;
+  logger?: boolean;
+}
+
+export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
+  const env = o.env ?? processEnvironment();
+  const services = o.services ?? { clock: systemClock };
+  const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.get('/_ap/health', async () => ({ ok: true }));
+  const seen = new Map<string, string>();
+  for (const plan of plans) {
+    for (const i of plan.interfaces) {
+      if (i.output === 'cli') continue;
+      const methods = i.method.split(',').map((m) => m.trim()) as HTTPMethods[];
+      for (const m of methods) {
+        const key = `${m} ${i.route}`;
+        if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
+        seen.set(key, `${plan.name}.${i.name}`);
+      }
+      app.route({ method: methods, url: i.route, handler: async (req, reply) => {
+        const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });
+        const enc = encodeResponse(result.response, i.output);
+        return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
+      } });
+    }
+  }
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
+  });
+  app.setErrorHandler((err: Error, _req, reply) => {
+    const status = err instanceof BadRequest ? 400 : (err as { statusCode?: number }).statusCode ?? 500;
+    const message = status < 500 ? err.message : 'internal error';
+    if (status >= 500) app.log.error(err);
+    reply.code(status).send({ error: { status, message } });
+  });
+  return app;
+}
+
+export function findInterface(plan: Plan, name: string): InterfacePlan | undefined {
+  return plan.interfaces.find((i) => i.name === name);
+}

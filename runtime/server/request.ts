@@ -1,0 +1,38 @@
+// Incoming HTTP request → RequestData: JSON, form or text bodies, the raw text kept for a|raw_body|.
+import type { FastifyRequest } from 'fastify';
+import type { RequestData } from '../run-state.ts';
+import { setOwn } from '../values/build.ts';
+
+export class BadRequest extends Error {}
+
+export function requestData(req: FastifyRequest): RequestData {
+  const rawBody = typeof req.body === 'string' ? req.body : '';
+  return {
+    method: req.method,
+    path: req.url.split('?')[0]!,
+    params: { ...flat(req.query), ...flat(req.params) },
+    headers: flat(req.headers),
+    body: decodeBody(rawBody, String(req.headers['content-type'] ?? '')),
+    rawBody,
+  };
+}
+
+function decodeBody(raw: string, type: string): unknown {
+  if (raw === '') return null;
+  if (/[/+]json\b/i.test(type)) {
+    try { return JSON.parse(raw); } catch (e) { throw new BadRequest(`request body is not valid JSON: ${(e as Error).message}`); }
+  }
+  if (/^application\/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(raw));
+  return raw;
+}
+
+/** Query, route params and headers as string maps (a repeated name keeps its first value). */
+function flat(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v || typeof v !== 'object') return out;
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    setOwn(out, k, String(Array.isArray(x) ? x[0] : x));
+  }
+  return out;
+}

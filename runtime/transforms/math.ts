@@ -1,0 +1,61 @@
+// `math`: computes fields from expressions over `target.<field>` and writes them onto a copy of
+// the target object (or of each object in a target array). Expressions run in map order and each
+// sees the fields written before it (subtotal, then total from subtotal).
+import type { Scope } from '../scope.ts';
+import * as calc from '../calc/ops.ts';
+import { replacePart } from '../calc/locate.ts';
+import { roundDecimal, MAX_PLACES } from '../calc/round.ts';
+import { TransformError, type TransformSpec } from './types.ts';
+
+export const spec: TransformSpec = { fields: { expressions: 'calcs', target: 'path' } };
+
+export interface MathArgs {
+  expressions: Array<[name: string, calc: (target: unknown) => unknown]>;
+  target?: (data: unknown) => unknown;
+  decimal_places?: number | string;
+  to_string?: boolean;
+  eval_type?: 'int' | 'float' | 'string' | 'bool';
+}
+
+/** eval_type: int truncates toward zero (like a cast); bool reads "false"/"0"/"" as false. */
+function convert(v: unknown, type: MathArgs['eval_type']): unknown {
+  if (type === undefined || type === 'string') return v;
+  if (type === 'bool') return typeof v === 'string' ? !['', '0', 'false'].includes(v.trim().toLowerCase()) : calc.truthy(v);
+  const n = calc.fn.number(v);
+  return Number.isFinite(n) ? (type === 'int' ? Math.trunc(n) + 0 : n) : null;
+}
+
+export function run(data: unknown, args: MathArgs, _s: Scope): unknown {
+  const places = args.decimal_places === undefined ? undefined : calc.fn.number(args.decimal_places);
+  if (places !== undefined && !(Number.isInteger(places) && places >= 0 && places <= MAX_PLACES))
+    throw new TransformError(`math: decimal_places must be a whole number from 0 to ${MAX_PLACES}, got ${JSON.stringify(args.decimal_places)}`);
+  const type = args.eval_type;
+  if (type !== undefined && !['int', 'float', 'string', 'bool'].includes(type))
+    throw new TransformError(`math: eval_type must be int, float, string or bool, got ${JSON.stringify(type)}`);
+  const asText = args.to_string === true || type === 'string';
+
+  const finish = (v: unknown): unknown => {
+    if (v === null) return null; // a NaN or missing result stays null whatever the eval_type
+    v = convert(v, type);
+    if (typeof v !== 'number') return type === 'string' ? calc.str(v) : v;
+    const r = places === undefined ? undefined : roundDecimal(v, places);
+    if (asText) return r ? r.text : String(v);
+    return r ? r.num : v;
+  };
+  const apply = (obj: unknown): unknown => {
+    // Only objects get fields; other array elements pass through unchanged.
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
+    const out: Record<string, unknown> = { ...obj };
+    for (const [name, f] of args.expressions)
+      Object.defineProperty(out, name, { value: finish(f(out)), writable: true, enumerable: true, configurable: true });
+    return out;
+  };
+
+  const target = args.target ? args.target(data) : data;
+  if (target === null || target === undefined) return data; // nothing to compute on
+  if (typeof target !== 'object') throw new TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const next = Array.isArray(target) ? target.map(apply) : apply(target);
+  const out = replacePart(data, target, next);
+  if (out === undefined) throw new TransformError('math: target could not be located in the data');
+  return out;
+}

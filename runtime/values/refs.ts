@@ -1,0 +1,40 @@
+// The roots a marker reads from. Generated code and the interpreter both call these.
+import type { Scope } from '../scope.ts';
+import { at } from './get.ts';
+
+export function param(s: Scope, name: string): unknown {
+  return at(s.params, name);
+}
+
+/** Header names are case-insensitive: the request's are stored lower-cased. */
+export function header(s: Scope, name: string): unknown {
+  return at(s.headers, name.toLowerCase());
+}
+
+/** An action's record: its data (after post_transforms), or its status, headers or raw body. */
+export function step(s: Scope, name: string, part: 'data' | 'status' | 'headers' | 'body'): unknown {
+  const rec = at(s.steps, name) as Record<string, unknown> | undefined;
+  if (!rec) return undefined;
+  if (part === 'body') return rec.body !== undefined ? rec.body : rec.data;
+  return rec[part];
+}
+
+export function state(s: Scope, key: string): unknown {
+  return at(s.state, key);
+}
+
+export function secret(s: Scope, name: string): unknown {
+  return s.env.secret(name);
+}
+
+export function variable(s: Scope, name: string): unknown {
+  return s.env.variable(name);
+}
+
+export function envVar(s: Scope, name: string): unknown {
+  return s.env.env(name);
+}
+
+export function uuid(s: Scope): string {
+  return s.env.uuid();
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeHttpPools, http } from '../../runtime/actions/http.ts';
+import { describeExpectation, statusMatches } from '../../runtime/actions/http/expect-status.ts';
+import { ctx, startUpstream } from './helpers.ts';
+
+describe('statusMatches', () => {
+  it('defaults to 2xx or 304', () => {
+    for (const s of [200, 201, 299, 304]) expect(statusMatches(undefined, s)).toBe(true);
+    for (const s of [199, 300, 301, 404, 500]) expect(statusMatches(undefined, s)).toBe(false);
+    expect(statusMatches(null, 204)).toBe(true);
+  });
+  it('matches numbers, numeric strings, classes, any and lists', () => {
+    expect(statusMatches(404, 404)).toBe(true);
+    expect(statusMatches(404, 200)).toBe(false);
+    expect(statusMatches('404', 404)).toBe(true);
+    expect(statusMatches('4xx', 418)).toBe(true);
+    expect(statusMatches('4XX', 500)).toBe(false);
+    expect(statusMatches('3xx', 302)).toBe(true);
+    expect(statusMatches('5xx', 503)).toBe(true);
+    expect(statusMatches('any', 599)).toBe(true);
+    expect(statusMatches([200, '404', '5xx'], 503)).toBe(true);
+    expect(statusMatches([200, '404'], 201)).toBe(false);
+    expect(statusMatches([], 200)).toBe(false);
+  });
+  it('never matches unknown strings (including retry-only transport classes)', () => {
+    for (const m of ['timeout', 'connect', 'ok', '2x', '']) expect(statusMatches(m, 200)).toBe(false);
+  });
+  it('describes expectations for messages', () => {
+    expect(describeExpectation(undefined)).toBe('2xx or 304');
+    expect(describeExpectation(404)).toBe('404');
+    expect(describeExpectation([200, 404, '5xx'])).toBe('200, 404 or 5xx');
+  });
+});
+
+describe('expect_status on real responses', () => {
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  beforeAll(async () => {
+    up = await startUpstream({
+      '/s': (req, res) => { res.statusCode = Number(new URL(req.url!, 'http://x').searchParams.get('c')); res.end(); },
+    });
+  });
+  afterAll(async () => { await closeHttpPools(); await up.close(); });
+
+  const cases: [unknown, number, boolean][] = [
+    [undefined, 200, true], [undefined, 304, true], [undefined, 302, false], [undefined, 404, false],
+    [404, 404, true], ['404', 404, true], [404, 200, false], ['2xx', 201, true], ['3xx', 301, true],
+    ['4xx', 409, true], ['5xx', 502, true], ['5xx', 200, false], ['any', 500, true], ['any', 404, true],
+    [[200, '404'], 404, true], [[200, '4xx'], 503, false],
+  ];
+  for (const [expectStatus, code, ok] of cases) {
+    it(`expect_status ${JSON.stringify(expectStatus)} with ${code} → ${ok ? 'ok' : 'fails'}`, async () => {
+      const out = await http({ url: `${up.url}/s?c=${code}`, expect_status: expectStatus }, ctx());
+      expect(out.ok).toBe(ok);
+      expect(out.status).toBe(code);
+      if (!ok) expect(out.failure).toEqual({ kind: 'status', status: code });
+    });
+  }
+});
