@@ -28,7 +28,7 @@ export async function loadPlans(files: string[], interpreted: boolean): Promise<
     if (!c.ok || !c.ir) return null;
     if (interpreted) { plans.push(interpretConfig(c.ir)); continue; }
     dir ??= mkdtempSync(join(tmpdir(), 'pipewright-'));
-    const target = join(dir, `${c.name}.ts`);
+    const target = join(dir, `${c.name}.mts`);
     writeFileSync(target, await generateModule(c.ir, { runtime: runtimeEntry }));
     const mod = (await import(pathToFileURL(target).href)) as { plan: Plan };
     plans.push(mod.plan);

@@ -58,3 +58,8 @@ export function key(k: string): string {
 export function comment(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** Property access: `.name` for plain identifiers, `["…"]` otherwise. */
+export function member(k: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${str(k)}]`;
+}

@@ -4,24 +4,49 @@ import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
-import { Code, _, join, key } from './code.ts';
+import { Code, _, join, key, lit, member } from './code.ts';
 import type { Emitter } from './emitter.ts';
 
 type Owner = string[];
 
-export function emitNode(e: Emitter, n: Node, owner: Owner, line: number): Code {
+export function emitNode(e: Emitter, n: Node, owner: Owner, line: number, hoist = true): Code {
   switch (n.k) {
     case 'lit': return e.constant(n.v, ...owner);
     case 'ref': return _`rt.val(${emitRef(n.ref)})`;
     case 'tmpl': {
       const parts = n.parts.map((p) => (typeof p === 'string' ? _`${p}` : _`rt.text(${emitRef(p)})`));
-      return typeof n.parts[0] === 'string' ? join(parts, ' + ') : join([_`""`, ...parts], ' + ');
+      return join(parts, ' + ');
     }
-    case 'obj': return new Code(`{ ${n.props.map(([k, x]) => `${key(k)}: ${emitNode(e, x, [...owner, k], line).text}`).join(', ')} }`);
-    case 'arr': return new Code(`[${n.items.map((x, i) => emitNode(e, x, [...owner, String(i)], line).text).join(', ')}]`);
+    case 'obj': {
+      const code = new Code(`{ ${n.props.map(([k, x]) => `${key(k)}: ${emitNode(e, x, [...owner, k], line, false).text}`).join(', ')} }`);
+      return hoist ? hoistIfStatic(e, n, owner, code) : code;
+    }
+    case 'arr': {
+      // [name, fn] pairs (math expressions, filter conditions, nested chains) name their function after the pair.
+      const head = n.items[0];
+      const label = head?.k === 'lit' && typeof head.v === 'string' ? head.v : undefined;
+      const items = n.items.map((x, i) => emitNode(e, x, label !== undefined && i > 0 ? [...owner, label] : [...owner, String(i)], line, false).text);
+      const code = new Code(`[${items.join(', ')}]`);
+      return hoist ? hoistIfStatic(e, n, owner, code) : code;
+    }
     case 'count': return _`rt.countOfValue(${emitNode(e, n.of, owner, line)})`;
     default: return emitFn(e, n, owner, line);
   }
+}
+
+/** Arguments built only from literals and functions do not depend on the run: build them once. */
+function hoistIfStatic(e: Emitter, n: Node, owner: Owner, code: Code): Code {
+  if (!isStatic(n) || owner.length === 0) return code;
+  const name = e.names.make(...owner, 'args');
+  e.decls.push(_`const ${name} = ${code};`);
+  return name;
+}
+
+function isStatic(n: Node): boolean {
+  if (n.k === 'obj') return n.props.every(([, x]) => isStatic(x));
+  if (n.k === 'arr') return n.items.every(isStatic);
+  if (n.k === 'test') return n.test.value === undefined && n.test.checks.every((c) => isStatic(c.arg));
+  return n.k !== 'ref' && n.k !== 'tmpl' && n.k !== 'count' && n.k !== 'chain';
 }
 
 export function emitRef(r: Ref): Code {
@@ -75,7 +100,7 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner, line: number): Code {
 /** jq: the compiled subset as plain code, else the full engine. Returns an expression of type (d) => unknown. */
 export function jqFn(src: string): Code {
   const c = compileJq(src);
-  if (c) return new Code(`(d: unknown): unknown => rt.jqValue((${c.code} as (input: any) => unknown[])(d))`);
+  if (c) return new Code(`(d: unknown): unknown => rt.jqValue(((${c.code}) as (input: any) => unknown[])(d))`);
   return _`(d: unknown): unknown => rt.jqValue(rt.jqAll(${src}, d))`;
 }
 
@@ -91,7 +116,7 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number)
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const lines = steps.map((t) => {
     const args = emitNode(e, t.args, [...owner, t.op], t.line);
-    return _`  d = rt.applyTransform(${t.op}, ${t.line}, rt.transforms[${t.op}]!.run, d, ${args}, s);`;
+    return new Code(`  d = rt.applyTransform(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
   });
   return _`function ${name}(d: unknown, s: rt.Scope): unknown {\n${join(lines, '\n')}\n  return d;\n}`;
 }

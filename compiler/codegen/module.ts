@@ -24,5 +24,11 @@ export async function generateModule(ir: ConfigIR, o: ModuleOptions = {}): Promi
     `export const plan: rt.Plan = ${plan.text};`,
     '',
   ].join('\n');
-  return format(text, { parser: 'typescript', printWidth: 110, singleQuote: false, trailingComma: 'all', endOfLine: 'lf' });
+  try {
+    return await format(text, { parser: 'typescript', printWidth: 110, singleQuote: false, trailingComma: 'all', endOfLine: 'lf' });
+  } catch (e) {
+    // A formatter failure means we emitted invalid code: say where, briefly, instead of prettier's dump.
+    const first = String((e as Error).message).split('\n')[0];
+    throw new Error(`internal error: generated code for ${ir.file} does not parse (${first})`);
+  }
 }

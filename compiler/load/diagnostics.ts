@@ -28,7 +28,7 @@ export function formatDiagnostic(d: Diagnostic, sourceText: string, opts: { colo
 
 /** Ordered by position: people read a config top to bottom. */
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
-  return [...ds].sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+  return [...ds].sort((a, b) => a.line - b.line || a.col - b.col); // stable: same place keeps report order
 }
 
 /** Drop diagnostics saying the same thing at the same place. */

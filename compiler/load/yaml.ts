@@ -28,8 +28,14 @@ export function parseYamlWithPositions(file: string, text: string): ParsedYaml {
     return { line: Math.max(1, p.line), col: Math.max(1, p.col) };
   };
   const diagnostics: Diagnostic[] = [];
-  for (const e of doc.errors) diagnostics.push(yamlDiagnostic(file, 'error', e.message, pos(e.pos[0])));
-  for (const w of doc.warnings) diagnostics.push(yamlDiagnostic(file, 'warning', w.message, pos(w.pos[0])));
+  // yaml places some errors at the indentation before the offending text; point at the text.
+  const at = (offset: number): Position => {
+    let o = offset;
+    while (text[o] === ' ') o++;
+    return pos(o);
+  };
+  for (const e of doc.errors) diagnostics.push(yamlDiagnostic(file, 'error', e.message, at(e.pos[0])));
+  for (const w of doc.warnings) diagnostics.push(yamlDiagnostic(file, 'warning', w.message, at(w.pos[0])));
   diagnostics.push(...duplicateKeys(file, doc, pos));
 
   let value: unknown = null;
@@ -37,7 +43,8 @@ export function parseYamlWithPositions(file: string, text: string): ParsedYaml {
     try {
       value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
-      diagnostics.push(yamlDiagnostic(file, 'error', (err as Error).message, { line: 1, col: 1 }));
+      // toJS throws without a position (unresolved alias, alias bombs); point at the first alias that fails.
+      diagnostics.push(yamlDiagnostic(file, 'error', (err as Error).message, pos(badAliasOffset(doc))));
     }
   }
   const locate: Locate = (path, at = 'key') => pos(findOffset(doc, path, at));
@@ -89,7 +96,7 @@ function findOffset(doc: Document, path: ConfigPath, at: 'key' | 'value'): numbe
       if (!pair) break;
       keyOffset = rangeStart(pair.key) ?? keyOffset;
       next = pair.value;
-      valueOffset = rangeStart(pair.value) ?? keyOffset;
+      valueOffset = isEmpty(pair.value) ? keyOffset : (rangeStart(pair.value) ?? keyOffset);
     } else if (isSeq(node) && /^\d+$/.test(String(seg))) {
       next = node.items[Number(seg)];
       if (next === undefined) break;
@@ -100,8 +107,26 @@ function findOffset(doc: Document, path: ConfigPath, at: 'key' | 'value'): numbe
   return at === 'value' ? valueOffset : keyOffset;
 }
 
+function badAliasOffset(doc: Document): number {
+  let offset = 0;
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) !== undefined) return undefined;
+      offset = alias.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return offset;
+}
+
 function deref(doc: Document, node: unknown): unknown {
   return isAlias(node) ? node.resolve(doc) : node;
+}
+
+/** `key:` with nothing after it: point at the key rather than the end of the line. */
+function isEmpty(node: unknown): boolean {
+  const r = (node as { range?: [number, number, number] } | null)?.range;
+  return !r || r[0] === r[1];
 }
 
 function rangeStart(node: unknown): number | undefined {

@@ -3,12 +3,14 @@
 // parsed references; an unclosed or malformed marker stays literal text, as the spec requires.
 import type { Json, Ref, RefRoot } from '../../runtime/ir.ts';
 
+// Looked up with own(): a marker such as a|__proto__| must not find Object.prototype.
 const NAMED: Record<string, RefRoot> = {
   params: 'params', header: 'headers', headers: 'headers', state: 'state', secret: 'secret',
   ap_secret: 'ap_secret', var: 'var', ap_var: 'ap_var', env: 'env',
 };
 const BARE: Record<string, RefRoot> = { body: 'body', raw_body: 'raw_body', params: 'params', headers: 'headers', uuid: 'uuid' };
 const PARTS = new Set(['status', 'headers', 'body']);
+const own = (table: Record<string, RefRoot>, k: string): RefRoot | undefined => (Object.hasOwn(table, k) ? table[k] : undefined);
 
 export type Part = string | Ref;
 
@@ -37,7 +39,7 @@ export function parseMarkers(text: string, bare = false): Part[] {
 }
 
 /** The index of the pipe closing a marker body starting at `from`, skipping `default(...)` text. */
-function closingPipe(text: string, from: number): number {
+export function closingPipe(text: string, from: number): number {
   let depth = 0;
   let quote = false;
   for (let j = from; j < text.length; j++) {
@@ -67,7 +69,7 @@ export function parseRef(body: string): Ref | null {
   const sep = head.indexOf('::');
   const root = (sep < 0 ? head : head.slice(0, sep)).trim();
   const name = sep < 0 ? undefined : head.slice(sep + 2);
-  if (!root || /[|\s]/.test(root) || name === '') return null;
+  if (!root || /[|\n\r\u2028\u2029]/.test(root) || name === '') return null;
   const ref = build(root, name, path);
   if (!ref) return null;
   ref.src = src;
@@ -77,12 +79,12 @@ export function parseRef(body: string): Ref | null {
 
 function build(root: string, name: string | undefined, path: Array<string | number>): Ref | null {
   if (name === undefined) {
-    const r = BARE[root];
+    const r = own(BARE, root);
     if (r) return { root: r, path, src: '' };
     return { root: 'action', name: root, part: 'data', path, src: '' };
   }
   if (root === 'body') return { root: 'body', path: [...segments(name), ...path], src: '' };
-  const named = NAMED[root];
+  const named = own(NAMED, root);
   if (named) return { root: named, name, path, src: '' };
   if (root === 'uuid' || root === 'raw_body') return null;
   const [first, ...more] = segments(name);

@@ -41,11 +41,14 @@ function explain(e: ErrorObject, path: ConfigPath, config: unknown): Found {
     }
     case 'required': {
       const { owner, rel } = describePath(config, path);
-      return { message: `missing required field "${p.missingProperty}" in ${rel ? `${rel} of ${owner}` : owner}`, hint: parent['x-message'], on: 'key' };
+      const missing: string[] = p.missing ?? [p.missingProperty];
+      const fields = missing.map((m) => `"${m}"`);
+      const what = missing.length === 1 ? `field ${fields[0]}` : `fields ${joinList(fields, 'and')}`;
+      return { message: `missing required ${what} in ${rel ? `${rel} of ${owner}` : owner}`, hint: parent['x-message'], on: 'key' };
     }
     case 'type': {
       const hint = path.length === 0 ? 'a config is a mapping with an `interfaces:` key' : undefined;
-      return { message: `${subject}: expected ${orList(String(p.type).split(','))}, got ${jsonType(data)}`, hint };
+      return { message: `${subject}: expected ${joinList(String(p.type).split(','), 'or')}, got ${jsonType(data)}`, hint };
     }
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]).map((v) => String(v));
@@ -102,8 +105,8 @@ function childHint(field: string, parent: SchemaNode): string | undefined {
   return owners.length === 1 ? `"${field}" belongs under "${owners[0][0]}:"` : undefined;
 }
 
-function orList(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+function joinList(items: string[], conj: 'and' | 'or'): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
 }
 
 /** `/interfaces/a/actions/0` -> ['interfaces', 'a', 'actions', 0]: indexes are numbers where the data is an array. */

@@ -46,6 +46,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
     }
   } catch (e) {
+    if (process.env.PW_DEBUG) console.error(e);
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
   }
   const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };

@@ -37,7 +37,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
 }
 
 async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunState, services: Services, timeoutMs?: number): Promise<ItemResult> {
-  const scope: Scope = { ...s, body: item, steps: { ...s.steps } };
+  const scope: Scope = { ...s, body: item, steps: Object.assign(Object.create(null), s.steps) };
   const work = runSequence(nested, scope, run, services).then((res): ItemResult => {
     const last = [...res.order].reverse().find((n) => scope.steps[n]!.outcome !== 'skipped');
     const outName = [...res.order].reverse().find((n) => nested.find((x) => x.name === n)?.output === 'http' && scope.steps[n]!.outcome !== 'skipped') ?? last;

@@ -20,7 +20,7 @@ export interface SequenceResult {
 }
 
 export async function runSequence(actions: ActionPlan[], s: Scope, run: RunState, services: Services): Promise<SequenceResult> {
-  const res: SequenceResult = { order: [], unhandled: new Set(), failures: {} };
+  const res: SequenceResult = { order: [], unhandled: new Set(), failures: Object.create(null) as SequenceResult['failures'] };
   for (const a of actions) {
     const verdict = checkConditions(a, s.steps, res.unhandled);
     let record: StepRecord;

@@ -7,7 +7,14 @@ import { JqError } from './errors.ts';
 
 export { JqError };
 
-let wasm: Promise<WebAssembly.Module> | undefined;
+// Node has WebAssembly at run time; this project's TS libs only declare its types.
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<object>;
+  instantiate(module: object, imports: object): Promise<object>;
+}
+const WebAssembly = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let wasm: Promise<object> | undefined;
 let engine: JqWebModule | undefined;
 let loading: Promise<void> | undefined;
 
@@ -26,6 +33,9 @@ async function load(): Promise<void> {
   const instantiateFailed = new Promise<never>((_, reject) => { failed = reject; });
   engine = await Promise.race([
     factory({
+      // jq's stdout/stderr are captured per call; the runtime must not print (e.g. "Aborted()").
+      print: () => {},
+      printErr: () => {},
       instantiateWasm(imports, done) {
         WebAssembly.instantiate(mod, imports).then((inst) => done(inst, mod), failed);
         return {};
@@ -58,6 +68,9 @@ const PLAIN_NUMBERS =
   'def __pw_num: if type == "number" then . + 0 elif type == "array" then map(__pw_num) ' +
   'elif type == "object" then map_values(__pw_num) else . end; __pw_num | ';
 
+// JSON.stringify escapes only control characters and lone surrogates as \uXXXX (not after an escaped \).
+const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
 /**
  * All outputs of jq `program` on `input` (JSON data; undefined counts as null).
  * Throws JqError on compile or runtime errors, with jq's message.
@@ -65,7 +78,9 @@ const PLAIN_NUMBERS =
 export function jqAll(program: string, input: unknown): unknown[] {
   const p = info(program);
   if (p.compileError) throw p.compileError;
-  const text = JSON.stringify(input) ?? 'null';
+  let text = JSON.stringify(input) ?? 'null';
+  // jq rejects the \udXXX escapes JSON.stringify writes for lone surrogates; it would read them as U+FFFD.
+  if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE, '$1\\ufffd');
   const plain = LITERAL_MISMATCH.test(text);
   // A leading '-' would be read as a command-line option.
   const filter = plain ? PLAIN_NUMBERS + program : program.startsWith('-') ? ' ' + program : program;

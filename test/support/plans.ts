@@ -28,7 +28,7 @@ export async function planOf(file: string, mode: 'compiled' | 'interpreted', tex
   const ir = irOf(file, text);
   if (mode === 'interpreted') return interpretConfig(ir);
   dir ??= mkdtempSync(join(tmpdir(), 'pw-test-'));
-  const target = join(dir, `${ir.name}_${++counter}.ts`);
+  const target = join(dir, `${ir.name}_${++counter}.mts`);
   writeFileSync(target, await generateModule(ir, { runtime: runtimeUrl }));
   return ((await import(pathToFileURL(target).href)) as { plan: Plan }).plan;
 }

@@ -4,10 +4,10 @@ export interface JqWebModule {
   raw(input: string, filter: string, flags?: string[]): string | undefined;
 }
 export interface JqWebOptions {
-  instantiateWasm?(
-    imports: WebAssembly.Imports,
-    done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
-  ): object;
+  print?(text: string): void;
+  printErr?(text: string): void;
+  /** Emscripten hook: instantiate the wasm with `imports`, then call `done(instance, module)`. */
+  instantiateWasm?(imports: object, done: (instance: object, module: object) => void): object;
 }
 declare const factory: (options?: JqWebOptions) => Promise<JqWebModule>;
 export default factory;

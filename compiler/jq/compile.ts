@@ -1,0 +1,386 @@
+// Compiles the common jq subset to a plain JS function `(input) => unknown[]` (all outputs, in order).
+// Runtime helpers are referenced as `jq.<name>` (runtime/jq/ops.ts). Evaluation order follows jq
+// (index keys before targets, right operands before left, streams depth-first), so outputs and the
+// first error are the same as the engine's. Program strings reach the code only through `lit`.
+import type { Node } from './ast.ts';
+import { UNARY, WITH_FILTER, WITH_VALUE } from './builtins.ts';
+import { parseJq } from './parse.ts';
+
+// Beyond these (pathological nesting), the engine is the better choice.
+const MAX_CODE = 200_000;
+const MAX_STEPS = 50_000;
+class TooBig extends Error {}
+
+const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
+
+/** A JS string literal that is safe anywhere in generated source. */
+export function lit(s: string): string {
+  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+function value(v: null | boolean | number | string): string {
+  if (typeof v === 'string') return lit(v);
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  return String(v);
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The source of `(input) => unknown[]` for a jq program of the supported subset, or null when the
+ * program uses anything else (then run it with runtime/jq/engine.ts jqAll).
+ */
+export function compileJq(src: string): { code: string } | null {
+  if (LONE_SURROGATE.test(src)) return null; // jq would see U+FFFD
+  const ast = parseJq(src);
+  if (!ast) return null;
+  const g = new Gen();
+  let single: string | null;
+  let code: string;
+  try {
+    single = g.expr(ast, 'input');
+    code = single !== null
+    ? `(input) => [${single}]`
+    : ['(input) => {', '  const out = new Array();', ...indent(g.gen(ast, 'input', small((v) => [`out.push(${v});`]))), '  return out;', '}'].join('\n');
+  } catch (e) {
+    if (e instanceof TooBig) return null;
+    throw e;
+  }
+  return code.length > MAX_CODE ? null : { code };
+}
+
+/** A continuation: the statements that consume one output held in the JS expression v. */
+type K = ((v: string) => string[]) & { small?: boolean };
+/** Marks a continuation as a single short statement, cheaper to repeat than to call. */
+const small = (k: (v: string) => string[]): K => Object.assign(k, { small: true });
+
+const indent = (lines: string[]): string[] => lines.map((l) => '  ' + l);
+/** An object literal as an arrow function's body needs parentheses. */
+const arrowBody = (e: string): string => (e.startsWith('{') ? `(${e})` : e);
+const SIMPLE = /^(?:[A-Za-z_$][\w$]*|-?[0-9][0-9.e+-]*|"(?:[^"\\]|\\.)*")$/;
+const NEVER_THROW = new Set(['type', 'tostring', 'tojson', 'not']);
+
+/** Whether evaluating n can raise an error (used to keep jq's order of errors in single expressions). */
+function canThrow(n: Node): boolean {
+  switch (n.k) {
+    case 'identity': case 'lit': case 'empty': case 'try': return false;
+    case 'str': return n.parts.some((p) => typeof p !== 'string' && canThrow(p));
+    case 'array': return n.e !== null && canThrow(n.e);
+    case 'object': return n.entries.some((e) => !(e.key.k === 'lit') || canThrow(e.value));
+    case 'pipe': case 'comma': case 'and': case 'or': case 'alt': return canThrow(n.l) || canThrow(n.r);
+    case 'if': return canThrow(n.cond) || canThrow(n.then) || (n.else !== null && canThrow(n.else));
+    case 'call': return !NEVER_THROW.has(n.name) || n.args.some(canThrow);
+    default: return true;
+  }
+}
+
+/** Whether the first thing n's code evaluates is its input (so an input expression may be inlined). */
+function inputFirst(n: Node): boolean {
+  switch (n.k) {
+    case 'identity': return true;
+    case 'index': return !n.opt && n.key.k === 'lit' && inputFirst(n.target);
+    case 'neg': return inputFirst(n.e);
+    case 'call': return n.args.every((a) => a.k === 'lit') || WITH_FILTER[n.name] !== undefined;
+    case 'array': return n.e?.k === 'pipe' && n.e.l.k === 'iter' && !n.e.l.opt && inputFirst(n.e.l.target); // map(f)
+    default: return false;
+  }
+}
+
+class Gen {
+  private n = 0;
+  private steps = 0;
+  /** Inside first-output / predicate functions continuations `return`, so they are never hoisted. */
+  private inReturning = false;
+
+  private fresh(prefix: string): string {
+    return `${prefix}${++this.n}`;
+  }
+
+  /** A JS expression for n when it has exactly one output (or throws), else null. */
+  expr(n: Node, inp: string): string | null {
+    switch (n.k) {
+      case 'identity': return inp;
+      case 'lit': return value(n.v);
+      case 'str': {
+        if (n.parts.filter((p) => typeof p !== 'string' && canThrow(p)).length > 1) return null;
+        const parts = n.parts.map((p) => (typeof p === 'string' ? lit(p) : this.exprTo(p, inp, (e) => `jq.tostring(${e})`)));
+        return parts.includes(null) ? null : `(${parts.join(' + ')})`;
+      }
+      case 'index': {
+        if (n.opt) return null;
+        const t = this.expr(n.target, inp);
+        if (t === null) return null;
+        if (n.key.k === 'lit' && typeof n.key.v === 'string') return `jq.field(${t}, ${lit(n.key.v)})`;
+        if (n.key.k === 'lit' && typeof n.key.v === 'number') return `jq.at(${t}, ${value(n.key.v)})`;
+        const key = this.expr(n.key, inp);
+        if (key === null || (canThrow(n.key) && canThrow(n.target))) return null;
+        return `jq.idx(${t}, ${key})`;
+      }
+      case 'slice': {
+        if (n.opt || [n.from, n.to, n.target].filter((x) => x !== null && canThrow(x)).length > 1) return null;
+        const t = this.expr(n.target, inp);
+        const from = n.from ? this.expr(n.from, inp) : 'null';
+        const to = n.to ? this.expr(n.to, inp) : 'null';
+        return t === null || from === null || to === null ? null : `jq.slice(${t}, ${from}, ${to})`;
+      }
+      case 'neg': return this.exprTo(n.e, inp, (e) => `jq.neg(${e})`);
+      case 'bin': {
+        if (canThrow(n.l) && canThrow(n.r)) return null; // jq evaluates the right operand first
+        const l = this.expr(n.l, inp);
+        const r = this.expr(n.r, inp);
+        return l === null || r === null ? null : `jq.${OPS[n.op]}(${l}, ${r})`;
+      }
+      case 'and': case 'or': {
+        const l = this.expr(n.l, inp);
+        const r = this.expr(n.r, inp);
+        if (l === null || r === null) return null;
+        return n.k === 'and' ? `(jq.truthy(${l}) ? jq.truthy(${r}) : false)` : `(jq.truthy(${l}) ? true : jq.truthy(${r}))`;
+      }
+      case 'if': {
+        const c = this.expr(n.cond, inp);
+        const t = this.expr(n.then, inp);
+        const e = n.else ? this.expr(n.else, inp) : inp;
+        return c === null || t === null || e === null ? null : `(jq.truthy(${c}) ? ${t} : ${e})`;
+      }
+      case 'pipe': {
+        const l = this.expr(n.l, inp);
+        if (l === null || !inputFirst(n.r)) return null;
+        return this.expr(n.r, l);
+      }
+      case 'array': return this.arrayExpr(n.e, inp);
+      case 'object': {
+        const parts: string[] = [];
+        for (const { key, value: val } of n.entries) {
+          const v = this.expr(val, inp);
+          if (v === null) return null;
+          if (key.k === 'lit' && typeof key.v === 'string') {
+            parts.push(`${key.v === '__proto__' ? '["__proto__"]' : lit(key.v)}: ${v}`);
+          } else {
+            // JS checks a computed key before evaluating the value; jq after.
+            const k = this.expr(key, inp);
+            if (k === null || canThrow(val)) return null;
+            parts.push(`[jq.key(${k})]: ${v}`);
+          }
+        }
+        return parts.length ? `{ ${parts.join(', ')} }` : '{}';
+      }
+      case 'call': return this.callExpr(n, inp);
+      default: return null;
+    }
+  }
+
+  private exprTo(n: Node, inp: string, wrap: (e: string) => string): string | null {
+    const e = this.expr(n, inp);
+    return e === null ? null : wrap(e);
+  }
+
+  private arrayExpr(e: Node | null, inp: string): string | null {
+    if (e === null) return '[]';
+    const items: Node[] = [];
+    for (let c: Node = e; ; c = c.l) {
+      if (c.k !== 'comma') {
+        items.unshift(c);
+        break;
+      }
+      items.unshift(c.r);
+    }
+    const codes = items.map((x) => this.expr(x, inp));
+    if (!codes.includes(null)) return `[${codes.join(', ')}]`;
+    // [T[] | f] and [T[] | select(f)] with single-output T and f.
+    if (e.k !== 'pipe' || e.l.k !== 'iter' || e.l.opt) return null;
+    const t = this.expr(e.l.target, inp);
+    if (t === null) return null;
+    const v = this.fresh('v');
+    const f = e.r;
+    if (f.k === 'if' && f.then.k === 'identity' && f.else?.k === 'empty') {
+      const c = this.expr(f.cond, v);
+      return c === null ? null : `jq.iter(${t}).filter((${v}) => jq.truthy(${c}))`;
+    }
+    const body = this.expr(f, v);
+    return body === null ? null : `jq.iter(${t}).map((${v}) => ${arrowBody(body)})`;
+  }
+
+  private callExpr(n: Node & { k: 'call' }, inp: string): string | null {
+    if (n.args.length === 0) return `jq.${UNARY[n.name]}(${inp})`;
+    const filter = WITH_FILTER[n.name];
+    if (filter) return `jq.${filter.helper}(${inp}, ${this.fn(n.args[0], filter.fn)})`;
+    const arg = this.expr(n.args[0], inp);
+    return arg === null ? null : `jq.${WITH_VALUE[n.name]}(${inp}, ${arg})`;
+  }
+
+  /** Source of the per-element function a helper calls for `sort_by(f)`, `map_values(f)`, `any(f)`... */
+  private fn(f: Node, kind: 'keys' | 'first' | 'any' | 'all'): string {
+    const v = this.fresh('v');
+    const e = this.expr(f, v);
+    if (e !== null) {
+      if (kind === 'keys') return `(${v}) => [${e}]`;
+      if (kind === 'first') return `(${v}) => ${arrowBody(e)}`;
+      return `(${v}) => jq.truthy(${e})`;
+    }
+    const saved = this.inReturning;
+    let body: string[];
+    if (kind === 'keys') {
+      const a = this.fresh('a');
+      body = [`const ${a} = new Array();`, ...this.gen(f, v, small((x) => [`${a}.push(${x});`])), `return ${a};`];
+    } else {
+      this.inReturning = true;
+      if (kind === 'first') body = [...this.gen(f, v, small((x) => [`return ${x};`])), 'return undefined;'];
+      else if (kind === 'any') body = [...this.gen(f, v, small((x) => [`if (jq.truthy(${x})) return true;`])), 'return false;'];
+      else body = [...this.gen(f, v, small((x) => [`if (!jq.truthy(${x})) return false;`])), 'return true;'];
+      this.inReturning = saved;
+    }
+    return [`(${v}) => {`, ...indent(body), '}'].join('\n');
+  }
+
+  /** Binds e to a const unless it is already a name or literal, then continues with k. */
+  private bind(e: string, k: K): string[] {
+    if (SIMPLE.test(e) || k.small) return k(e); // small continuations use their value once
+    const v = this.fresh('v');
+    return [`const ${v} = ${e};`, ...k(v)];
+  }
+
+  /** k for use in more than one place: small ones are repeated, larger ones become a local function. */
+  private share(k: K, out: string[]): K {
+    if (this.inReturning || k.small) return k;
+    const name = this.fresh('k');
+    const p = this.fresh('v');
+    out.push(`const ${name} = jq.each((${p}) => {`, ...indent(k(p)), '});');
+    return small((v) => [`${name}(${v});`]);
+  }
+
+  /** Statements that call k once per output of n (k's code appears once per branch of n). */
+  gen(n: Node, inp: string, k: K): string[] {
+    if (++this.steps > MAX_STEPS) throw new TooBig();
+    const e = this.expr(n, inp);
+    if (e !== null) return this.bind(e, k);
+    switch (n.k) {
+      case 'pipe': return this.gen(n.l, inp, (v) => this.gen(n.r, v, k));
+      case 'comma': {
+        const out: string[] = [];
+        const kk = this.share(k, out);
+        return [...out, ...this.gen(n.l, inp, kk), ...this.gen(n.r, inp, kk)];
+      }
+      case 'empty': return [];
+      case 'error': return n.msg ? this.gen(n.msg, inp, (m) => [`jq.error(${m});`]) : [`jq.error(${inp});`];
+      case 'iter': return this.gen(n.target, inp, (t) => {
+        const v = this.fresh('v');
+        return [`for (const ${v} of jq.${n.opt ? 'iterOpt' : 'iter'}(${t})) {`, ...indent(k(v)), '}'];
+      });
+      case 'index': {
+        // jq evaluates the key before the target (keys vary slowest).
+        const access = (t: string, key: string): string[] => this.access(`idx`, [t, key], n.opt, k);
+        if (n.key.k === 'lit') {
+          const { v } = n.key;
+          const op = n.opt ? 'idx' : typeof v === 'string' ? 'field' : typeof v === 'number' ? 'at' : 'idx';
+          return this.gen(n.target, inp, (t) => this.access(op, [t, value(v)], n.opt, k));
+        }
+        return this.gen(n.key, inp, (key) => this.gen(n.target, inp, (t) => access(t, key)));
+      }
+      case 'slice': {
+        const bound = (b: Node | null, then: K): string[] => (b ? this.gen(b, inp, then) : then('null'));
+        return bound(n.from, (f) => bound(n.to, (to) => this.gen(n.target, inp, (t) => this.access('slice', [t, f, to], n.opt, k))));
+      }
+      case 'try': {
+        // Outputs before an error are kept; errors raised after the body (in k) must propagate.
+        const a = this.fresh('a');
+        const err = this.fresh('e');
+        const v = this.fresh('v');
+        return [
+          `const ${a} = new Array();`,
+          'try {',
+          ...indent(this.gen(n.body, inp, small((x) => [`${a}.push(${x});`]))),
+          `} catch (${err}) {`,
+          `  jq.caught(${err});`,
+          '}',
+          `for (const ${v} of ${a}) {`,
+          ...indent(k(v)),
+          '}',
+        ];
+      }
+      case 'neg': return this.gen(n.e, inp, (v) => this.bind(`jq.neg(${v})`, k));
+      case 'bin': return this.gen(n.r, inp, (r) => this.gen(n.l, inp, (l) => this.bind(`jq.${OPS[n.op]}(${l}, ${r})`, k)));
+      case 'and': case 'or': {
+        const out: string[] = [];
+        const kk = this.share(k, out);
+        const short = n.k === 'and' ? 'false' : 'true';
+        return [...out, ...this.gen(n.l, inp, (l) => [
+          `if (${n.k === 'and' ? '!' : ''}jq.truthy(${l})) {`,
+          ...indent(kk(short)),
+          '} else {',
+          ...indent(this.gen(n.r, inp, (r) => this.bind(`jq.truthy(${r})`, kk))),
+          '}',
+        ])];
+      }
+      case 'alt': {
+        // Truthy outputs of the left side stream through; the right side runs only if there were none.
+        const out: string[] = [];
+        const kk = this.share(k, out);
+        const found = this.fresh('found');
+        return [
+          ...out,
+          `let ${found} = false;`,
+          ...this.gen(n.l, inp, (l) => [`if (jq.truthy(${l})) {`, `  ${found} = true;`, ...indent(kk(l)), '}']),
+          `if (!${found}) {`,
+          ...indent(this.gen(n.r, inp, kk)),
+          '}',
+        ];
+      }
+      case 'if': {
+        const out: string[] = [];
+        const kk = n.else?.k === 'empty' ? k : this.share(k, out); // select(f): k is used once
+        const otherwise = n.else ? this.gen(n.else, inp, kk) : kk(inp);
+        const branch = (c: string): string[] => [
+          `if (jq.truthy(${c})) {`,
+          ...indent(this.gen(n.then, inp, kk)),
+          ...(otherwise.length ? ['} else {', ...indent(otherwise)] : []),
+          '}',
+        ];
+        const cond = this.expr(n.cond, inp);
+        return [...out, ...(cond !== null ? branch(cond) : this.gen(n.cond, inp, branch))];
+      }
+      case 'array': {
+        const a = this.fresh('a');
+        return [`const ${a} = new Array();`, ...(n.e ? this.gen(n.e, inp, small((v) => [`${a}.push(${v});`])) : []), ...k(a)];
+      }
+      case 'object': return this.objectGen(n.entries, 0, inp, [], k);
+      case 'str': return this.strGen(n.parts, n.parts.length - 1, inp, new Map(), k);
+      case 'call': {
+        // Only value arguments can have several outputs here (each gives one result).
+        const helper = WITH_VALUE[n.name];
+        return this.gen(n.args[0], inp, (a) => this.bind(`jq.${helper}(${inp}, ${a})`, k));
+      }
+      default: throw new Error(`jq compiler: unhandled ${n.k}`);
+    }
+  }
+
+  private access(op: 'field' | 'at' | 'idx' | 'slice', args: string[], opt: boolean, k: K): string[] {
+    if (!opt) return this.bind(`jq.${op}(${args.join(', ')})`, k);
+    const v = this.fresh('v');
+    return [`const ${v} = jq.${op}Opt(${args.join(', ')});`, `if (${v} !== undefined) {`, ...indent(k(v)), '}'];
+  }
+
+  // Entries in order; for each, the key then the value (jq checks the key's type after the value).
+  private objectGen(entries: { key: Node; value: Node }[], i: number, inp: string, acc: string[], k: K): string[] {
+    if (i === entries.length) return this.bind(acc.length ? `{ ${acc.join(', ')} }` : '{}', k);
+    const { key, value: val } = entries[i];
+    if (key.k === 'lit' && typeof key.v === 'string') {
+      const name = key.v === '__proto__' ? '["__proto__"]' : lit(key.v);
+      return this.gen(val, inp, (v) => this.objectGen(entries, i + 1, inp, [...acc, `${name}: ${v}`], k));
+    }
+    return this.gen(key, inp, (kv) => this.gen(val, inp, (v) => {
+      const name = this.fresh('key');
+      return [`const ${name} = jq.key(${kv});`, ...this.objectGen(entries, i + 1, inp, [...acc, `[${name}]: ${v}`], k)];
+    }));
+  }
+
+  // Interpolations vary like jq's left-nested `+`: the last one is outermost.
+  private strGen(parts: (string | Node)[], i: number, inp: string, vals: Map<number, string>, k: K): string[] {
+    if (i < 0) {
+      const text = parts.map((p, j) => (typeof p === 'string' ? lit(p) : `jq.tostring(${vals.get(j)})`));
+      return this.bind(`(${text.join(' + ')})`, k);
+    }
+    const p = parts[i];
+    if (typeof p === 'string') return this.strGen(parts, i - 1, inp, vals, k);
+    return this.gen(p, inp, (v) => this.strGen(parts, i - 1, inp, new Map(vals).set(i, v), k));
+  }
+}

@@ -1,0 +1,64 @@
+// Action-level lints: names, run conditions, retry classification, SQL batches, exit codes, metrics.
+import { didYouMean } from './suggest.ts';
+import { forEachAction, identities, isObj, type ActionSite, type InterfaceSite } from './walk.ts';
+import type { Report } from './lint.ts';
+
+const CONDITIONS = ['run_when_succeeded', 'run_when_failed', 'depends_on'] as const;
+
+export function lintActions(iface: InterfaceSite, config: Record<string, unknown>, report: Report): void {
+  forEachAction(iface, (site) => {
+    duplicateName(site, report);
+    runConditions(site, report);
+    retryOnNonHttp(site, report);
+    const a = site.action;
+    if (a.multi === true && (Array.isArray(a.params) ? a.params.length > 0 : a.params !== undefined)) {
+      report('error', [...site.path, 'multi'], `multi: true cannot be used with params in action "${site.name}"`, 'a multi-statement batch runs through the simple protocol, which takes no parameters');
+    }
+    if (typeof a.expect_exit === 'string' && a.expect_exit !== 'any' && !a.expect_exit.includes('a|')) {
+      const hint = /^\d+$/.test(a.expect_exit.trim()) ? `write it as a number: expect_exit: ${a.expect_exit.trim()}` : 'use any, an exit code, or a list of exit codes';
+      report('warning', [...site.path, 'expect_exit'], `expect_exit "${a.expect_exit}" in action "${site.name}" never matches`, hint, 'value');
+    }
+    if (a.emit_metric !== undefined && config.expose_metrics !== true) {
+      report('error', [...site.path, 'emit_metric'], `emit_metric in action "${site.name}" requires expose_metrics: true on the config`, 'add expose_metrics: true at the top level');
+    }
+  });
+}
+
+/** A name used earlier in the same list, or anywhere in an enclosing list, makes references ambiguous. */
+function duplicateName(site: ActionSite, report: Report): void {
+  const name = identities(site.action)[0];
+  if (name === undefined || !(site.earlier.includes(name) || site.outer.includes(name))) return;
+  const key = typeof site.action.name === 'string' ? 'name' : 'action';
+  report('error', [...site.path, key], `duplicate action name "${name}" in interface "${site.iface.name}"`, `a reference such as a|${name}| would be ambiguous; give each action its own name`, 'value');
+}
+
+function runConditions(site: ActionSite, report: Report): void {
+  for (const field of CONDITIONS) {
+    const cond = site.action[field];
+    const list = Array.isArray(cond) ? cond : isObj(cond) && Array.isArray(cond.actions) ? cond.actions : [];
+    const base = Array.isArray(cond) ? [...site.path, field] : [...site.path, field, 'actions'];
+    list.forEach((ref, i) => {
+      if (typeof ref !== 'string' || site.earlier.includes(ref)) return;
+      const at = [...base, i];
+      const msg = `${field} of action "${site.name}" names`;
+      if (identities(site.action).includes(ref)) report('error', at, `${msg} the action itself`, undefined, 'value');
+      else if (site.iface.allNames.has(ref)) report('error', at, `${msg} "${ref}", which does not run before it`, 'a condition can only name actions that run earlier in the interface', 'value');
+      else report('error', at, `${msg} unknown action "${ref}"`, didYouMean(ref, site.earlier), 'value');
+    });
+  }
+}
+
+function retryOnNonHttp(site: ActionSite, report: Report): void {
+  const { action: a } = site;
+  if (!isObj(a.retry) || a.http !== undefined || a.url !== undefined) return;
+  for (const key of ['on', 'except'] as const) {
+    if (a.retry[key] === undefined) continue;
+    report(
+      'warning',
+      [...site.path, 'retry', key],
+      `retry.${key} has no effect on action "${site.name}", which makes no HTTP call`,
+      'for non-HTTP actions every failure is retried; status matchers only apply to HTTP actions',
+    );
+  }
+}
+

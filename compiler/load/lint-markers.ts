@@ -1,0 +1,69 @@
+// Marker lints: unclosed markers (sent literally at run time) and markers naming nothing known.
+import { BARE_ROOTS, closedForm, MARKER_ROOTS, markerRoot, NAMED_ROOTS, scanMarkers } from './markers.ts';
+import { didYouMean } from './suggest.ts';
+import { forEachAction, forEachString, isObj, type InterfaceSite } from './walk.ts';
+import type { ConfigPath } from './yaml.ts';
+import type { Report } from './lint.ts';
+
+// Fields holding jq, regex or JSON path text: pipes there are not markers.
+const CODE_FIELDS = new Set(['jq', 'extract_with_jq', 'lookup_inherit_jq', 'json_output', 'regex', 'expr', 'json_path', 'extract_with_json_path']);
+// Only the action input fields accept the bare (unclosed) form.
+const INPUT_FIELDS = new Set(['input', 'input_fallbacks', 'conditional_input']);
+
+interface Scope {
+  /** Where the string is, in words. */
+  where: string;
+  /** Action names a marker may read here. */
+  known: string[];
+  /** Action names that exist but are not readable here (they run later). */
+  later: Set<string>;
+}
+
+export function lintMarkers(config: unknown, ifaces: InterfaceSite[], report: Report): void {
+  const check = (scope: Scope, base: ConfigPath, value: unknown, skipFirst?: string) =>
+    forEachString(value, base, (s, path) => checkString(s, path, path.slice(base.length), scope, report), (path) => {
+      const rel = path.slice(base.length);
+      return rel[0] === skipFirst || rel.some((seg) => CODE_FIELDS.has(String(seg))) || (rel.at(-1) === 'id' && rel.at(-2) === 'only_new');
+    });
+
+  if (isObj(config)) for (const [k, v] of Object.entries(config)) if (k !== 'interfaces') check({ where: 'the config', known: [], later: new Set() }, [k], v);
+  for (const iface of ifaces) {
+    const all = [...iface.allNames];
+    check({ where: `interface "${iface.name}"`, known: all, later: new Set() }, iface.path, iface.iface, 'actions');
+    forEachAction(iface, (site) => {
+      // An action may read its own output in fields evaluated after it ran (assert, responses).
+      const known = [...site.earlier, ...[site.action.name, site.action.action].filter((n): n is string => typeof n === 'string')];
+      check({ where: `action "${site.name}"`, known, later: iface.allNames }, site.path, site.action, 'actions');
+    });
+  }
+}
+
+function checkString(s: string, path: ConfigPath, rel: ConfigPath, scope: Scope, report: Report): void {
+  const isInput = INPUT_FIELDS.has(String(rel[0])) && scope.where.startsWith('action');
+  for (const m of scanMarkers(s)) {
+    // The bare form is read only when the whole input is the marker.
+    if (!m.closed && !(isInput && m.start === 0)) {
+      const shown = `a|${m.body}`;
+      report('warning', path, `unclosed marker "${shown.length > 40 ? shown.slice(0, 37) + '...' : shown}" in ${scope.where} is sent literally at run time`, `close it as ${closedForm(m.body)}`, 'value');
+      continue;
+    }
+    const { root, named, valid } = markerRoot(m.body);
+    const src = `a|${m.body}${m.closed ? '|' : ''}`;
+    if (!valid) {
+      report('warning', path, `${JSON.stringify(src)} in ${scope.where} is not a valid reference and is sent literally`, 'a reference is a|<root>[::<name>][-><path>]|, such as a|body|, a|params::id| or a|Fetch::status|', 'value');
+      continue;
+    }
+    if (!root || scope.known.includes(root) || (named ? NAMED_ROOTS : BARE_ROOTS).includes(root)) continue;
+    const msg = `marker ${src} in ${scope.where} reads "${root}"`;
+    const dot = root.indexOf('.');
+    if (!named && NAMED_ROOTS.includes(root)) {
+      report('warning', path, `marker ${src} in ${scope.where} needs a name`, `write a|${root}::<NAME>|`, 'value');
+    } else if (dot > 0 && (MARKER_ROOTS.includes(root.slice(0, dot)) || scope.known.includes(root.slice(0, dot)))) {
+      report('warning', path, `${msg}, an action name: a field is read with ::`, `did you mean a|${root.slice(0, dot)}::${root.slice(dot + 1)}|?`, 'value');
+    } else if (scope.later.has(root)) {
+      report('warning', path, `${msg}, which has not run yet at this point`, 'a marker can read only actions that run earlier', 'value');
+    } else {
+      report('warning', path, `${msg}, which is neither a known root nor an earlier action`, didYouMean(root, [...MARKER_ROOTS, ...scope.known]), 'value');
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Finding interpolation markers (`a|<reference>|`) in config strings, for load-time checks.
+// The grammar itself is compiler/lower/markers.ts; this finds unclosed markers too, for warnings.
+import { closingPipe, parseRef } from '../lower/markers.ts';
+
+export interface MarkerHit {
+  /** Offset of the `a|`. */
+  start: number;
+  /** The text between the pipes (to the end of the line when unclosed). */
+  body: string;
+  closed: boolean;
+}
+
+/** Roots usable bare (`a|body|`) and roots that need a name (`a|secret::NAME|`). */
+export const BARE_ROOTS = ['body', 'raw_body', 'params', 'headers', 'uuid'];
+export const NAMED_ROOTS = ['params', 'header', 'headers', 'state', 'secret', 'ap_secret', 'var', 'ap_var', 'env', 'body'];
+export const MARKER_ROOTS = [...new Set([...BARE_ROOTS, ...NAMED_ROOTS])];
+
+export function scanMarkers(s: string): MarkerHit[] {
+  const hits: MarkerHit[] = [];
+  let i = 0;
+  for (let at = s.indexOf('a|'); at >= 0; at = s.indexOf('a|', i)) {
+    i = at + 2;
+    if (at > 0 && /\w/.test(s[at - 1])) continue;
+    const end = closingPipe(s, at + 2);
+    if (end < 0) {
+      const eol = s.indexOf('\n', at);
+      hits.push({ start: at, body: s.slice(at + 2, eol < 0 ? s.length : eol), closed: false });
+      continue;
+    }
+    hits.push({ start: at, body: s.slice(at + 2, end), closed: true });
+    i = end + 1;
+  }
+  return hits;
+}
+
+/**
+ * The root a marker reads: `Fetch` in `Fetch::body.id`, `body` in `body->interface`; `named` when `::` follows.
+ * `valid` is false for text the grammar does not read as a reference (it is then sent literally).
+ */
+export function markerRoot(body: string): { root: string; named: boolean; valid: boolean } {
+  const [head, ...arrows] = body.replace(/->default\([\s\S]*\)$/, '').split('->');
+  const sep = head.indexOf('::');
+  const root = (sep < 0 ? head : head.slice(0, sep)).trim();
+  return { root, named: sep >= 0, valid: arrows.every((a) => a !== '') && parseRef(body) !== null };
+}
+
+/** How an unclosed marker was probably meant: `a|body` in `id=a|body&x=1` -> `a|body|`. */
+export function closedForm(body: string): string {
+  const ref = /^[\w.:]+(->[\w.]+)*/.exec(body.trim())?.[0]?.replace(/[.:]+$/, '') ?? body.trim();
+  return `a|${ref}|`;
+}

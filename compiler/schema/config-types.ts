@@ -1,0 +1,2583 @@
+// Generated from config.schema.json by compiler/schema/gen-types.ts. Do not edit.
+
+/**
+ * A duration: a number of milliseconds or a string such as 500ms, 2s, 1m, 2h, 1d (or a marker).
+ */
+export type Duration = number | string;
+/**
+ * A string holding an interpolation marker such as a|var::NAME|.
+ */
+export type Marker = string;
+/**
+ * A number, or a marker resolving to one.
+ */
+export type NumberOrMarker = number | Marker;
+/**
+ * A boolean, or a marker resolving to one.
+ */
+export type BooleanOrMarker = boolean | Marker;
+/**
+ * A number, or a string (a marker or a comparable text such as a date).
+ */
+export type Comparable = number | string;
+export type StringList = string[];
+/**
+ * A string, an array of strings, or a marker resolving to either.
+ */
+export type StringOrList = string | StringList;
+/**
+ * `off` records nothing (the default), `errors` records failed runs only, `all` records successful runs too.
+ */
+export type CaptureMode = "off" | "errors" | "all";
+/**
+ * How much of this interface's runs to record for execution history. Absent means off.
+ */
+export type CaptureSetting = CaptureMode | CaptureWindow;
+export type LogMessages = LogMessage[];
+/**
+ * A list of input strings tried in order, or a list of ConditionalInputConfig.
+ */
+export type ConditionalInput = (string | ConditionalInputConfig)[];
+/**
+ * Either an array of action names or RunOnConfig.
+ */
+export type RunCondition = StringList | RunOnConfig;
+/**
+ * A StatusMatcher, or a transport class: `timeout` or `connect`.
+ */
+export type RetryOnMatcher = number | string;
+/**
+ * A number (exact code) or a string: a class (`2xx`, `4xx`, `5xx`) or `any`.
+ */
+export type StatusMatcher = number | string;
+/**
+ * Statuses that count as success: one matcher or a list. Unset means 2xx or 304; `any` never fails on status.
+ */
+export type StatusExpectation = StatusMatcher | StatusMatcher[];
+/**
+ * Declared outcome of a command action: one number, an array of numbers, or the string `any`; any other string never matches.
+ */
+export type ExitExpectation = number | number[] | string;
+/**
+ * Hash algorithm; default sha256.
+ */
+export type HmacAlgorithm = "sha1" | "sha256" | "sha512";
+/**
+ * Signature encoding; default hex.
+ */
+export type HmacEncoding = "hex" | "base64";
+/**
+ * Secret encoding; default base32.
+ */
+export type TotpEncoding = "base32" | "hex" | "ascii";
+/**
+ * Hash algorithm; default sha1.
+ */
+export type TotpAlgorithm = "sha1" | "sha256" | "sha512";
+/**
+ * Code length, 6 (default) to 10.
+ */
+export type TotpDigits = number;
+/**
+ * How to encode the body and read the response; inferred when unset. `ndjson` is newline-delimited JSON (one JSON document per line).
+ */
+export type DataType = "text" | "json" | "csv" | "xml" | "ndjson";
+/**
+ * true passes all incoming headers; an array passes only those (an empty array passes none).
+ */
+export type ProxyHeaders = boolean | StringList;
+/**
+ * A string path, or CustomTransform with required key and json_path.
+ */
+export type TransformConfig = string | CustomTransform;
+export type CompressAlgorithm = "gzip" | "zlib" | "deflate";
+export type CompressEncoding = "base64" | "base64url" | "hex";
+export type DocumentEncoding = "base64" | "base64url";
+
+/**
+ * A pipewright config: named interfaces and the config-wide settings around them.
+ */
+export interface Config {
+  /**
+   * Named interfaces. The key of each interface is its name and its default route.
+   */
+  interfaces: {
+    [k: string]: Interface;
+  };
+  /**
+   * MCP servers declared by id; an interface's `mcp.server` joins one of them.
+   */
+  mcp_servers?: {
+    [k: string]: McpServer;
+  };
+  /**
+   * Expose Prometheus metrics; required by `emit_metric` actions.
+   */
+  expose_metrics?: boolean;
+  /**
+   * Error handler: an interface of this config run when a run fails with a status in its `status` list.
+   */
+  on_error?: OnError;
+  /**
+   * Config-wide gate of the heavy transforms (compress, decompress, parse_xlsx, parse_pdf); each defaults to true.
+   */
+  features?: Features;
+  /**
+   * Config-wide network policy; an interface's `network` inherits and tightens it.
+   */
+  network?: NetworkPolicy;
+}
+/**
+ * An interface: a trigger, an ordered list of actions and a response.
+ */
+export interface Interface {
+  /**
+   * How much of this interface's runs to record for execution history. Absent means off (the default everywhere).
+   */
+  capture?: CaptureSetting;
+  /**
+   * Defaults given to every action of the interface; an action's own value wins.
+   */
+  defaults?: ActionDefaults;
+  /**
+   * Documentation text.
+   */
+  summary?: string;
+  /**
+   * Documentation text.
+   */
+  description?: string;
+  /**
+   * Free-form documentation note.
+   */
+  notes?: string;
+  /**
+   * Grouping tags.
+   */
+  tags?: StringList;
+  /**
+   * Custom log settings (CustomLog).
+   */
+  log?: CustomLog;
+  /**
+   * Response templates (for example a success template).
+   */
+  templates?: StringMap;
+  /**
+   * MQTT trigger name.
+   */
+  mqtt?: string;
+  /**
+   * WebSocket marker; any value enables WebSocket reachability.
+   */
+  ws?: string | boolean;
+  /**
+   * Name of an interface run to authorize a socket's channel subscription.
+   */
+  subscribe_authorizer?: string;
+  /**
+   * When true, a WebSocket interface accepts end-user connections with no credential, for non-sensitive public data.
+   */
+  public?: boolean;
+  /**
+   * Cron trigger.
+   */
+  schedule?: Schedule;
+  /**
+   * Present as a field; effect unspecified.
+   */
+  silence?: boolean;
+  /**
+   * HTTP method of the interface.
+   */
+  method?: string;
+  /**
+   * URL path; defaults to the interface name.
+   */
+  route?: string;
+  /**
+   * Show error details in error responses.
+   */
+  show_error_detail?: boolean;
+  /**
+   * Ordered actions.
+   */
+  actions?: Action[];
+  /**
+   * Single-step shorthand: URL.
+   */
+  url?: string;
+  /**
+   * Single-step shorthand: database connection string.
+   */
+  conn_string?: string;
+  /**
+   * Single-step shorthand: SQL query.
+   */
+  query?: string;
+  /**
+   * Declared URL parameters with validation.
+   */
+  params?: {
+    [k: string]: Param;
+  };
+  /**
+   * Tests.
+   */
+  tests?: Test[];
+  /**
+   * Final assertion against action results.
+   */
+  assert?: Assert;
+  /**
+   * Where the result goes: `http` (respond to the caller), `cli` (command-line run) or `none`.
+   */
+  output?: "http" | "cli" | "none";
+  /**
+   * Response configuration.
+   */
+  response?: InterfaceResponse;
+  /**
+   * Opt out of the compiled fast path; output is identical either way.
+   */
+  disable_fastpath?: boolean;
+  /**
+   * What the interface accepts.
+   */
+  accepts?: InterfaceContract;
+  /**
+   * What the interface produces.
+   */
+  produces?: InterfaceContract;
+  /**
+   * @deprecated
+   * Deprecated: use `accepts.example`, which wins when both are set.
+   */
+  request_example?: unknown;
+  /**
+   * @deprecated
+   * Deprecated: use `produces.example`, which wins when both are set.
+   */
+  response_example?: unknown;
+  /**
+   * IP, geo, ASN and rate-limit policy. It inherits and tightens the config-wide policy unless `inherit: false`.
+   */
+  network?: NetworkPolicy;
+  /**
+   * Expose as an MCP tool.
+   */
+  mcp?: McpTool;
+}
+/**
+ * One step of an interface. Its kind is given by which kind field is set (http, database, command, state, lookup, ...); with none, it reshapes its input.
+ */
+export interface Action {
+  /**
+   * Action identifier used in references.
+   */
+  name?: string;
+  /**
+   * Identifier for referencing outputs.
+   */
+  action?: string;
+  /**
+   * Description.
+   */
+  description?: string;
+  /**
+   * Data source: a body, params, or earlier-action reference. A mapping or list composes a value whose strings interpolate.
+   */
+  input?:
+    | string
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[];
+  /**
+   * Alternative sources tried when the primary input is unavailable.
+   */
+  input_fallbacks?: StringList;
+  /**
+   * A list of input strings tried in order, or a list of ConditionalInputConfig.
+   */
+  conditional_input?: ConditionalInput;
+  /**
+   * Maximum execution time in milliseconds.
+   */
+  timeout?: Duration;
+  /**
+   * Automatic retry.
+   */
+  retry?: Retry;
+  /**
+   * When false, the whole captured run becomes inspect-only and the run records which action caused it.
+   */
+  replayable?: boolean;
+  /**
+   * Log messages before execution.
+   */
+  pre_log?: LogMessages;
+  /**
+   * Log messages after success.
+   */
+  post_log?: LogMessages;
+  /**
+   * Log messages on failure.
+   */
+  error_log?: LogMessages;
+  /**
+   * Log messages on success.
+   */
+  success_log?: LogMessages;
+  /**
+   * Log messages on each retry.
+   */
+  retry_log?: LogMessages;
+  /**
+   * Name of a lookup configuration, or an array marker to fan out over (`lookup: a|Members|`).
+   */
+  lookup?: string;
+  /**
+   * Nested actions run per lookup item.
+   */
+  actions?: Action[];
+  /**
+   * Per-item timeout in a lookup; `timeout` caps the whole loop.
+   */
+  item_timeout?: Duration;
+  /**
+   * Max concurrent lookup items; default 10; capped at 50 in managed run modes.
+   */
+  lookup_concurrency?: number;
+  /**
+   * When true the output is an object with `succeeded` (array of item data) and `failed` (array of objects with `item` and optional `http_code`, `error`, `data`) instead of a flat array.
+   */
+  lookup_partition?: boolean;
+  /**
+   * Output name to jq expression applied to lookup results.
+   */
+  lookup_inherit_jq?: StringMap;
+  /**
+   * Output name to lookup field path to inherit.
+   */
+  lookup_inherit?: StringMap;
+  /**
+   * Capture specific JSON values from output (mapping of name to jq path, or a JSON string).
+   */
+  json_output?: StringMap | string;
+  /**
+   * Run a system command.
+   */
+  command?: CommandRun;
+  /**
+   * Include command stdout in output.
+   */
+  output_stdout?: boolean;
+  /**
+   * HTTP call.
+   */
+  http?: HttpRequest;
+  /**
+   * Database name for SQL.
+   */
+  database?: string;
+  /**
+   * SQL query.
+   */
+  query?: string;
+  /**
+   * SQL parameters (positional, `$1`, `$2`).
+   */
+  params?: unknown[];
+  /**
+   * Postgres only: run a multi-statement batch via the simple protocol. Valid only for queries with no params; returns an empty result set.
+   */
+  multi?: boolean;
+  /**
+   * URL for HTTP actions; with an `http` block it is the block's URL.
+   */
+  url?: string;
+  /**
+   * Database connection string override.
+   */
+  conn_string?: string;
+  /**
+   * Google integration: a `credential` name and an operation block.
+   */
+  google?: Integration;
+  /**
+   * AWS integration: a `credential` name and an operation block.
+   */
+  aws?: Integration;
+  /**
+   * Durable key/value operation (polling cursors, dedupe sets, idempotency keys, counters). Read inline with a|state::<KEY>|.
+   */
+  state?: StateAction;
+  /**
+   * SFTP operation.
+   */
+  sftp?: Sftp;
+  /**
+   * Keep only unseen records.
+   */
+  only_new?: OnlyNew;
+  /**
+   * Discover live members of a service.
+   */
+  discover?: Discover;
+  /**
+   * Pause; duration string (for example 2s, 500ms, 1m, 1d) or number of milliseconds.
+   */
+  delay?: Duration;
+  /**
+   * Suspend until an external call.
+   */
+  wait_for_callback?: WaitForCallback;
+  /**
+   * Send an email.
+   */
+  email?: Email;
+  /**
+   * Emit a Prometheus metric; requires `expose_metrics: true` on the parent config.
+   */
+  emit_metric?: EmitMetric;
+  /**
+   * Publish to WebSocket channels.
+   */
+  ws_publish?: WsPublish;
+  /**
+   * Publish to MQTT topics.
+   */
+  mqtt_publish?: MqttPublish;
+  /**
+   * Tool-calling agent loop.
+   */
+  agent?: AgentAction;
+  /**
+   * Document database operation.
+   */
+  document_operation?: DocumentOperation;
+  /**
+   * Run when the named actions complete.
+   */
+  depends_on?: RunCondition;
+  /**
+   * Run when the named actions succeed.
+   */
+  run_when_succeeded?: RunCondition;
+  /**
+   * Run when the named actions fail.
+   */
+  run_when_failed?: RunCondition;
+  /**
+   * Run depending on assertion results.
+   */
+  run_on_assertion?: Assert;
+  /**
+   * Applied in order to the action output.
+   */
+  post_transforms?: Transform[];
+  /**
+   * Validation of the output; it never decides whether the action failed.
+   */
+  assert?: Assert;
+  /**
+   * Output destination handler (for example `http`).
+   */
+  output?: string;
+  /**
+   * Declared outcome of a command action.
+   */
+  expect_exit?: ExitExpectation;
+  /**
+   * Hide the whole action data.
+   */
+  hide_action?: boolean;
+  /**
+   * Hide data on success.
+   */
+  hide_data_on_success?: boolean;
+  /**
+   * Hide data on error.
+   */
+  hide_data_on_error?: boolean;
+  /**
+   * Hide data when empty.
+   */
+  hide_data_on_empty?: boolean;
+  /**
+   * Hide error details.
+   */
+  hide_errors?: boolean;
+  /**
+   * Disable metrics collection.
+   */
+  hide_metrics?: boolean;
+  /**
+   * Custom response on success.
+   */
+  response_on_success?: ActionResponse;
+  /**
+   * Custom response on error.
+   */
+  response_on_error?: ActionResponse;
+}
+export interface StringMap {
+  [k: string]: string;
+}
+/**
+ * One step of post_transforms; each object sets exactly one field.
+ */
+export interface Transform {
+  /**
+   * Rename attributes (old name to new name).
+   */
+  rename_attributes?: StringMap;
+  /**
+   * Remove attributes.
+   */
+  remove_attributes?: StringList;
+  /**
+   * Keep only these.
+   */
+  keep_attributes?: StringList;
+  /**
+   * Move attributes (source path to destination path).
+   */
+  move_attributes?: StringMap;
+  /**
+   * Rename root-level keys.
+   */
+  rename_keys?: StringMap;
+  /**
+   * Remove keys.
+   */
+  remove_keys?: StringList;
+  /**
+   * Add attributes; values may use markers such as a uuid marker.
+   */
+  add_attribute?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Return the row at a 0-based index.
+   */
+  return_row?: NumberOrMarker;
+  /**
+   * Extract a single value (path).
+   */
+  extract_value?: string;
+  /**
+   * Extract values from an array (`from`, `paths`, `flatten`, `dedupe`).
+   */
+  extract_array?: TransformExtractArray;
+  /**
+   * JSON path extraction.
+   */
+  extract_with_json_path?: string;
+  /**
+   * jq extraction.
+   */
+  extract_with_jq?: string;
+  /**
+   * Regex extraction into named capture groups.
+   */
+  extract_with_regex?: ExtractWithRegex;
+  /**
+   * CSS selector extraction from HTML.
+   */
+  extract_with_css?: ExtractWithCss;
+  /**
+   * Convert string fields to numbers.
+   */
+  numerics?: StringList;
+  /**
+   * Group array elements.
+   */
+  group_by?: StringList;
+  /**
+   * bcrypt hash.
+   */
+  bcrypt?: BcryptTransform;
+  /**
+   * Generate a password.
+   */
+  generate_password?: TransformPasswordGen;
+  /**
+   * Replace values.
+   */
+  replace_values?: TransformReplaceValues;
+  /**
+   * Flatten nested objects.
+   */
+  flatten?: TransformFlatten;
+  /**
+   * Apply transforms to specific keys.
+   */
+  nested_transforms?: {
+    [k: string]: Transform[];
+  };
+  /**
+   * Computed fields.
+   */
+  math?: TransformMath;
+  /**
+   * Sum, average, min, max and count over an array.
+   */
+  aggregate?: TransformAggregate;
+  /**
+   * Keep array elements matching every condition.
+   */
+  filter?: TransformFilterSearch;
+  /**
+   * Decode Base64 at this path.
+   */
+  b64_decode?: string;
+  /**
+   * Decode Base64 at this path and parse it as JSON.
+   */
+  b64_decode_as_json?: string;
+  /**
+   * Encode as Base64.
+   */
+  b64_encode?: TransformConfig;
+  /**
+   * Parse YAML text.
+   */
+  yaml_to_json?: TransformConfig;
+  /**
+   * Turn a CSV string into an array of header-keyed row objects.
+   */
+  parse_csv?: TransformConfig;
+  /**
+   * Turn an array of objects into CSV, taking columns from the first row's keys.
+   */
+  to_csv?: TransformConfig;
+  /**
+   * encodeURI.
+   */
+  encode_uri?: TransformConfig;
+  /**
+   * encodeURIComponent.
+   */
+  encode_uri_component?: TransformConfig;
+  /**
+   * decodeURI.
+   */
+  decode_uri?: TransformConfig;
+  /**
+   * decodeURIComponent.
+   */
+  decode_uri_component?: TransformConfig;
+  /**
+   * Turn text into a URL slug.
+   */
+  generate_slug?: TransformConfig;
+  /**
+   * Random bytes.
+   */
+  generate_bytes?: GenerateBytes;
+  /**
+   * AES-256-GCM encryption; yields `value`, `nonce`, `tag`.
+   */
+  encrypt_value?: EncryptValue;
+  /**
+   * AES-256-GCM decryption; a wrong key or altered ciphertext or tag fails.
+   */
+  decrypt_value?: DecryptValue;
+  /**
+   * HMAC signature.
+   */
+  hmac?: HmacSign;
+  /**
+   * Sign a JWT.
+   */
+  add_jwt?: AddJWT;
+  /**
+   * Read a JWT.
+   */
+  read_jwt?: ReadJWT;
+  /**
+   * Compress a value.
+   */
+  compress?: TransformCompress;
+  /**
+   * Decompress a value.
+   */
+  decompress?: TransformDecompress;
+  /**
+   * TOTP code (RFC 6238).
+   */
+  totp?: TransformTotp;
+  /**
+   * Parse a spreadsheet (.xlsx, .xls, .ods) into rows.
+   */
+  parse_xlsx?: TransformParseXlsx;
+  /**
+   * Extract the text of a PDF.
+   */
+  parse_pdf?: TransformParsePdf;
+  /**
+   * S3 presigned URL.
+   */
+  s3_generate_presigned_url?: S3GeneratePresignedURL;
+}
+/**
+ * A declared URL parameter with validation.
+ */
+export interface Param {
+  /**
+   * Source expression such as a params marker.
+   */
+  value?: string;
+  /**
+   * Value used when the parameter is absent.
+   */
+  default_value?: string | number | boolean;
+  /**
+   * Used when validation fails.
+   */
+  error_message?: string;
+  /**
+   * Validation, for example `is_not_empty`, `is_less_than`, `regex`.
+   */
+  validate?: Test;
+}
+/**
+ * A subject (`value`, `jq` or `json_path`; absent means the data itself) and checks that must all hold.
+ */
+export interface Test {
+  /**
+   * The value under test; a marker, a literal, or `count(<marker>)`.
+   */
+  value?: unknown;
+  /**
+   * jq expression selecting the value under test.
+   */
+  jq?: string;
+  /**
+   * JSON path selecting the value under test.
+   */
+  json_path?: string;
+  /**
+   * Equal to this value.
+   */
+  is_equal_to?: unknown;
+  /**
+   * Not equal to this value.
+   */
+  is_not_equal_to?: unknown;
+  /**
+   * Not null or missing.
+   */
+  is_not_null?: boolean;
+  /**
+   * Null or missing.
+   */
+  is_null?: boolean;
+  /**
+   * Not empty (string, array, object).
+   */
+  is_not_empty?: boolean;
+  /**
+   * Empty (string, array, object).
+   */
+  is_empty?: boolean;
+  /**
+   * Greater than.
+   */
+  is_greater_than?: Comparable;
+  /**
+   * Greater than or equal to.
+   */
+  is_greater_than_or_equal_to?: Comparable;
+  /**
+   * Less than.
+   */
+  is_less_than?: Comparable;
+  /**
+   * Less than or equal to.
+   */
+  is_less_than_or_equal_to?: Comparable;
+  /**
+   * Between min and max, both inclusive.
+   */
+  is_between?: BetweenRange;
+  /**
+   * Matches this regular expression.
+   */
+  regex?: string;
+  /**
+   * A string containing this text, or an array containing this item.
+   */
+  contains?: unknown;
+  /**
+   * Equal to one of these values.
+   */
+  is_one_of?: unknown[];
+  /**
+   * The value is a valid HMAC signature of `data`.
+   */
+  is_valid_hmac?: HmacCheck;
+  /**
+   * The value is a valid TOTP code for `secret`.
+   */
+  is_valid_totp?: TotpCheck;
+  /**
+   * JSON type of the value.
+   */
+  is_type?: "string" | "number" | "boolean" | "object" | "array" | "null";
+}
+/**
+ * An MCP server identity, joined by tool `server` id.
+ */
+export interface McpServer {
+  /**
+   * Display name.
+   */
+  title?: string;
+  /**
+   * Server description.
+   */
+  instructions?: string;
+  /**
+   * Serves this identity on the bare MCP route and adopts tools that name no server.
+   */
+  default?: boolean;
+}
+/**
+ * A map of names to values; values interpolate. Unquoted YAML numbers and booleans are sent as text.
+ */
+export interface ScalarMap {
+  [k: string]: string | number | boolean;
+}
+/**
+ * Config-wide switches for the heavy transforms.
+ */
+export interface Features {
+  /**
+   * Allow the `compress` transform.
+   */
+  compress?: boolean;
+  /**
+   * Allow the `decompress` transform.
+   */
+  decompress?: boolean;
+  /**
+   * Allow the `parse_xlsx` transform.
+   */
+  parse_xlsx?: boolean;
+  /**
+   * Allow the `parse_pdf` transform.
+   */
+  parse_pdf?: boolean;
+}
+/**
+ * Error handler: an interface run when a run fails with a status in `status`. It runs after the response is decided and is not awaited.
+ */
+export interface OnError {
+  /**
+   * Name of an interface in this config.
+   */
+  interface: string;
+  /**
+   * Statuses that trigger the handler; default any non-2xx.
+   */
+  status?: number[];
+  /**
+   * At most this many handler runs start per config per minute; beyond it only the handler is skipped.
+   */
+  max_per_minute?: number;
+}
+/**
+ * IP, geo, ASN and rate-limit policy, evaluated before anything else runs. Its fields beyond `inherit` are not fixed by the spec.
+ */
+export interface NetworkPolicy {
+  /**
+   * When false, the interface policy does not inherit the config-wide policy.
+   */
+  inherit?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * Expose the interface as an MCP tool; its input schema is generated from the interface's assert tests.
+ */
+export interface McpTool {
+  /**
+   * Expose the tool.
+   */
+  enabled?: boolean;
+  /**
+   * Tool name; default the interface name.
+   */
+  tool_name?: string;
+  /**
+   * Tool description; default the interface summary or description.
+   */
+  description?: string;
+  /**
+   * Name of an interface run with the forwarded request headers when a client lists tools.
+   */
+  list_authorizer?: string;
+  /**
+   * Which declared MCP server the tool joins; omitted means the default server.
+   */
+  server?: string;
+}
+/**
+ * Custom log settings of an interface; its fields are not fixed by the spec.
+ */
+export interface CustomLog {
+  [k: string]: unknown;
+}
+/**
+ * Defaults given to every action of the interface; an action's own value wins. Resolved at config load.
+ */
+export interface ActionDefaults {
+  /**
+   * Seeds `http.expect_status` on every action that does not set its own.
+   */
+  expect_status?: StatusExpectation;
+}
+/**
+ * A capture window; whichever of for_minutes and for_runs comes first ends it.
+ */
+export interface CaptureWindow {
+  /**
+   * Capture mode while the window is open.
+   */
+  mode: CaptureMode;
+  /**
+   * Switches off that many minutes after opening.
+   */
+  for_minutes?: number;
+  /**
+   * Switches off after that many runs.
+   */
+  for_runs?: number;
+}
+/**
+ * Cron trigger.
+ */
+export interface Schedule {
+  /**
+   * 5 fields: minute hour day month weekday.
+   */
+  cron: string;
+  /**
+   * Whether the schedule runs.
+   */
+  enabled: boolean;
+  /**
+   * Attempts per scheduled run.
+   */
+  max_attempts?: number;
+  /**
+   * Wait before the first retry.
+   */
+  retry_backoff_seconds?: number;
+  /**
+   * Backoff multiplier.
+   */
+  retry_backoff_multiplier?: number;
+  /**
+   * Cap of one backoff wait.
+   */
+  max_backoff_seconds?: number;
+  /**
+   * IANA zone.
+   */
+  timezone?: string;
+}
+/**
+ * Response configuration.
+ */
+export interface InterfaceResponse {
+  /**
+   * HTTP code of an error response.
+   */
+  http_code_on_error?: number;
+  /**
+   * Action names whose error code is inherited.
+   */
+  http_code_inherit_error?: StringList;
+  /**
+   * Response headers.
+   */
+  headers?: ScalarMap;
+  /**
+   * Custom response body.
+   */
+  custom_body?: string;
+  /**
+   * Fallback HTTP code.
+   */
+  http_code_fallback?: number;
+  /**
+   * How the fallback code is chosen.
+   */
+  http_code_fallback_strategy?: "last_action" | "last_action_with_error" | "any_action";
+  /**
+   * Run logs.
+   */
+  logs?: InterfaceLog[];
+}
+export interface InterfaceLog {
+  /**
+   * When to log.
+   */
+  on: "error" | "success" | "any";
+  /**
+   * Database to log into.
+   */
+  database?: string;
+}
+export interface InterfaceContract {
+  /**
+   * JSON Schema; derived from assertions when omitted.
+   */
+  schema?: unknown;
+  /**
+   * A representative payload.
+   */
+  example?: unknown;
+}
+export interface LogMessage {
+  /**
+   * The message; markers interpolate.
+   */
+  msg: string;
+  /**
+   * Log level; values seen: info, warn, error.
+   */
+  level: string;
+  /**
+   * Log as JSON.
+   */
+  json?: boolean;
+}
+export interface ConditionalInputConfig {
+  /**
+   * The input used when every test holds.
+   */
+  input: string;
+  /**
+   * Tests that must all hold for this input to be used.
+   */
+  tests: Test[];
+}
+export interface RunOnConfig {
+  /**
+   * How many of the named actions must qualify.
+   */
+  at_least?: number;
+  /**
+   * Action names.
+   */
+  actions: StringList;
+  /**
+   * HTTP code used when the condition fails.
+   */
+  http_code_on_error?: number;
+}
+/**
+ * Automatic retry.
+ */
+export interface Retry {
+  /**
+   * Total attempts including the first; 1 (default) means no retry.
+   */
+  attempts: number;
+  /**
+   * Milliseconds between attempts; with exponential_backoff it is the base.
+   */
+  delay?: Duration;
+  /**
+   * Double the wait after each failed attempt.
+   */
+  exponential_backoff?: boolean;
+  /**
+   * Replaces the default retryable set (408, 429, 500, 502, 503, 504 and transport failures).
+   */
+  on?: RetryOnMatcher[];
+  /**
+   * Subtracted from whatever `on` resolves to, including the default.
+   */
+  except?: StatusMatcher[];
+  /**
+   * Honour a Retry-After response header over the computed backoff, still bounded by max_delay.
+   */
+  respect_retry_after?: boolean;
+  /**
+   * `full`: sleep a random time in [0, computed). `none`: sleep exactly the computed backoff.
+   */
+  jitter?: "full" | "none";
+  /**
+   * Upper bound of a single wait in milliseconds.
+   */
+  max_delay?: Duration;
+}
+export interface ActionResponse {
+  /**
+   * HTTP code.
+   */
+  http_code?: number;
+  /**
+   * Headers.
+   */
+  headers?: ScalarMap;
+  /**
+   * Body.
+   */
+  body?: string;
+}
+/**
+ * Inclusive range.
+ */
+export interface BetweenRange {
+  /**
+   * Inclusive lower bound.
+   */
+  min: Comparable;
+  /**
+   * Inclusive upper bound.
+   */
+  max: Comparable;
+}
+/**
+ * The value under test is a valid HMAC of `data` (same algorithm and encoding as the `hmac` transform).
+ */
+export interface HmacCheck {
+  /**
+   * Signing secret.
+   */
+  secret: string;
+  /**
+   * Signed data.
+   */
+  data: unknown;
+  /**
+   * `sha1`, `sha256` (default) or `sha512`.
+   */
+  algorithm?: HmacAlgorithm;
+  /**
+   * `hex` (default) or `base64`.
+   */
+  encoding?: HmacEncoding;
+}
+/**
+ * The value under test is a valid TOTP code (RFC 6238).
+ */
+export interface TotpCheck {
+  /**
+   * Shared secret.
+   */
+  secret: string;
+  /**
+   * `base32` (default), `hex`, `ascii`.
+   */
+  encoding?: TotpEncoding;
+  /**
+   * 6 (default) to 10.
+   */
+  digits?: TotpDigits;
+  /**
+   * Period in seconds; default 30.
+   */
+  period?: NumberOrMarker;
+  /**
+   * `sha1` (default), `sha256`, `sha512`.
+   */
+  algorithm?: TotpAlgorithm;
+}
+/**
+ * Validation; it never decides whether an action failed.
+ */
+export interface Assert {
+  /**
+   * Tests that must all hold.
+   */
+  tests: Test[];
+  /**
+   * Message when every test holds.
+   */
+  success_message?: string;
+  /**
+   * Message when a test fails.
+   */
+  error_message?: string;
+}
+/**
+ * HTTP call.
+ */
+export interface HttpRequest {
+  /**
+   * Target URL; interpolation applies. Required unless the action sets `url`.
+   */
+  url?: string;
+  /**
+   * Defaults to GET; passed through as a token (extension methods allowed).
+   */
+  method?: string;
+  /**
+   * Request headers; values interpolate.
+   */
+  headers?: ScalarMap;
+  /**
+   * A mapping is sent as JSON; a string is sent as is.
+   */
+  body?: unknown;
+  /**
+   * Raw bytes decoded from base64, for non-multipart binary uploads.
+   */
+  base64_bytes?: string;
+  /**
+   * How to encode the body and read the response; inferred when unset.
+   */
+  data_type?: DataType;
+  /**
+   * Statuses that count as success.
+   */
+  expect_status?: StatusExpectation;
+  /**
+   * Send an idempotency key.
+   */
+  idempotency?: Idempotency;
+  /**
+   * Token for the Authorization Bearer scheme.
+   */
+  bearer_auth?: string;
+  /**
+   * Basic authentication user.
+   */
+  user?: string;
+  /**
+   * Basic authentication password.
+   */
+  pass?: string;
+  /**
+   * Digest authentication user.
+   */
+  digest_auth_user?: string;
+  /**
+   * Digest authentication password.
+   */
+  digest_auth_pass?: string;
+  /**
+   * HTTP proxy to use.
+   */
+  proxy?: string;
+  /**
+   * Parts of a multipart/form-data request.
+   */
+  multipart?: MultipartPart[];
+  /**
+   * @deprecated
+   * Deprecated: use `multipart`. Text parts.
+   */
+  multipart_form?: MultipartText[];
+  /**
+   * @deprecated
+   * Deprecated: use `multipart`. File parts.
+   */
+  multipart_files?: MultipartFile[];
+  /**
+   * TLS option: accept invalid certificates.
+   */
+  accept_invalid_certs?: boolean;
+  /**
+   * TLS option: CA certificate (PEM).
+   */
+  ca?: string;
+  /**
+   * TLS option: root certificates (PEM).
+   */
+  root_certificates?: StringList;
+  /**
+   * Request timeout.
+   */
+  timeout?: Duration;
+  /**
+   * Connect timeout.
+   */
+  connect_timeout?: Duration;
+  /**
+   * Automatic pagination.
+   */
+  pagination?: Pagination;
+  /**
+   * Reverse-proxy passthrough of the body.
+   */
+  proxy_body?: boolean;
+  /**
+   * Reverse-proxy passthrough of the method.
+   */
+  proxy_method?: boolean;
+  /**
+   * Reverse-proxy passthrough of the query.
+   */
+  proxy_query?: boolean;
+  /**
+   * A boolean (true passes all incoming headers) or an array of header names (only those; an empty array passes none).
+   */
+  proxy_headers?: ProxyHeaders;
+}
+/**
+ * A part of a multipart/form-data request: exactly one of `value`, `b64`, `file_path`.
+ */
+export interface MultipartPart {
+  /**
+   * Part name.
+   */
+  name: string;
+  /**
+   * Text part.
+   */
+  value?: string;
+  /**
+   * Binary part from base64.
+   */
+  b64?: string;
+  /**
+   * Binary part from disk; not allowed in managed or hosted mode.
+   */
+  file_path?: string;
+  /**
+   * File name of the part.
+   */
+  filename?: string;
+  /**
+   * Content type; for a binary part guessed from the filename extension, falling back to application/octet-stream.
+   */
+  mime?: string;
+}
+/**
+ * @deprecated
+ * Deprecated legacy text part.
+ */
+export interface MultipartText {
+  /**
+   * Part name.
+   */
+  key: string;
+  /**
+   * Text value.
+   */
+  value: string;
+  /**
+   * Content type.
+   */
+  mime_str?: string;
+}
+/**
+ * @deprecated
+ * Deprecated legacy file part.
+ */
+export interface MultipartFile {
+  /**
+   * File on disk.
+   */
+  file_path: string;
+  /**
+   * File name of the part.
+   */
+  file_name: string;
+  /**
+   * Content from base64.
+   */
+  b64?: string;
+  /**
+   * Content type.
+   */
+  mime_str?: string;
+  /**
+   * Part name.
+   */
+  part_name?: string;
+}
+/**
+ * Send an idempotency key.
+ */
+export interface Idempotency {
+  /**
+   * Omitted means a UUID generated per action execution and reused on every retry attempt of it.
+   */
+  key?: string;
+  /**
+   * Header name.
+   */
+  header?: string;
+}
+/**
+ * Automatic pagination.
+ */
+export interface Pagination {
+  /**
+   * Pagination setting `original_url`.
+   */
+  original_url?: string;
+  /**
+   * Pagination setting `next_link`.
+   */
+  next_link?: string | boolean;
+  /**
+   * Pagination setting `no_pages`; default 0.
+   */
+  no_pages?: NumberOrMarker;
+  /**
+   * Pagination setting `page_marker`; default 0.
+   */
+  page_marker?: NumberOrMarker;
+  /**
+   * Pagination setting `cursor_marker`.
+   */
+  cursor_marker?: string;
+  /**
+   * Pagination setting `increment`; default 1.
+   */
+  increment?: NumberOrMarker;
+  /**
+   * Pagination setting `max_pages`.
+   */
+  max_pages?: NumberOrMarker;
+  /**
+   * Pagination setting `max_pages_key`.
+   */
+  max_pages_key?: string;
+  /**
+   * Pagination setting `page_start`; default 1.
+   */
+  page_start?: NumberOrMarker;
+  /**
+   * Pagination setting `page_next_key`.
+   */
+  page_next_key?: string;
+  /**
+   * Pagination setting `page_limit`.
+   */
+  page_limit?: NumberOrMarker;
+  /**
+   * Pagination setting `page_limit_key`.
+   */
+  page_limit_key?: string;
+  /**
+   * Pagination setting `payload_key`.
+   */
+  payload_key?: string;
+  /**
+   * Pagination setting `next_cursor_key`.
+   */
+  next_cursor_key?: string;
+  /**
+   * Pagination setting `max_cursor_key`.
+   */
+  max_cursor_key?: string;
+  /**
+   * Pagination setting `next_link_key`.
+   */
+  next_link_key?: string;
+  /**
+   * Pagination setting `next_link_host`.
+   */
+  next_link_host?: string;
+}
+/**
+ * Run a system command.
+ */
+export interface CommandRun {
+  /**
+   * The command line.
+   */
+  run: string;
+  /**
+   * Shell to run it with (true: the default shell; false or absent: no shell).
+   */
+  shell?: string | boolean;
+  /**
+   * Extra environment variables.
+   */
+  env?: ScalarMap;
+  /**
+   * Working directory.
+   */
+  cwd?: string;
+}
+/**
+ * A cloud integration: a `credential` name and an operation block such as `get_signed_upload_url` with `bucket` and `key`.
+ */
+export interface Integration {
+  /**
+   * Name of the stored credential.
+   */
+  credential: string;
+  [k: string]: unknown;
+}
+/**
+ * Durable key/value operation: exactly one of get, set, advance, increment, delete. Read inline with a|state::<KEY>|.
+ */
+export interface StateAction {
+  /**
+   * Read the value (null when absent).
+   */
+  get?: StateKey;
+  /**
+   * Store `value` under `key`.
+   */
+  set?: StateSet;
+  /**
+   * Move a cursor forward: stores `value` only when it is greater than the stored one.
+   */
+  advance?: StateSet;
+  /**
+   * Add `by` (default 1) to a counter.
+   */
+  increment?: StateIncrement;
+  /**
+   * Remove the key.
+   */
+  delete?: StateKey;
+}
+export interface StateKey {
+  /**
+   * State key; markers interpolate.
+   */
+  key: string;
+}
+/**
+ * Store `value` under `key`.
+ */
+export interface StateSet {
+  /**
+   * State key; markers interpolate.
+   */
+  key: string;
+  /**
+   * Value to store.
+   */
+  value: unknown;
+  /**
+   * Lifetime; without it the value is kept.
+   */
+  ttl?: Duration;
+}
+/**
+ * Add `by` to a counter (absent counts as 0); outputs the new value.
+ */
+export interface StateIncrement {
+  /**
+   * State key; markers interpolate.
+   */
+  key: string;
+  /**
+   * Amount; default 1.
+   */
+  by?: NumberOrMarker;
+  /**
+   * Lifetime; without it the value is kept.
+   */
+  ttl?: Duration;
+}
+/**
+ * SFTP operation.
+ */
+export interface Sftp {
+  /**
+   * Server host.
+   */
+  host: string;
+  /**
+   * Default 22.
+   */
+  port?: NumberOrMarker;
+  /**
+   * Username.
+   */
+  user: string;
+  /**
+   * Password (reference a secret).
+   */
+  password?: string;
+  /**
+   * PEM or OpenSSH private key, preferred over a password.
+   */
+  private_key?: string;
+  /**
+   * Passphrase of the key.
+   */
+  private_key_passphrase?: string;
+  /**
+   * Server host key fingerprint in the SHA256:<fingerprint> format printed by ssh-keygen. Required unless accept_any_host_key is set.
+   */
+  host_key?: string;
+  /**
+   * Default false; skips server identity verification.
+   */
+  accept_any_host_key?: boolean;
+  /**
+   * Connect wait and idle limit, for example 30s; default 30 seconds.
+   */
+  timeout?: Duration;
+  /**
+   * The operation.
+   */
+  operation: "list" | "get" | "put" | "delete" | "rename" | "mkdir";
+  /**
+   * Remote path.
+   */
+  path: string;
+  /**
+   * Destination for `rename`.
+   */
+  to?: string;
+  /**
+   * Bytes to write for `put`.
+   */
+  content?: string;
+  /**
+   * `text` (default) or `base64`; a `get` of a binary file as text is an error.
+   */
+  encoding?: "text" | "base64";
+}
+/**
+ * Keep only unseen records.
+ */
+export interface OnlyNew {
+  /**
+   * jq expression of a record's identity, compared as text; default .id.
+   */
+  id?: string;
+  /**
+   * The dedupe set; actions sharing a key share memory.
+   */
+  key: string;
+  /**
+   * Default the config name.
+   */
+  namespace?: string;
+  /**
+   * Such as 30d; without it ids are kept until evicted by a cap that keeps the newest 5000 ids.
+   */
+  ttl?: Duration;
+  /**
+   * When nothing is new, skip the action and everything depending on it.
+   */
+  skip_when_empty?: boolean;
+}
+/**
+ * Discover live members of a service.
+ */
+export interface Discover {
+  /**
+   * DNS backend.
+   */
+  dns?: DiscoverDns;
+  /**
+   * Kubernetes backend.
+   */
+  kubernetes?: DiscoverKubernetes;
+  /**
+   * Docker backend.
+   */
+  docker?: DiscoverDocker;
+  /**
+   * A list of host:port strings or one comma-separated string; empty and null entries are dropped.
+   */
+  static?: string | (string | null)[];
+  /**
+   * Keep only matching members (applied first).
+   */
+  include?: DiscoverFilter;
+  /**
+   * Drop matching members (exclusion wins).
+   */
+  exclude?: DiscoverFilter;
+  /**
+   * A number, or a string (a marker or quoted number) parsed after interpolation. Used when the backend gives no port.
+   */
+  port?: number | string;
+  /**
+   * URL scheme of discovered members.
+   */
+  scheme?: string;
+  /**
+   * Default 10; 0 disables caching.
+   */
+  cache_ttl_secs?: number;
+  /**
+   * Default false: an empty result is an empty array.
+   */
+  fail_when_empty?: boolean;
+}
+export interface DiscoverDns {
+  /**
+   * A bare name takes the action's port; name:port is honoured.
+   */
+  name: string;
+  /**
+   * Address to drop.
+   */
+  exclude_self?: string;
+}
+export interface DiscoverKubernetes {
+  /**
+   * Default the agent's own namespace.
+   */
+  namespace?: string;
+  /**
+   * Kubernetes label selector.
+   */
+  label_selector?: string;
+  /**
+   * Kubernetes field selector.
+   */
+  field_selector?: string;
+  /**
+   * Named container port to use.
+   */
+  port_name?: string;
+  /**
+   * Only ready members; default true.
+   */
+  ready_only?: boolean;
+}
+export interface DiscoverDocker {
+  /**
+   * All must match.
+   */
+  labels?: StringMap;
+  /**
+   * With several attached and no choice, the first is used.
+   */
+  network?: string;
+  /**
+   * Docker socket; default /var/run/docker.sock.
+   */
+  socket?: string;
+}
+/**
+ * Regex strings; an unset field matches everything; a field the backend does not provide never matches.
+ */
+export interface DiscoverFilter {
+  /**
+   * Regex on the member name.
+   */
+  name?: string;
+  /**
+   * Regex on the member image.
+   */
+  image?: string;
+  /**
+   * Regex on the member namespace.
+   */
+  namespace?: string;
+}
+/**
+ * Suspend until an external call to the resume endpoint; the posted body becomes the action's output.
+ */
+export interface WaitForCallback {
+  /**
+   * Unguessable secret identifying the wait; mint with a|uuid| in an earlier action.
+   */
+  token: string;
+  /**
+   * Duration such as 7d or 2h; no unbounded wait.
+   */
+  timeout: Duration;
+}
+/**
+ * Send an email.
+ */
+export interface Email {
+  /**
+   * SMTP server URL (smtp:// or smtps://, usually a secret marker); omitted means the service-wide SMTP setting.
+   */
+  smtp?: string;
+  /**
+   * Sender.
+   */
+  from?: string;
+  /**
+   * Recipients.
+   */
+  to: StringOrList;
+  /**
+   * Copy recipients.
+   */
+  cc?: StringOrList;
+  /**
+   * Blind copy recipients.
+   */
+  bcc?: StringOrList;
+  /**
+   * Reply-To address.
+   */
+  reply_to?: string;
+  /**
+   * Subject.
+   */
+  subject?: string;
+  /**
+   * Plain-text body.
+   */
+  text?: string;
+  /**
+   * HTML body.
+   */
+  body?: string;
+  /**
+   * Attachments.
+   */
+  attachments?: EmailAttachment[];
+}
+export interface EmailAttachment {
+  /**
+   * File name (required).
+   */
+  filename: string;
+  /**
+   * Base64 by default.
+   */
+  content: string;
+  /**
+   * Default application/octet-stream.
+   */
+  content_type?: string;
+  /**
+   * `base64` (default) or `utf8`.
+   */
+  encoding?: "base64" | "utf8";
+}
+/**
+ * Emit a Prometheus metric; requires expose_metrics: true on the config.
+ */
+export interface EmitMetric {
+  /**
+   * Metric name.
+   */
+  name: string;
+  /**
+   * Metric type.
+   */
+  type?: "gauge" | "counter" | "histogram";
+  /**
+   * Value (a counter adds it; default 1 for counters).
+   */
+  value?: NumberOrMarker;
+  /**
+   * Metric labels; values interpolate.
+   */
+  labels?: ScalarMap;
+  /**
+   * Help text.
+   */
+  help?: string;
+}
+/**
+ * Publish to WebSocket channels on this node and peers; does not wait for delivery.
+ */
+export interface WsPublish {
+  /**
+   * A string, an array of strings, or a marker resolving to either.
+   */
+  channels: StringOrList;
+  /**
+   * Defaults to the request or message body.
+   */
+  data?: unknown;
+  /**
+   * Store the payload as the channel's retained value so later subscribers receive it on subscribe; default false.
+   */
+  retain?: unknown;
+}
+/**
+ * Publish to MQTT topics on this node and peers; does not wait for broker acknowledgement.
+ */
+export interface MqttPublish {
+  /**
+   * String, array, or marker.
+   */
+  topics: StringOrList;
+  /**
+   * A JSON string publishes as raw text, any other value as its JSON encoding; defaults to the body.
+   */
+  data?: unknown;
+  /**
+   * 0 (default), 1 or 2.
+   */
+  qos?: (0 | 1 | 2) | Marker;
+  /**
+   * Default false.
+   */
+  retain?: BooleanOrMarker;
+}
+/**
+ * Tool-calling agent loop.
+ */
+export interface AgentAction {
+  /**
+   * Endpoint speaking the chat-completions request shape.
+   */
+  url: string;
+  /**
+   * Model id passed through verbatim.
+   */
+  model: string;
+  /**
+   * Headers for the model call (credentials).
+   */
+  headers?: ScalarMap;
+  /**
+   * System prompt, prepended as the first message.
+   */
+  system?: string;
+  /**
+   * A string (one user message) or an array of objects with role and content.
+   */
+  input?: string | AgentMessage[];
+  /**
+   * Interfaces of this config offered as tools by name.
+   */
+  tools?: StringList;
+  /**
+   * Remote MCP servers whose tools are discovered at run time.
+   */
+  mcp?: AgentMcpServer[];
+  /**
+   * Model round trips allowed; default 4, hard ceiling 12.
+   */
+  max_iterations?: number;
+  /**
+   * Conversation memory across requests.
+   */
+  memory?: AgentMemory;
+  /**
+   * Passed through when set.
+   */
+  temperature?: number;
+  /**
+   * Seconds per model call; default 60.
+   */
+  timeout?: number;
+}
+export interface AgentMessage {
+  /**
+   * Message role (system, user, assistant).
+   */
+  role: string;
+  /**
+   * Message text.
+   */
+  content: string;
+}
+export interface AgentMcpServer {
+  /**
+   * JSON-RPC endpoint.
+   */
+  url: string;
+  /**
+   * Headers for the MCP server (credentials).
+   */
+  headers?: ScalarMap;
+  /**
+   * Tool names; absent means all tools.
+   */
+  only?: StringList;
+}
+/**
+ * Conversation memory across requests.
+ */
+export interface AgentMemory {
+  /**
+   * Distinguishes conversations; no default.
+   */
+  key: string;
+  /**
+   * Default 10, capped at 50 stored messages.
+   */
+  window?: number;
+  /**
+   * Inactivity lifetime; default 24h.
+   */
+  ttl?: Duration;
+  /**
+   * Default the config name.
+   */
+  namespace?: string;
+}
+/**
+ * Document database operation.
+ */
+export interface DocumentOperation {
+  /**
+   * Document database name.
+   */
+  database?: string;
+  /**
+   * Collection name.
+   */
+  collection: string;
+  /**
+   * The operation.
+   */
+  operation:
+    | "insertOne"
+    | "insertMany"
+    | "find"
+    | "findOne"
+    | "updateOne"
+    | "updateMany"
+    | "replaceOne"
+    | "deleteOne"
+    | "deleteMany"
+    | "countDocuments"
+    | "aggregate";
+  /**
+   * Document (insertOne) or documents (insertMany) to insert.
+   */
+  insert?: unknown;
+  /**
+   * Query filter.
+   */
+  filter?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Update document.
+   */
+  update?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Replacement document (replaceOne).
+   */
+  replacement?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Aggregation pipeline.
+   */
+  pipeline?: unknown[];
+  /**
+   * Fields to return.
+   */
+  projection?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Sort order.
+   */
+  sort?: {
+    [k: string]: unknown;
+  };
+  /**
+   * Maximum documents returned.
+   */
+  limit?: NumberOrMarker;
+  /**
+   * Documents skipped.
+   */
+  skip?: NumberOrMarker;
+}
+export interface CustomTransform {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Path of the value to transform.
+   */
+  json_path: string;
+}
+export interface TransformExtractArray {
+  /**
+   * Path of the source array.
+   */
+  from?: string;
+  /**
+   * Paths extracted from each element.
+   */
+  paths?: StringList;
+  /**
+   * Flatten nested arrays.
+   */
+  flatten?: boolean;
+  /**
+   * Drop duplicate values.
+   */
+  dedupe?: boolean;
+}
+export interface ExtractWithRegex {
+  /**
+   * Path of the text to match.
+   */
+  value: string;
+  /**
+   * Regular expression.
+   */
+  expr: string;
+  /**
+   * Names of the capture groups.
+   */
+  keys: StringList;
+}
+export interface ExtractWithCss {
+  /**
+   * JSON path to the HTML string; empty string means the data is the HTML.
+   */
+  value?: string;
+  /**
+   * CSS selector.
+   */
+  selector: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Attribute to read; an element lacking it yields null.
+   */
+  attribute?: string;
+  /**
+   * Take the inner HTML (exclusive with attribute).
+   */
+  html?: boolean;
+  /**
+   * Array of every match; otherwise the first match or null.
+   */
+  all?: boolean;
+}
+export interface BcryptTransform {
+  /**
+   * Output field.
+   */
+  key?: string;
+  /**
+   * Value to hash.
+   */
+  value?: string;
+  /**
+   * jq expression selecting the value to hash.
+   */
+  jq?: string;
+  /**
+   * bcrypt cost.
+   */
+  cost?: NumberOrMarker;
+}
+export interface TransformPasswordGen {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Password length.
+   */
+  length: NumberOrMarker;
+  /**
+   * Include numbers.
+   */
+  numbers?: boolean;
+  /**
+   * Include lowercase letters.
+   */
+  lowercase_letters?: boolean;
+  /**
+   * Include uppercase letters.
+   */
+  uppercase_letters?: boolean;
+  /**
+   * Include symbols.
+   */
+  symbols?: boolean;
+  /**
+   * Include spaces.
+   */
+  spaces?: boolean;
+  /**
+   * Exclude look-alike characters.
+   */
+  exclude_similar_characters?: boolean;
+  /**
+   * Require at least one character of each enabled class.
+   */
+  strict?: boolean;
+}
+export interface TransformReplaceValues {
+  /**
+   * The value to replace.
+   */
+  target_value: unknown;
+  /**
+   * Only replace under this key.
+   */
+  target_key?: string;
+  /**
+   * Substring to find.
+   */
+  find_str?: string;
+  /**
+   * Replacement text.
+   */
+  new_str?: string;
+  /**
+   * A regular expression to find, or true to read find_str as one.
+   */
+  regex?: string | boolean;
+  /**
+   * Values to replace.
+   */
+  values?: StringList;
+}
+export interface TransformFlatten {
+  /**
+   * Separator between joined keys.
+   */
+  key_separator: string;
+  /**
+   * Prefix of flattened keys.
+   */
+  prefix?: string;
+  /**
+   * Path of the object to flatten.
+   */
+  target?: string;
+}
+export interface TransformMath {
+  /**
+   * Output field to expression; fields referenced with the `target.` prefix.
+   */
+  expressions: {
+    [k: string]: string | number;
+  };
+  /**
+   * JSONPath; default root.
+   */
+  target?: string;
+  /**
+   * Rounds half away from zero; stays a number.
+   */
+  decimal_places?: NumberOrMarker;
+  /**
+   * Keeps trailing zeros with decimal_places.
+   */
+  to_string?: boolean;
+  /**
+   * Result type.
+   */
+  eval_type?: "int" | "float" | "string" | "bool";
+}
+export interface TransformAggregate {
+  /**
+   * JSONPath of the array; omit when the data is the array.
+   */
+  over?: string;
+  /**
+   * Output field; omit to replace the data.
+   */
+  key?: string;
+  /**
+   * Fields to sum.
+   */
+  sum?: StringList;
+  /**
+   * Fields to average.
+   */
+  avg?: StringList;
+  /**
+   * Fields to take the minimum of.
+   */
+  min?: StringList;
+  /**
+   * Fields to take the maximum of.
+   */
+  max?: StringList;
+  /**
+   * True by default when no other operation is given.
+   */
+  count?: boolean;
+  /**
+   * Summaries appear per group under `groups`.
+   */
+  group_by?: StringList;
+}
+export interface TransformFilterSearch {
+  /**
+   * Path of the array.
+   */
+  target?: string;
+  /**
+   * Field path to Test.
+   */
+  conditions: {
+    [k: string]: Test;
+  };
+}
+export interface GenerateBytes {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Number of random bytes.
+   */
+  length: NumberOrMarker;
+}
+/**
+ * AES-256-GCM; yields value, nonce, tag.
+ */
+export interface EncryptValue {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Data to encrypt.
+   */
+  data: unknown;
+  /**
+   * AES-256 key (supplied via a variable marker).
+   */
+  secret_key: string;
+  /**
+   * Nonce.
+   */
+  nonce: string;
+}
+/**
+ * Authenticated: a wrong key or altered ciphertext or tag fails.
+ */
+export interface DecryptValue {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Ciphertext.
+   */
+  value: string;
+  /**
+   * Nonce.
+   */
+  nonce: string;
+  /**
+   * Authentication tag.
+   */
+  tag: string;
+  /**
+   * AES-256 key (supplied via a variable marker).
+   */
+  secret_key: string;
+}
+export interface HmacSign {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Data to sign.
+   */
+  data: unknown;
+  /**
+   * Signing secret.
+   */
+  secret: string;
+  /**
+   * `sha1`, `sha256` (default) or `sha512`.
+   */
+  algorithm?: HmacAlgorithm;
+  /**
+   * `hex` (default) or `base64`.
+   */
+  encoding?: HmacEncoding;
+}
+export interface AddJWT {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Signing secret (supplied via a variable marker).
+   */
+  secret: string;
+  /**
+   * An object of claims, an array of input field names, or the string `all`.
+   */
+  data:
+    | {
+        [k: string]: unknown;
+      }
+    | StringList
+    | string;
+  /**
+   * Lifetime such as 1h, 1d, 30m.
+   */
+  exp?: Duration;
+}
+export interface ReadJWT {
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * The token to read.
+   */
+  token: string;
+}
+export interface TransformCompress {
+  /**
+   * JSON path; empty means whole data; non-strings are compressed as compact JSON.
+   */
+  value: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * `gzip` (default), `zlib`, `deflate`.
+   */
+  algorithm?: CompressAlgorithm;
+  /**
+   * `base64` (default), `base64url`, `hex`.
+   */
+  encoding?: CompressEncoding;
+  /**
+   * 0 to 9 (default 6).
+   */
+  level?: number;
+}
+export interface TransformDecompress {
+  /**
+   * JSON path of the compressed text.
+   */
+  value: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * `gzip` (default), `zlib`, `deflate`.
+   */
+  algorithm?: CompressAlgorithm;
+  /**
+   * The two base64 alphabets are interchangeable.
+   */
+  encoding?: CompressEncoding;
+  /**
+   * Parse the result as JSON.
+   */
+  json?: boolean;
+}
+/**
+ * RFC 6238.
+ */
+export interface TransformTotp {
+  /**
+   * Shared secret.
+   */
+  secret: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * `base32` (default), `hex`, `ascii`.
+   */
+  encoding?: TotpEncoding;
+  /**
+   * 6 (default) to 10.
+   */
+  digits?: TotpDigits;
+  /**
+   * Seconds, default 30.
+   */
+  period?: NumberOrMarker;
+  /**
+   * `sha1` (default), `sha256`, `sha512`.
+   */
+  algorithm?: TotpAlgorithm;
+}
+export interface TransformParseXlsx {
+  /**
+   * Base64 of .xlsx, .xls or .ods.
+   */
+  value: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * Sheet name or 0-based index; default first.
+   */
+  sheet?: string | number;
+  /**
+   * First row holds headers; default true.
+   */
+  headers?: boolean;
+  /**
+   * Default 10000 rows.
+   */
+  limit?: NumberOrMarker;
+  /**
+   * `base64` (default) or `base64url`.
+   */
+  encoding?: DocumentEncoding;
+}
+/**
+ * Extracts text.
+ */
+export interface TransformParsePdf {
+  /**
+   * Base64 of the PDF.
+   */
+  value: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * `base64` (default) or `base64url`.
+   */
+  encoding?: DocumentEncoding;
+}
+export interface S3GeneratePresignedURL {
+  /**
+   * Bucket.
+   */
+  bucket: string;
+  /**
+   * Object key.
+   */
+  file_key: string;
+  /**
+   * Lifetime of the URL in seconds.
+   */
+  expiration_secs: NumberOrMarker;
+  /**
+   * S3 endpoint.
+   */
+  endpoint: string;
+  /**
+   * Region.
+   */
+  region: string;
+  /**
+   * Access key id (supplied via a variable marker).
+   */
+  access_key_id: string;
+  /**
+   * Secret access key (supplied via a variable marker).
+   */
+  secret_access_key: string;
+  /**
+   * Output field.
+   */
+  key: string;
+  /**
+   * `get` (default, download link) or `put` (upload target).
+   */
+  operation?: "get" | "put";
+  /**
+   * Where in the data to read the file key from.
+   */
+  json_path?: string;
+}

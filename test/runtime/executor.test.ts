@@ -1,0 +1,213 @@
+// Executor rules, run through both paths on configs written inline, against a real local upstream.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { planOf, testEnv } from '../support/plans.ts';
+import { startUpstream, type Upstream } from '../support/upstream.ts';
+
+let up: Upstream;
+beforeAll(async () => { up = await startUpstream(); });
+afterAll(async () => { await up.close(); await closeHttpPools(); });
+
+async function runBoth(yaml: string, iface: string, req: { body?: unknown; params?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  const out = [];
+  for (const mode of ['compiled', 'interpreted'] as const) {
+    const plan = await planOf('inline.yaml', mode, yaml);
+    const i = plan.interfaces.find((x) => x.name === iface)!;
+    const request = { method: 'POST', path: i.route, params: req.params ?? {}, headers: req.headers ?? {}, body: req.body ?? null, rawBody: req.body === undefined ? '' : JSON.stringify(req.body) };
+    out.push(await executeInterface(plan, i, request, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock } }));
+  }
+  expect(JSON.stringify(out[1]!.response)).toBe(JSON.stringify(out[0]!.response));
+  return out[0]!;
+}
+
+describe('action order and conditions', () => {
+  it('skips later actions after an unhandled failure, runs run_when_failed branches', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        url: a|var::API|/always-503
+      - name: B
+        input: a|body|
+      - name: Fallback
+        run_when_failed: [A]
+        input: { recovered: true }
+      - name: After
+        input: done
+`, 'x');
+    expect(r.state.steps.A!.outcome).toBe('failed');
+    expect(r.state.steps.A!.status).toBe(503);
+    expect(r.state.steps.B!.outcome).toBe('skipped');
+    expect(r.state.steps.Fallback!.outcome).toBe('succeeded');
+    expect(r.state.steps.After!.outcome).toBe('succeeded');
+    expect(r.response.status).toBe(200);
+    expect(r.response.body).toEqual({ A: { error: 'unavailable' }, Fallback: { recovered: true }, After: 'done' });
+  });
+
+  it('run_when_succeeded with at_least, depends_on with http_code_on_error', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: { n: 1 }
+      - name: B
+        url: a|var::API|/orders/8
+        run_when_succeeded: [A]
+      - name: C
+        run_when_succeeded: { actions: [A, B], at_least: 1 }
+        input: c
+      - name: D
+        run_when_failed: [B]
+        depends_on: { actions: [A, B], http_code_on_error: 424 }
+        input: d
+`, 'x');
+    expect(r.state.steps.C!.outcome).toBe('succeeded');
+    expect(r.state.steps.D!.outcome).toBe('failed');
+    expect(r.response.status).toBe(424);
+  });
+
+  it('input fallbacks, conditional input and run_on_assertion', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: a|body::missing|
+        input_fallbacks: [a|body::also_missing|, a|body::name|]
+      - name: B
+        conditional_input:
+          - input: a|body::n|
+            tests: [{ is_greater_than: 10 }]
+          - input: small
+            tests: []
+      - name: C
+        run_on_assertion:
+          tests:
+            - value: a|body::n|
+              is_less_than: 3
+        input: ran
+`, 'x', { body: { name: 'Ada', n: 5 } });
+    expect(r.response.body).toEqual({ A: 'Ada', B: 'small' });
+    expect(r.state.steps.C!.outcome).toBe('skipped');
+  });
+});
+
+describe('asserts never decide the outcome, but shape the response', () => {
+  it('a failed assert keeps the action succeeded and answers 422 with error_message', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Order
+        url: a|var::API|/orders/7
+        assert:
+          tests:
+            - value: a|Order->status|
+              is_equal_to: shipped
+          error_message: "order a|Order::id| is a|Order->status| (HTTP a|Order::status|)"
+      - name: Next
+        run_when_succeeded: [Order]
+        input: ok
+`, 'x');
+    expect(r.state.steps.Order!.outcome).toBe('succeeded');
+    expect(r.state.steps.Order!.assert).toMatchObject({ ok: false });
+    expect(r.state.steps.Next!.outcome).toBe('succeeded');
+    expect(r.response.status).toBe(422);
+    expect(r.response.body).toEqual({ error: { status: 422, message: 'order 7 is paid (HTTP 200)', action: 'Order' } });
+  });
+});
+
+describe('error status rules', () => {
+  const cfg = (response: string) => `
+interfaces:
+  x:
+    actions:
+      - name: Missing
+        url: a|var::API|/orders/8
+    response:
+${response}`;
+
+  it('defaults to 502 for an upstream status failure', async () => {
+    const r = await runBoth(cfg('      headers: { x-a: b }'), 'x');
+    expect(r.response.status).toBe(502);
+    expect(r.response.body).toEqual({ error: { status: 502, message: 'action "Missing" failed', action: 'Missing' } });
+    expect(r.response.headers).toEqual({ 'x-a': 'b' });
+  });
+  it('http_code_on_error', async () => {
+    expect((await runBoth(cfg('      http_code_on_error: 503'), 'x')).response.status).toBe(503);
+  });
+  it('http_code_inherit_error', async () => {
+    expect((await runBoth(cfg('      http_code_inherit_error: [Missing]'), 'x')).response.status).toBe(404);
+  });
+  it('fallback strategies', async () => {
+    expect((await runBoth(cfg('      http_code_fallback_strategy: any_action'), 'x')).response.status).toBe(404);
+    expect((await runBoth(cfg('      http_code_fallback: 418'), 'x')).response.status).toBe(418);
+  });
+  it('show_error_detail adds the action error and its data; custom_body replaces the body', async () => {
+    const detail = await runBoth(`
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: Missing
+        url: a|var::API|/orders/8?token=secret
+`, 'x');
+    const err = (detail.response.body as { error: Record<string, unknown> }).error;
+    expect(err.detail).toMatch(/^HTTP 404 from GET http:\/\/127\.0\.0\.1:\d+\/orders\/8 /);
+    expect(String(err.detail)).not.toContain('secret');
+    expect(err.data).toEqual({ error: 'not found' });
+    const custom = await runBoth(cfg("      custom_body: 'no order a|Missing::status|'"), 'x');
+    expect(custom.response.body).toBe('no order 404');
+  });
+});
+
+describe('success responses', () => {
+  it('output: http returns that action only; hide flags shape the keyed body', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: { a: 1 }
+        hide_action: true
+      - name: B
+        input: []
+        hide_data_on_empty: true
+      - name: C
+        input: c
+        hide_data_on_success: true
+      - name: D
+        input: d
+`, 'x');
+    expect(r.response.body).toEqual({ D: 'd' });
+    const o = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: a
+        output: http
+      - name: B
+        input: { b: 1 }
+`, 'x');
+    expect(o.response.body).toBe('a');
+  });
+  it('response_on_success sets status, headers and body', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Create
+        input: a|body|
+        response_on_success:
+          http_code: 201
+          headers: { location: /things/a|body::id| }
+          body: '{"created":a|body::id|}'
+`, 'x', { body: { id: 9 } });
+    expect(r.response).toEqual({ status: 201, headers: { location: '/things/9' }, body: '{"created":9}' });
+  });
+});
