@@ -13,7 +13,8 @@ function leaf(e: Emitter, n: Node, owner: Owner, line: number, what: string): Co
   const body = emitNode(e, n, owner, line);
   if (n.k !== 'lit' && n.k !== 'ref' && n.k !== 'tmpl' && n.k !== 'obj' && n.k !== 'arr' && n.k !== 'count') return _`() => ${body}`;
   const name = e.names.make(...owner);
-  e.declare(`${owner.join(' › ')}: ${what}`, line, _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
+  const label = owner.join(' › ');
+  e.declare(owner[owner.length - 1] === what ? label : `${label}: ${what}`, line, _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
   return name;
 }
 

@@ -20,7 +20,7 @@ const customer_overview_Customer_http_headers_const = {
   "x-request-source": "pipewright",
 };
 
-// customer_overview › Customer › http: http (aggregation.yaml:14)
+// customer_overview › Customer › http (aggregation.yaml:14)
 function customer_overview_Customer_http(s: rt.Scope): unknown {
   return {
     headers: customer_overview_Customer_http_headers_const,
@@ -45,7 +45,7 @@ function customer_overview_Customer_post_chain(d: unknown, s: rt.Scope): unknown
 
 const customer_overview_Orders_http_expect_status_const = [200, 404];
 
-// customer_overview › Orders › http: http (aggregation.yaml:22)
+// customer_overview › Orders › http (aggregation.yaml:22)
 function customer_overview_Orders_http(s: rt.Scope): unknown {
   return {
     url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")) + "/orders",
@@ -93,7 +93,7 @@ function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// customer_overview › Totals › input: input (aggregation.yaml:34)
+// customer_overview › Totals › input (aggregation.yaml:34)
 function customer_overview_Totals_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Orders", "data"));
 }

@@ -3,12 +3,12 @@ import * as rt from "pipewright/runtime";
 
 const { jq, jp, calc } = rt;
 
-// inventory › Warehouse › http: http (failures.yaml:8)
+// inventory › Warehouse › http (failures.yaml:8)
 function inventory_Warehouse_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/warehouse/" + rt.text(rt.param(s, "sku")) };
 }
 
-// inventory › Cache › http: http (failures.yaml:11)
+// inventory › Cache › http (failures.yaml:11)
 function inventory_Cache_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/cache/" + rt.text(rt.param(s, "sku")) };
 }
@@ -43,12 +43,12 @@ function order_status_response_custom_body(s: rt.Scope): unknown {
   return '{"error":"order ' + rt.text(rt.param(s, "id")) + ' not found"}';
 }
 
-// order_status › Order › http: http (failures.yaml:28)
+// order_status › Order › http (failures.yaml:28)
 function order_status_Order_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/orders/" + rt.text(rt.param(s, "id")) };
 }
 
-// payment › Charge › http: http (failures.yaml:39)
+// payment › Charge › http (failures.yaml:39)
 function payment_Charge_http(s: rt.Scope): unknown {
   return {
     url: rt.text(rt.variable(s, "API_BASE")) + "/charge",
@@ -69,17 +69,17 @@ function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutco
   );
 }
 
-// payment › Charge › assert › error_message: error_message (failures.yaml:39)
+// payment › Charge › assert › error_message (failures.yaml:39)
 function payment_Charge_assert_error_message(s: rt.Scope): unknown {
   return "payment declined: " + rt.text(rt.at(rt.step(s, "Charge", "data"), "reason"));
 }
 
-// flaky › Flaky › http: http (failures.yaml:60)
+// flaky › Flaky › http (failures.yaml:60)
 function flaky_Flaky_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/always-503" };
 }
 
-// flaky › Never › http: http (failures.yaml:66)
+// flaky › Never › http (failures.yaml:66)
 function flaky_Never_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/never-called" };
 }

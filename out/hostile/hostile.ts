@@ -10,16 +10,16 @@ function evil_process_exit_1_process_exit_1_response_headers(s: rt.Scope): unkno
   return evil_process_exit_1_process_exit_1_response_headers_const;
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › input: input (hostile.yaml:7)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › input (hostile.yaml:8)
 function evil_process_exit_1_process_exit_1_proto_input(s: rt.Scope): unknown {
   return rt.val(s.body);
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › post: add_attribute (hostile.yaml:7)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › post: add_attribute (hostile.yaml:8)
 function evil_process_exit_1_process_exit_1_proto_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
-    10,
+    11,
     rt.transforms.add_attribute.run,
     d,
     {
@@ -32,12 +32,12 @@ function evil_process_exit_1_process_exit_1_proto_post_chain(d: unknown, s: rt.S
   return d;
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › input: input (hostile.yaml:14)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › input (hostile.yaml:15)
 function evil_process_exit_1_process_exit_1_process_exit_1_input(s: rt.Scope): unknown {
-  return rt.val(undefined);
+  return rt.val(rt.step(s, "__proto__", "data"));
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post › extract_with_jq: jq { "k": ."*/ '); process.exit(1)//", "p": .constructor } (hostile.yaml:17)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post › extract_with_jq: jq { "k": ."*/ '); process.exit(1)//", "p": .constructor } (hostile.yaml:18)
 const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
@@ -47,11 +47,11 @@ const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq 
     )(d),
   );
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post: extract_with_jq (hostile.yaml:14)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post: extract_with_jq (hostile.yaml:15)
 function evil_process_exit_1_process_exit_1_process_exit_1_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_with_jq",
-    17,
+    18,
     rt.transforms.extract_with_jq.run,
     d,
     evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq,
@@ -60,40 +60,40 @@ function evil_process_exit_1_process_exit_1_process_exit_1_post_chain(d: unknown
   return d;
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › input: input (hostile.yaml:18)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › input (hostile.yaml:19)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "'); process.exit(1)//", "data"));
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › test1: test value a|__proto__::*/ '); process.exit(1)//|, regex ^`\$\{1\+1\}` (hostile.yaml:18)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › test1: test value a|__proto__::*/ '); process.exit(1)//|, regex ^`\$\{1\+1\}` (hostile.yaml:19)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
   d: unknown,
   s: rt.Scope,
 ): rt.TestOutcome {
   return rt.runTest(
-    rt.val(undefined),
+    rt.val(rt.at(rt.at(rt.step(s, "__proto__", "data"), "*/ '); process"), "exit(1)//")),
     [["regex", "^`\\$\\{1\\+1\\}`"]],
     "value a|__proto__::*/ '); process.exit(1)//|, regex ^`\\$\\{1\\+1\\}`",
   );
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › error_message: error_message (hostile.yaml:18)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › error_message (hostile.yaml:19)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_error_message(s: rt.Scope): unknown {
   return "*/ '); process.exit(1)// \u2028";
 }
 
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_const = { k: "__proto__" };
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (hostile.yaml:28)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (hostile.yaml:29)
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath = (
   d: unknown,
 ): unknown => ((data) => jp.one(jp.prop(data, "__proto__")))(d);
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path (hostile.yaml:18)
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path (hostile.yaml:19)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "rename_attributes",
-    26,
+    27,
     rt.transforms.rename_attributes.run,
     d,
     evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_const,
@@ -101,7 +101,7 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown
   );
   d = rt.applyTransform(
     "extract_with_json_path",
-    28,
+    29,
     rt.transforms.extract_with_json_path.run,
     d,
     evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath,
@@ -124,11 +124,11 @@ export const plan: rt.Plan = {
       output: "http",
       disableFastpath: false,
       params: [],
-      response: { showErrorDetail: false, headers: evil_process_exit_1_process_exit_1_response_headers },
+      response: { showErrorDetail: true, headers: evil_process_exit_1_process_exit_1_response_headers },
       actions: [
         {
           name: "__proto__",
-          line: 7,
+          line: 8,
           kind: "input",
           hide: {},
           input: [evil_process_exit_1_process_exit_1_proto_input],
@@ -136,7 +136,7 @@ export const plan: rt.Plan = {
         },
         {
           name: "'); process.exit(1)//",
-          line: 14,
+          line: 15,
           kind: "input",
           hide: {},
           input: [evil_process_exit_1_process_exit_1_process_exit_1_input],
@@ -144,7 +144,7 @@ export const plan: rt.Plan = {
         },
         {
           name: "${globalThis.x = 1}",
-          line: 18,
+          line: 19,
           kind: "input",
           hide: {},
           input: [evil_process_exit_1_process_exit_1_globalThis_x_1_input],

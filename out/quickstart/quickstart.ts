@@ -8,7 +8,7 @@ function hello_param_name_validate_test(d: unknown, s: rt.Scope): rt.TestOutcome
   return rt.runTest(d, [["regex", "^[A-Za-z -]{1,40}$"]], "regex ^[A-Za-z -]{1,40}$");
 }
 
-// hello › Greeting › input: input (quickstart.yaml:16)
+// hello › Greeting › input (quickstart.yaml:16)
 function hello_Greeting_input(s: rt.Scope): unknown {
   return rt.val(s.params);
 }
@@ -36,7 +36,7 @@ function hello_Greeting_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// order_total › Lines › input: input (quickstart.yaml:35)
+// order_total › Lines › input (quickstart.yaml:35)
 function order_total_Lines_input(s: rt.Scope): unknown {
   return rt.val(rt.at(s.body, "items"));
 }
@@ -50,7 +50,7 @@ function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOu
   );
 }
 
-// order_total › Lines › assert › error_message: error_message (quickstart.yaml:35)
+// order_total › Lines › assert › error_message (quickstart.yaml:35)
 function order_total_Lines_assert_error_message(s: rt.Scope): unknown {
   return "an order needs at least one item";
 }
@@ -70,7 +70,7 @@ function order_total_Lines_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// order_total › Summary › input: input (quickstart.yaml:47)
+// order_total › Summary › input (quickstart.yaml:47)
 function order_total_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Lines", "data"));
 }

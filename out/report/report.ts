@@ -3,7 +3,7 @@ import * as rt from "pipewright/runtime";
 
 const { jq, jp, calc } = rt;
 
-// sales_report › Sales › http: http (report.yaml:10)
+// sales_report › Sales › http (report.yaml:10)
 function sales_report_Sales_http(s: rt.Scope): unknown {
   return { data_type: "json", url: rt.text(rt.variable(s, "API_BASE")) + "/sales" };
 }
@@ -88,7 +88,7 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Big › input: input (report.yaml:29)
+// sales_report › Big › input (report.yaml:29)
 function sales_report_Big_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
@@ -128,7 +128,7 @@ function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › ByRegion › input: input (report.yaml:33)
+// sales_report › ByRegion › input (report.yaml:33)
 function sales_report_ByRegion_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
@@ -153,7 +153,7 @@ function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Regions › input: input (report.yaml:41)
+// sales_report › Regions › input (report.yaml:41)
 function sales_report_Regions_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
@@ -173,7 +173,7 @@ function sales_report_Regions_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Report › input: input (report.yaml:47)
+// sales_report › Report › input (report.yaml:47)
 function sales_report_Report_input(s: rt.Scope): unknown {
   return {
     big_sales: rt.val(rt.step(s, "Big", "data")),

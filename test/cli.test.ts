@@ -1,0 +1,135 @@
+// The command line as a user runs it: real processes, real ports, real files.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const bin = resolve('bin/pipewright.mjs');
+const children: ChildProcess[] = [];
+afterAll(() => { for (const c of children) c.kill('SIGKILL'); });
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function start(cmd: string[], cwd = process.cwd(), env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, cmd, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  return new Promise((ok, fail) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
+    child.stderr!.on('data', (d) => { err += d; });
+    child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
+  });
+}
+
+describe('pipewright serve', () => {
+  it.each([[[]], [['--no-fastpath']]])('serves the quickstart on a free port %j', async (extra) => {
+    const url = await start([bin, 'serve', 'fixtures/quickstart.yaml', '--port', '0', ...extra]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${url}/hello?name=Ada`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: 'Hello, Ada!' });
+    const bad = await fetch(`${url}/hello?name=${encodeURIComponent('<b>')}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: { status: 400, message: 'name must be 1-40 letters' } });
+  });
+
+  it('answers a malformed JSON body with a clear 400, never a stack trace', async () => {
+    const url = await start([bin, 'serve', 'fixtures/quickstart.yaml', '--port', '0'], process.cwd(), { SERVICE__DISABLE_FASTPATH: '1' });
+    const res = await fetch(`${url}/order_total`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"items": [' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/^request body is not valid JSON/);
+    expect(JSON.stringify(body)).not.toMatch(/at .*\.ts:\d+/);
+  });
+});
+
+describe('pipewright compile', () => {
+  it('writes the module and a standalone bundle that serves from any folder', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const r = cli(['compile', 'fixtures/quickstart.yaml', 'fixtures/report.yaml', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('[2/2] compiling fixtures/report.yaml');
+    expect(readFileSync(join(out, 'quickstart/quickstart.ts'), 'utf8')).toBe(readFileSync('out/quickstart/quickstart.ts', 'utf8'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pw-run-'));
+    copyFileSync(join(out, 'quickstart/server.mjs'), join(elsewhere, 'server.mjs'));
+    const url = await start(['server.mjs', '--port', '0', '--host', '127.0.0.1'], elsewhere);
+    const res = await fetch(`${url}/order_total`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ price: 1.005, qty: 1 }] }) });
+    expect(await res.json()).toEqual({ count: 1, sum: { line_total: 1.01, qty: 1 } });
+  }, 60_000);
+});
+
+describe('pipewright run', () => {
+  it('prints the body and exits 0 on success, 1 on a failed run', () => {
+    const ok = cli(['run', 'fixtures/quickstart.yaml', 'hello', '--param', 'name=Grace']);
+    expect(ok).toMatchObject({ code: 0, out: '{"message":"Hello, Grace!"}\n' });
+    const failed = cli(['run', 'fixtures/quickstart.yaml', 'order_total', '--body', '{"items":[]}']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.out)).toEqual({ error: { status: 422, message: 'an order needs at least one item', action: 'Lines' } });
+    expect(cli(['run', 'fixtures/quickstart.yaml', 'nope']).code).toBe(1);
+  });
+});
+
+describe('pipewright check', () => {
+  it('exits 0 for valid configs and 1 with file:line:col and a code frame otherwise', () => {
+    expect(cli(['check', 'fixtures/quickstart.yaml', 'fixtures/report.yaml']).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'interfaces:\n  x:\n    actions:\n      - name: A\n        url: http://example.test\n        retyr: { attempts: 2 }\n');
+    const r = cli(['check', file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${file}:6:9: error: unknown field "retyr" in action "A"`);
+    expect(r.err).toContain('> 6 |         retyr: { attempts: 2 }');
+    expect(r.err).toContain('did you mean "retry"?');
+  });
+
+  it('prints warnings but still exits 0', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
+    const file = join(dir, 'warn.yaml');
+    writeFileSync(file, 'interfaces:\n  x:\n    actions:\n      - name: A\n        input: a|body|\n        post_transforms:\n          - add_attribute: { id: "x=a|body" }\n');
+    const r = cli(['check', file]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warn\.yaml:7:\d+: warning: .*a\|body/);
+  });
+});
+
+describe('pipewright test and schema', () => {
+  it('runs the configs\' own examples and tests', () => {
+    const r = cli(['test', 'fixtures/quickstart.yaml']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe('2 passed, 0 failed\n');
+    const dir = mkdtempSync(join(tmpdir(), 'pw-test-'));
+    const file = join(dir, 'contract.yaml');
+    writeFileSync(file, `interfaces:
+  echo:
+    method: POST
+    accepts: { example: { n: 2 } }
+    produces:
+      schema: { type: object, required: [n, doubled] }
+    tests:
+      - jq: .n
+        is_equal_to: 3
+    actions:
+      - name: Out
+        input: a|body|
+        output: http
+`);
+    const bad = cli(['test', file]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toBe('0 passed, 1 failed\n');
+    expect(bad.err).toContain("must have required property 'doubled'");
+    expect(bad.err).toContain('expected 2');
+  });
+
+  it('prints the JSON Schema of the config format', () => {
+    const r = cli(['schema']);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.out) as { $schema?: string };
+    expect(schema.$schema).toMatch(/json-schema/);
+    expect(existsSync('compiler/schema/config.schema.json')).toBe(true);
+  });
+});

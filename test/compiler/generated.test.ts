@@ -1,0 +1,60 @@
+// The committed out/ is what the compiler produces today, it type-checks, and hostile configs
+// compile to code that treats every string as data.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Project } from 'ts-morph';
+import { describe, expect, it } from 'vitest';
+import { generateModule } from '../../compiler/codegen/module.ts';
+import { irOf } from '../support/plans.ts';
+
+const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+
+describe('out/ is fresh', () => {
+  it.each(fixtures)('%s: regeneration changes nothing (run `npm run gen` if this fails)', async (file) => {
+    const ir = irOf(join('fixtures', file));
+    const committed = readFileSync(join('out', ir.name, `${ir.name}.ts`), 'utf8');
+    expect(await generateModule(ir)).toBe(committed);
+  });
+
+  it('has no module for a fixture that no longer exists', () => {
+    const names = fixtures.map((f) => f.replace(/\.yaml$/, '')).sort();
+    expect(readdirSync('out').sort()).toEqual(names);
+  });
+});
+
+describe('generated code', () => {
+  it('is deterministic: the same config gives the same bytes', async () => {
+    const ir = irOf('fixtures/report.yaml');
+    expect(await generateModule(ir)).toBe(await generateModule(irOf('fixtures/report.yaml')));
+  });
+
+  it('type-checks (strict) against the runtime', () => {
+    const project = new Project({ tsConfigFilePath: 'tsconfig.json', skipAddingFilesFromTsConfig: true });
+    for (const f of fixtures) project.addSourceFileAtPath(join('out', f.replace(/\.yaml$/, ''), f.replace(/\.yaml$/, '.ts')));
+    const problems = project.getPreEmitDiagnostics().map((d) => project.formatDiagnosticsWithColorAndContext([d]));
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('names each leaf after its interface and action, with the YAML line', () => {
+    const text = readFileSync('out/aggregation/aggregation.ts', 'utf8');
+    expect(text).toContain('// customer_overview › Orders › http (aggregation.yaml:22)');
+    expect(text).toMatch(/function customer_overview_Orders_http\(s: rt\.Scope\): unknown/);
+  });
+
+  it('lets hostile strings in only as escaped literals', async () => {
+    const text = readFileSync('out/hostile/hostile.ts', 'utf8');
+    // Every occurrence of the payload sits inside a string literal or a comment.
+    for (const line of text.split('\n')) {
+      if (!line.includes('process.exit(1)')) continue;
+      const code = line.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\/\/.*$/, '');
+      expect(code, line).not.toContain('process.exit');
+    }
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    expect(text).toContain('["__proto__"]');
+    // Loading the module runs nothing of the config's text and pollutes no prototype.
+    const before = Object.keys(Object.prototype).length;
+    await import('../../out/hostile/hostile.ts');
+    expect(Object.keys(Object.prototype).length).toBe(before);
+    expect((globalThis as { x?: unknown }).x).toBeUndefined();
+  });
+});
