@@ -2,6 +2,7 @@
 import type { ActionIR, CondIR, RetryIR } from '../../runtime/config-ir.ts';
 import type { Expr, Node } from '../../runtime/ir.ts';
 import { actionKind } from './action-kind.ts';
+import { statusMatches } from '../../runtime/actions/http/expect-status.ts';
 import { durationMs } from './duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { LowerError, lowerTransforms } from './transforms.ts';
@@ -62,6 +63,8 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
     const nested = Array.isArray(a.actions) ? (a.actions as Obj[]) : [];
     ir.actions = nested.map((n, i) => lowerAction(n, [...at, 'actions', i], i, cx));
   }
+  const hint = kind === 'http' ? assertStatusHint(a, name, [...at, a.http ? 'http' : 'url'], cx) : undefined;
+  if (hint) ir.assertStatusHint = hint;
   const keys = stateKeysOf(ir);
   if (keys.length) ir.stateKeys = keys;
   return ir;
@@ -129,4 +132,20 @@ function stateKeysOf(ir: ActionIR): string[] {
   const keys = new Set<string>();
   for (const n of nodes) for (const r of refsOf(n)) if (r.root === 'state' && r.name) keys.add(r.name);
   return [...keys].sort();
+}
+
+/** Statuses the assert names for this action's own status (`value: a|Self::status|`) that
+ * expect_status would refuse: the failure message then says which line to add. */
+function assertStatusHint(a: Obj, name: string, at: Path, cx: LowerCtx): ActionIR['assertStatusHint'] {
+  const tests = ((a.assert as Obj | undefined)?.tests as Obj[] | undefined) ?? [];
+  const statuses = new Set<number>();
+  for (const t of tests) {
+    const v = typeof t.value === 'string' ? lowerInput(t.value) : undefined;
+    if (!v || v.k !== 'ref' || v.ref.root !== 'action' || v.ref.name !== name || v.ref.part !== 'status') continue;
+    for (const x of [t.is_equal_to, ...(Array.isArray(t.is_one_of) ? t.is_one_of : [])]) if (typeof x === 'number') statuses.add(x);
+  }
+  const expect = ((a.http as Obj | undefined)?.expect_status ?? cx.defaults.expect_status) as unknown;
+  const accepted = (s: number) => statusMatches(expect as never, s);
+  const refused = [...statuses].filter((s) => !accepted(s)).sort((x, y) => x - y);
+  return refused.length ? { statuses: refused, line: cx.lineOf(at) } : undefined;
 }

@@ -63,7 +63,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       record.error = e instanceof Error ? e.message : String(e);
       outcome = { ...outcome, ok: false, failure: { kind: 'other' } };
     }
-  } else record.error = outcome.error ?? 'failed';
+  } else record.error = withAssertHint(a, outcome, outcome.error ?? 'failed');
   record.data = data;
   // The assert sees the action's own record, so `a|<this action>::status|` works inside it.
   if (a.assert && record.outcome === 'succeeded') {
@@ -71,4 +71,12 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
     record.assert = runAssert(a.assert, data, s);
   }
   return { record, ...(outcome.failure ? { failure: outcome.failure } : {}), ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}) };
+}
+
+/** An assert that expects a status expect_status refuses: the action fails first, and says so. */
+function withAssertHint(a: ActionPlan, o: ActionOutcome, error: string): string {
+  const h = a.assertStatusHint;
+  if (!h || o.failure?.kind !== 'status' || !h.statuses.includes(o.failure.status)) return error;
+  const list = h.statuses.join(', ');
+  return `${error}; the assert expects status ${o.failure.status}, which expect_status does not accept: add "expect_status: [${list}]" (with any other accepted statuses, e.g. "2xx") to the http settings of action "${a.name}" (line ${h.line})`;
 }
