@@ -15,7 +15,7 @@ export * as jp from './jsonpath/ops.ts';
 export * as calc from './calc/ops.ts';
 export { runTest } from './test.ts';
 export { transforms } from './transforms/index.ts';
-export { applyTransform } from './transforms/apply.ts';
+export { applyTransform, applyTransformAsync } from './transforms/apply.ts';
 export { interpretConfig, interpretInterface } from './interpret/plan.ts';
 export { executeInterface } from './exec/run.ts';
 export { buildApp } from './server/app.ts';

@@ -4,6 +4,7 @@ import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
+import { transforms } from '../../runtime/transforms/index.ts';
 import { Code, _, join, key, lit, member } from './code.ts';
 import type { Emitter } from './emitter.ts';
 
@@ -114,10 +115,14 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number)
 }
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
+  const isAsync = steps.some((t) => transforms[t.op]?.spec.async);
   const lines = steps.map((t) => {
     const args = emitNode(e, t.args, [...owner, t.op], t.line);
-    return new Code(`  d = rt.applyTransform(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
+    const call = transforms[t.op]?.spec.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
+    return new Code(`  d = ${call}(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
   });
-  return _`function ${name}(d: unknown, s: rt.Scope): unknown {\n${join(lines, '\n')}\n  return d;\n}`;
+  const head = isAsync ? 'async function' : 'function';
+  const ret = isAsync ? 'Promise<unknown>' : 'unknown';
+  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(lines, '\n').text}\n  return d;\n}`);
 }
 

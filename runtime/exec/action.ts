@@ -46,7 +46,6 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
     }
   } catch (e) {
-    if (process.env.PW_DEBUG) console.error(e);
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
   }
   const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };
@@ -56,7 +55,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   if (a.kind === 'http') record.body = data;
   if (outcome.ok) {
     try {
-      if (a.post) data = a.post(data, s);
+      if (a.post) data = await a.post(data, s);
       if (a.jsonOutput) data = Object.fromEntries(a.jsonOutput.map(([k, f]) => [k, f(data, s)]));
     } catch (e) {
       record.outcome = 'failed';

@@ -9,7 +9,7 @@ import { path } from '../values/get.ts';
 import { jqValue } from '../values/jq-value.ts';
 import { runTest } from '../test.ts';
 import { transforms } from '../transforms/index.ts';
-import { applyTransform } from '../transforms/apply.ts';
+import { applyTransform, applyTransformAsync } from '../transforms/apply.ts';
 import { buildNode } from './expr.ts';
 
 export function buildFn(n: Fn): DataFn {
@@ -27,6 +27,13 @@ export function buildFn(n: Fn): DataFn {
         const def = transforms[t.op]!;
         return { op: t.op, line: t.line, run: def.run, args: buildNode(t.args) };
       });
+      if (n.steps.some((t) => transforms[t.op]!.spec.async)) {
+        return async (d, s) => {
+          let data = d;
+          for (const st of steps) data = await applyTransformAsync(st.op, st.line, st.run, data, st.args(s), s);
+          return data;
+        };
+      }
       return (d, s) => {
         let data = d;
         for (const st of steps) data = applyTransform(st.op, st.line, st.run, data, st.args(s), s);

@@ -6,7 +6,20 @@ export function applyTransform(op: string, line: number, run: TransformRun, data
   try {
     return run(data, args, s);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new TransformError(msg.startsWith(op) ? msg : `${op} (line ${line}): ${msg}`);
+    throw clean(op, line, e);
   }
+}
+
+/** The same for transforms whose `run` returns a Promise. */
+export async function applyTransformAsync(op: string, line: number, run: TransformRun, data: unknown, args: unknown, s: Scope): Promise<unknown> {
+  try {
+    return await run(data, args, s);
+  } catch (e) {
+    throw clean(op, line, e);
+  }
+}
+
+function clean(op: string, line: number, e: unknown): TransformError {
+  const msg = e instanceof Error ? e.message : String(e);
+  return new TransformError(msg.startsWith(op) ? msg : `${op} (line ${line}): ${msg}`);
 }

@@ -21,6 +21,8 @@ export interface TransformSpec {
   self?: FieldKind;
   /** Kinds of the object's fields; unnamed fields are 'value'. */
   fields?: Record<string, FieldKind>;
+  /** `run` returns a Promise (e.g. parse_pdf): chains containing it are awaited. */
+  async?: boolean;
 }
 
 /** Thrown for a clean action failure (never a crash): the message is shown to the config author. */
