@@ -128,6 +128,7 @@ export interface ActionIR {
   /** State keys read by `a|state::KEY|` markers of this action; fetched before it runs. */
   stateKeys?: string[];
   /** Lookup fan-out: nested actions run once per item of `over`. */
-  lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Record<string, string>; inheritJq?: Record<string, string> };
+  /** `inherit`: [name, fn of the item] pairs from lookup_inherit (paths) and lookup_inherit_jq (jq). */
+  lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Node };
   actions?: ActionIR[];
 }

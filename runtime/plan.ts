@@ -41,7 +41,7 @@ export interface ActionPlan
   jsonOutput?: Array<[string, DataFn]>;
   responseOnSuccess?: ActionResponsePlan;
   responseOnError?: ActionResponsePlan;
-  lookup?: Omit<NonNullable<ActionIR['lookup']>, 'over'> & { over: Leaf<unknown> };
+  lookup?: Omit<NonNullable<ActionIR['lookup']>, 'over' | 'inherit'> & { over: Leaf<unknown>; inherit?: Leaf<unknown> };
   actions?: ActionPlan[];
 }
 

@@ -49,7 +49,11 @@ function actionPlan(e: Emitter, a: ActionIR, owner: Owner): Record<string, unkno
     jsonOutput: jsonOutput?.map(([k, src]) => [k, declared(e, [...o, 'json_output', k], l, `json_output ${k}: ${src}`, jqFn(src))]),
     responseOnSuccess: resp(responseOnSuccess, 'response_on_success'),
     responseOnError: resp(responseOnError, 'response_on_error'),
-    lookup: lookup && { ...lookup, over: leaf(e, lookup.over, [...o, 'lookup'], l, 'lookup') },
+    lookup: lookup && {
+      ...lookup,
+      over: leaf(e, lookup.over, [...o, 'lookup'], l, 'lookup'),
+      inherit: lookup.inherit ? leaf(e, lookup.inherit, [...o, 'lookup_inherit'], l, 'lookup_inherit') : undefined,
+    },
     actions: actions?.map((n) => actionPlan(e, n, o)),
   };
 }

@@ -39,9 +39,10 @@ export function compileJq(src: string): { code: string } | null {
   let code: string;
   try {
     single = g.expr(ast, 'input');
+    // Parenthesised so that callers may write `${code}(d)` or `${code} as T` around it.
     code = single !== null
-    ? `(input) => [${single}]`
-    : ['(input) => {', '  const out = new Array();', ...indent(g.gen(ast, 'input', small((v) => [`out.push(${v});`]))), '  return out;', '}'].join('\n');
+      ? `((input) => [${single}])`
+      : ['((input) => {', '  const out = new Array();', ...indent(g.gen(ast, 'input', small((v) => [`out.push(${v});`]))), '  return out;', '})'].join('\n');
   } catch (e) {
     if (e instanceof TooBig) return null;
     throw e;

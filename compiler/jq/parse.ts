@@ -56,6 +56,11 @@ function isConst(n: Node): boolean {
   }
 }
 
+/** `-` of a number literal is the negative literal (jq folds it too). */
+function negate(e: Node): Node {
+  return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: -e.v } : { k: 'neg', e };
+}
+
 class Parser {
   pos = 0;
   tok: Tok;
@@ -193,7 +198,7 @@ class Parser {
   private unary(): Node {
     if (!this.is('-')) return this.postfix(true);
     this.next();
-    return { k: 'neg', e: this.multiplicative() };
+    return negate(this.multiplicative());
   }
 
   /** A Term with its suffixes; `allowTry` admits trailing `Exp '?'` (not allowed in object values). */
@@ -371,7 +376,7 @@ class Parser {
     let l: Node;
     if (this.is('-')) {
       this.next();
-      l = { k: 'neg', e: this.objectValueTerm() };
+      l = negate(this.objectValueTerm());
     } else {
       l = this.postfix(false);
     }
@@ -383,7 +388,7 @@ class Parser {
   private objectValueTerm(): Node {
     if (!this.is('-')) return this.postfix(false);
     this.next();
-    return { k: 'neg', e: this.objectValueTerm() };
+    return negate(this.objectValueTerm());
   }
 
   /** A string literal at the current `"` token; interpolations become parts. */

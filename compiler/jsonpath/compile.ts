@@ -7,20 +7,20 @@ function lit(s: string): string {
   return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-/** `single`: at most one match (no wildcard), compiled as one expression. */
+/** `single`: at most one match (no wildcard). The code is parenthesised, ready to call or cast. */
 export function compileJsonPath(src: string): { code: string; single: boolean } | null {
   const p = parseSimple(src);
   if (!p) return null;
   if (p.kind === 'dotted') {
     const e = p.segs.reduce((acc, s) => `jp.dot(${acc}, ${lit(s)})`, 'data');
-    return { code: `(data) => jp.one(${e})`, single: true };
+    return { code: `((data) => jp.one(${e}))`, single: true };
   }
   const step = (acc: string, i: number): string => {
     const s = p.steps[i] as { name: string } | { index: number };
     return 'name' in s ? `jp.prop(${acc}, ${lit(s.name)})` : `jp.at(${acc}, ${s.index})`;
   };
   if (!p.steps.some((s) => 'wildcard' in s)) {
-    return { code: `(data) => jp.one(${p.steps.reduce((acc, _, i) => step(acc, i), 'data')})`, single: true };
+    return { code: `((data) => jp.one(${p.steps.reduce((acc, _, i) => step(acc, i), 'data')}))`, single: true };
   }
   // One loop per wildcard; a missing member ends that branch.
   let n = 0;
@@ -33,6 +33,6 @@ export function compileJsonPath(src: string): { code: string; single: boolean } 
     const x = `v${++n}`;
     return [`${depth}const ${x} = ${step(v, i)};`, `${depth}if (${x} !== undefined) {`, ...body(i + 1, x, depth + '  '), `${depth}}`];
   };
-  const code = ['(data) => {', '  const out = new Array();', ...body(0, 'data', '  '), '  return out;', '}'].join('\n');
+  const code = ['((data) => {', '  const out = new Array();', ...body(0, 'data', '  '), '  return out;', '})'].join('\n');
   return { code, single: false };
 }

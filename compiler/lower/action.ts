@@ -5,7 +5,7 @@ import { actionKind } from './action-kind.ts';
 import { statusMatches } from '../../runtime/actions/http/expect-status.ts';
 import { durationMs } from './duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
-import { LowerError, lowerTransforms } from './transforms.ts';
+import { LowerError, lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
 
 export interface LowerCtx {
@@ -57,9 +57,12 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
       concurrency: Math.max(1, Number(a.lookup_concurrency ?? 10)),
       partition: a.lookup_partition === true,
       ...(a.item_timeout !== undefined ? { itemTimeoutMs: durationMs(a.item_timeout)! } : {}),
-      ...(a.lookup_inherit ? { inherit: a.lookup_inherit as Record<string, string> } : {}),
-      ...(a.lookup_inherit_jq ? { inheritJq: a.lookup_inherit_jq as Record<string, string> } : {}),
     };
+    const inherit = [
+      ...Object.entries((a.lookup_inherit as Record<string, string>) ?? {}).map(([k, p]) => ({ k: 'arr', items: [{ k: 'lit', v: k }, lowerPath(String(p))] }) as Node),
+      ...Object.entries((a.lookup_inherit_jq as Record<string, string>) ?? {}).map(([k, src]) => ({ k: 'arr', items: [{ k: 'lit', v: k }, { k: 'jq', src: String(src) }] }) as Node),
+    ];
+    if (inherit.length) ir.lookup.inherit = { k: 'arr', items: inherit };
     const nested = Array.isArray(a.actions) ? (a.actions as Obj[]) : [];
     ir.actions = nested.map((n, i) => lowerAction(n, [...at, 'actions', i], i, cx));
   }

@@ -1,7 +1,8 @@
 // Lookup fan-out: the nested actions run once per item (the item is `a|body|`), at most
 // `concurrency` at a time; results keep the input order.
 import type { ActionOutcome } from '../actions/types.ts';
-import type { ActionPlan } from '../plan.ts';
+import type { ActionPlan, DataFn } from '../plan.ts';
+import { setOwn } from '../values/build.ts';
 import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -15,11 +16,13 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   const items = Array.isArray(over) ? over : over === null || over === undefined ? [] : [over];
   const nested = a.actions ?? [];
   const results: ItemResult[] = new Array(items.length);
+  const inherit = (lk.inherit?.(s) ?? []) as Array<[string, DataFn]>;
   let next = 0;
   const worker = async () => {
     while (next < items.length && !signal.aborted) {
       const i = next++;
-      results[i] = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
+      const r = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
+      results[i] = inherit.length && r.ok ? { ...r, data: withInherited(r.data, items[i], inherit, s) } : r;
     }
   };
   await Promise.all(Array.from({ length: Math.min(lk.concurrency, items.length) }, worker));
@@ -52,4 +55,11 @@ async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunSt
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timeoutMs); });
   try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
+}
+
+/** lookup_inherit / lookup_inherit_jq: fields taken from the item into its (object) result. */
+function withInherited(data: unknown, item: unknown, inherit: Array<[string, DataFn]>, s: Scope): unknown {
+  const out: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data } : { value: data };
+  for (const [name, fn] of inherit) setOwn(out, name, fn(item, s) ?? null);
+  return out;
 }

@@ -50,7 +50,10 @@ export function interpretAction(a: ActionIR): ActionPlan {
   for (const [key, r] of [['responseOnSuccess', responseOnSuccess], ['responseOnError', responseOnError]] as const) {
     if (r) p[key] = { ...(r.httpCode !== undefined ? { httpCode: r.httpCode } : {}), ...(r.headers ? { headers: buildNode(r.headers) } : {}), ...(r.body ? { body: buildNode(r.body) } : {}) };
   }
-  if (lookup) p.lookup = { ...lookup, over: buildNode(lookup.over) };
+  if (lookup) {
+    const { over, inherit, ...rest } = lookup;
+    p.lookup = { ...rest, over: buildNode(over), ...(inherit ? { inherit: buildNode(inherit) } : {}) };
+  }
   if (actions) p.actions = actions.map(interpretAction);
   return p;
 }

@@ -1,3 +1,6 @@
+// JqError and the jq error texts the runtime helpers raise.
+import { dump, tojson, type } from './text.ts';
+
 /** A jq compile or runtime error. `message` is jq's own text (what `try ... catch .` would see for strings). */
 export class JqError extends Error {
   override name = 'JqError';
@@ -10,4 +13,34 @@ export class JqError extends Error {
   ) {
     super(message);
   }
+}
+
+export function described(v: unknown): string {
+  return `${type(v)} (${dump(v)})`;
+}
+
+export function fail(message: string): never {
+  throw new JqError(message);
+}
+
+export function fail1(v: unknown, what: string): never {
+  fail(`${described(v)} ${what}`);
+}
+
+export function fail2(a: unknown, b: unknown, what: string): never {
+  fail(`${described(a)} and ${described(b)} ${what}`);
+}
+
+/** `error` / `error(msg)`: strings are the message (cut at NUL like jq's C text); others are dumped. */
+export function error(v: unknown): never {
+  if (typeof v === 'string') {
+    const msg = v.includes('\0') ? v.slice(0, v.indexOf('\0')) : v;
+    throw new JqError(msg, 'runtime', msg);
+  }
+  throw new JqError(`${tojson(v)} (not a string)`, 'runtime', v ?? null);
+}
+
+/** Rethrows anything that is not a jq error (bugs must not be swallowed by `?`). */
+export function caught(e: unknown): void {
+  if (!(e instanceof JqError)) throw e;
 }

@@ -5,6 +5,7 @@ import type { Environment } from '../scope.ts';
 import { systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface } from '../exec/run.ts';
+import { ErrorHandlers } from '../exec/on-error.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 
@@ -14,11 +15,14 @@ export interface ServerOptions {
   /** Request body limit in bytes (default 10 MiB). */
   bodyLimit?: number;
   logger?: boolean;
+  /** Where operational warnings go (default: stderr). */
+  warn?: (message: string) => void;
 }
 
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
   const services = o.services ?? { clock: systemClock };
+  const handlers = new ErrorHandlers(env, services, { warn: o.warn ?? ((m) => process.stderr.write(`pipewright: ${m}\n`)) });
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
@@ -37,6 +41,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       }
       app.route({ method: methods, url: i.route, handler: async (req, reply) => {
         const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });
+        handlers.afterRun(plan, i.name, result);
         const enc = encodeResponse(result.response, i.output);
         return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
       } });
@@ -51,6 +56,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     if (status >= 500) app.log.error(err);
     reply.code(status).send({ error: { status, message } });
   });
+  app.decorate('errorHandlers', handlers);
   return app;
 }
 

@@ -1,0 +1,51 @@
+// The config's error handler (`on_error`): after a failed run's response is decided, the named
+// interface runs with {config, interface, http_code, run_uuid, at, data}. It is not awaited, so it
+// cannot change the response; its own failure is logged and dropped; at most max_per_minute start
+// per config per minute (the rest are counted and logged).
+import type { Plan } from '../plan.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import { executeInterface, type RunResult } from './run.ts';
+
+export interface ErrorHandlerLog {
+  warn(msg: string): void;
+}
+
+export class ErrorHandlers {
+  private windows = new Map<string, { start: number; count: number }>();
+  /** Handler runs in flight (tests and shutdown wait on them). */
+  readonly running = new Set<Promise<unknown>>();
+  skipped = 0;
+
+  constructor(private env: Environment, private services: Services, private log: ErrorHandlerLog) {}
+
+  afterRun(plan: Plan, iface: string, result: RunResult): void {
+    const h = plan.onError;
+    const status = result.response.status;
+    if (!h || result.state.status !== 'failed' || iface === h.interface) return;
+    if (h.status ? !h.status.includes(status) : status >= 200 && status < 300) return;
+    const target = plan.interfaces.find((i) => i.name === h.interface);
+    if (!target) return;
+    if (!this.admit(plan.name, h.maxPerMinute)) {
+      this.skipped++;
+      this.log.warn(`on_error: rate limit (${h.maxPerMinute}/min) reached for ${plan.name}; handler skipped for run ${result.state.id}`);
+      return;
+    }
+    const body = { config: plan.name, interface: iface, http_code: status, run_uuid: result.state.id, at: new Date(this.services.clock.now()).toISOString(), data: result.response.body };
+    const raw = JSON.stringify(body);
+    const run = executeInterface(plan, target, { method: 'POST', path: target.route, params: {}, headers: { 'content-type': 'application/json' }, body, rawBody: raw }, { trigger: 'http', env: this.env, services: this.services })
+      .then((r) => { if (r.state.status === 'failed') this.log.warn(`on_error: handler ${h.interface} failed with ${r.response.status}`); })
+      .catch((e: unknown) => this.log.warn(`on_error: handler ${h.interface} crashed: ${(e as Error).message}`))
+      .finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  private admit(config: string, max: number): boolean {
+    const now = this.services.clock.now();
+    const w = this.windows.get(config);
+    if (!w || now - w.start >= 60_000) { this.windows.set(config, { start: now, count: 1 }); return true; }
+    if (w.count >= max) return false;
+    w.count++;
+    return true;
+  }
+}
