@@ -1,0 +1,87 @@
+// Lookup fan-out against a real upstream that counts concurrency: order, limit, partition, item
+// timeouts, the whole-loop timeout, and inherited fields; both paths give the same bytes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { processEnvironment } from '../../runtime/environment.ts';
+import { planOf } from '../support/plans.ts';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+
+type Up = Awaited<ReturnType<typeof countingUpstream>>;
+let up: Up;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  up = await countingUpstream({
+    '/member/*': async (req, res) => {
+      const id = Number(req.url!.split('/')[2]);
+      await sleep(id === 13 ? 400 : 20 + (id % 3) * 10);
+      if (id % 7 === 0) return json(res, 404, { error: `no member ${id}` });
+      json(res, 200, { id, name: `m${id}` });
+    },
+  });
+});
+afterAll(async () => { await up.close(); await closeHttpPools(); });
+
+let seq = 0;
+async function both(yaml: string, body: unknown): Promise<RunResult> {
+  const results: RunResult[] = [];
+  for (const mode of ['compiled', 'interpreted'] as const) {
+    const plan = await planOf(`lookup${++seq}.yaml`, mode, yaml);
+    const i = plan.interfaces[0]!;
+    const env = processEnvironment({ SERVICE__VAR__API: up.url });
+    results.push(await executeInterface(plan, i, { method: 'POST', path: '/x', params: {}, headers: {}, body, rawBody: JSON.stringify(body) }, { trigger: 'test', env, services: { clock: systemClock } }));
+  }
+  expect(JSON.stringify(results[1]!.response)).toBe(JSON.stringify(results[0]!.response));
+  return results[0]!;
+}
+
+const cfg = (extra: string) => `
+interfaces:
+  x:
+    actions:
+      - name: Members
+        lookup: a|body::ids|
+${extra.replace(/^/gm, '        ')}
+        actions:
+          - name: Get
+            url: a|var::API|/member/a|body::id|
+            post_transforms:
+              - keep_attributes: [name]
+        output: http
+`;
+
+const ids = (n: number, skip: number[] = []) => ({ ids: Array.from({ length: n }, (_, i) => ({ id: i + 1 })).filter((x) => !skip.includes(x.id)) });
+
+describe('lookup', () => {
+  it('keeps input order and never exceeds lookup_concurrency', async () => {
+    const r = await both(cfg('lookup_concurrency: 3'), ids(12, [7]));
+    expect(r.response.body).toEqual([1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12].map((i) => ({ name: `m${i}` })));
+    expect(up.maxInFlight).toBeLessThanOrEqual(3);
+    expect(up.maxInFlight).toBe(3);
+  });
+
+  it('partitions succeeded and failed items (HTTP code >= 400 or timed out)', async () => {
+    const r = await both(cfg('lookup_partition: true\nitem_timeout: 200'), { ids: [{ id: 7 }, { id: 13 }, { id: 15 }] });
+    const body = r.response.body as { succeeded: unknown[]; failed: Array<Record<string, unknown>> };
+    expect(body.failed.map((f) => f.item)).toEqual([{ id: 7 }, { id: 13 }]);
+    expect(body.failed[0]).toMatchObject({ item: { id: 7 }, http_code: 404, data: { error: 'no member 7' } });
+    expect(String(body.failed[0]!.error)).toMatch(/^HTTP 404 from GET/);
+    expect(body.failed[1]).toEqual({ item: { id: 13 }, error: 'item timed out after 200 ms', data: null });
+    expect(body.succeeded).toEqual([{ name: 'm15' }]);
+  });
+
+  it('inherits fields of each item into its result', async () => {
+    const yaml = cfg('lookup_inherit: { member_id: id }\nlookup_inherit_jq: { label: \'"member-" + (.id | tostring)\' }');
+    const r = await both(yaml, ids(3));
+    expect(r.response.body).toEqual([1, 2, 3].map((i) => ({ name: `m${i}`, member_id: i, label: `member-${i}` })));
+  });
+
+  it('fails the action when the whole loop passes its timeout', async () => {
+    const r = await both(cfg('timeout: 150\nlookup_concurrency: 1'), ids(10));
+    expect(r.state.steps.Members!.outcome).toBe('failed');
+    expect(r.state.steps.Members!.error).toBe('lookup timed out');
+    expect(r.response.status).toBe(504);
+  });
+});
