@@ -70,4 +70,6 @@ export interface TransformIR {
   op: string;
   args: Node;
   line: number;
+  /** Its run returns a Promise (spec.async, or it runs a nested chain that does): callers await it. */
+  async?: boolean;
 }

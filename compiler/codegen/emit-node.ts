@@ -4,7 +4,6 @@ import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
-import { transforms } from '../../runtime/transforms/index.ts';
 import { Code, _, join, key, lit, member } from './code.ts';
 import type { Emitter } from './emitter.ts';
 
@@ -115,10 +114,10 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number)
 }
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
-  const isAsync = steps.some((t) => transforms[t.op]?.spec.async);
+  const isAsync = steps.some((t) => t.async);
   const lines = steps.map((t) => {
     const args = emitNode(e, t.args, [...owner, t.op], t.line);
-    const call = transforms[t.op]?.spec.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
+    const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
     return new Code(`  d = ${call}(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
   });
   const head = isAsync ? 'async function' : 'function';

@@ -31,7 +31,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * program uses anything else (then run it with runtime/jq/engine.ts jqAll).
  */
 export function compileJq(src: string): { code: string } | null {
-  if (LONE_SURROGATE.test(src)) return null; // jq would see U+FFFD
+  // jq would read a lone surrogate as U+FFFD and stop the program text at a NUL (it is a C string).
+  if (LONE_SURROGATE.test(src) || src.includes('\0')) return null;
   const ast = parseJq(src);
   if (!ast) return null;
   const g = new Gen();
@@ -44,7 +45,7 @@ export function compileJq(src: string): { code: string } | null {
       ? `((input) => [${single}])`
       : ['((input) => {', '  const out = new Array();', ...indent(g.gen(ast, 'input', small((v) => [`out.push(${v});`]))), '  return out;', '})'].join('\n');
   } catch (e) {
-    if (e instanceof TooBig) return null;
+    if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
   }
   return code.length > MAX_CODE ? null : { code };
@@ -67,7 +68,7 @@ function canThrow(n: Node): boolean {
     case 'identity': case 'lit': case 'empty': case 'try': return false;
     case 'str': return n.parts.some((p) => typeof p !== 'string' && canThrow(p));
     case 'array': return n.e !== null && canThrow(n.e);
-    case 'object': return n.entries.some((e) => !(e.key.k === 'lit') || canThrow(e.value));
+    case 'object': return n.entries.some((e) => e.key.k !== 'lit' || canThrow(e.value));
     case 'pipe': case 'comma': case 'and': case 'or': case 'alt': return canThrow(n.l) || canThrow(n.r);
     case 'if': return canThrow(n.cond) || canThrow(n.then) || (n.else !== null && canThrow(n.else));
     case 'call': return !NEVER_THROW.has(n.name) || n.args.some(canThrow);
@@ -268,14 +269,13 @@ class Gen {
         return [`for (const ${v} of jq.${n.opt ? 'iterOpt' : 'iter'}(${t})) {`, ...indent(k(v)), '}'];
       });
       case 'index': {
-        // jq evaluates the key before the target (keys vary slowest).
-        const access = (t: string, key: string): string[] => this.access(`idx`, [t, key], n.opt, k);
         if (n.key.k === 'lit') {
           const { v } = n.key;
           const op = n.opt ? 'idx' : typeof v === 'string' ? 'field' : typeof v === 'number' ? 'at' : 'idx';
           return this.gen(n.target, inp, (t) => this.access(op, [t, value(v)], n.opt, k));
         }
-        return this.gen(n.key, inp, (key) => this.gen(n.target, inp, (t) => access(t, key)));
+        // jq evaluates the key before the target (keys vary slowest).
+        return this.gen(n.key, inp, (key) => this.gen(n.target, inp, (t) => this.access('idx', [t, key], n.opt, k)));
       }
       case 'slice': {
         const bound = (b: Node | null, then: K): string[] => (b ? this.gen(b, inp, then) : then('null'));

@@ -205,7 +205,7 @@ class Parser {
   private postfix(allowTry: boolean): Node {
     if (this.is('if')) {
       const n = this.ifExp();
-      return allowTry ? this.tries(n, false) : reject('if in object value');
+      return allowTry ? this.tries(n) : reject('if in object value');
     }
     let t = this.term();
     for (;;) {
@@ -219,15 +219,15 @@ class Parser {
         t = this.bracket(t);
       } else break;
     }
-    return allowTry ? this.tries(t, true) : t;
+    return allowTry ? this.tries(t) : t;
   }
 
-  private tries(n: Node, termEnded: boolean): Node {
+  private tries(n: Node): Node {
     while (this.is('?')) {
       this.next();
       n = { k: 'try', body: n };
       // After `Exp '?'` no suffix may follow (jq: syntax error).
-      if (termEnded && (this.tok.t === 'field' || this.is('.') || this.is('['))) reject('suffix after ?');
+      if (this.tok.t === 'field' || this.is('.') || this.is('[')) reject('suffix after ?');
     }
     return n;
   }
@@ -362,7 +362,9 @@ class Parser {
         this.next();
         entries.push({ key, value: this.objectValue() });
       } else {
-        entries.push({ key, value: { k: 'index', target: identity, key, opt: false } }); // {a} is {a: .a}
+        // {a} is {a: .a}; jq computes an interpolated key once for both, so leave that form to it.
+        if (key.k !== 'lit') reject('interpolated key shorthand');
+        entries.push({ key, value: { k: 'index', target: identity, key, opt: false } });
       }
       if (this.is(',')) this.next(); // a trailing comma is valid jq
       else if (!this.is('}')) reject('expected , or }');

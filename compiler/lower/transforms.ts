@@ -1,6 +1,6 @@
 // post_transforms → TransformIR[]: each field becomes a value or a precompiled function, as the
 // transform's own `spec` (runtime/transforms/<name>.ts) declares.
-import type { Node, TransformIR } from '../../runtime/ir.ts';
+import type { Json, Node, TransformIR } from '../../runtime/ir.ts';
 import type { FieldKind } from '../../runtime/transforms/types.ts';
 import { transforms } from '../../runtime/transforms/index.ts';
 import { lowerTest } from './tests.ts';
@@ -30,9 +30,14 @@ export function lowerTransforms(list: unknown, at: Array<string | number>, lineO
       const props = Object.entries(value as Record<string, unknown>).map(
         ([k, v]) => [k, lowerField(spec.fields![k] ?? 'value', v, [...at, i, op, k], lineOf)] as [string, Node],
       );
-      args = props.every(([, n]) => n.k === 'lit') ? lowerValue(value) : { k: 'obj', props };
+      // All constant: fold the lowered literals (not the raw value: 'literal' fields stay uninterpolated).
+      args = props.every(([, n]) => n.k === 'lit')
+        ? { k: 'lit', v: Object.fromEntries(props.map(([k, n]) => [k, (n as { v: Json }).v])) }
+        : { k: 'obj', props };
     } else args = lowerValue(value);
-    return { op, args, line: lineOf([...at, i]) };
+    const ir: TransformIR = { op, args, line: lineOf([...at, i]) };
+    if (spec.async || hasAsyncChain(args)) ir.async = true;
+    return ir;
   });
 }
 
@@ -62,4 +67,11 @@ function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, lin
 function entries(v: unknown, at: Array<string | number>): Array<[string, unknown]> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new LowerError('expected a mapping', at);
   return Object.entries(v);
+}
+
+function hasAsyncChain(n: Node): boolean {
+  if (n.k === 'chain') return n.steps.some((t) => t.async === true);
+  if (n.k === 'arr') return n.items.some(hasAsyncChain);
+  if (n.k === 'obj') return n.props.some(([, x]) => hasAsyncChain(x));
+  return false;
 }

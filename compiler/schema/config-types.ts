@@ -2422,6 +2422,10 @@ export interface ReadJWT {
    * The token to read.
    */
   token: string;
+  /**
+   * Optional HMAC secret (reference a secret marker): when set, the signature, exp and nbf are verified and the result says verified: true; without it the token is only decoded (verified: false).
+   */
+  secret?: string;
 }
 export interface TransformCompress {
   /**

@@ -33,22 +33,40 @@ function inventory_Result_conditional_input1(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Warehouse", "data"));
 }
 
+// inventory › Result › conditional_input1 › test1: test value a|Warehouse::status|, is_equal_to 200 (failures.yaml:17)
+function inventory_Result_conditional_input1_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
+  return rt.runTest(
+    rt.val(rt.step(s, "Warehouse", "status")),
+    [["is_equal_to", 200]],
+    "value a|Warehouse::status|, is_equal_to 200",
+  );
+}
+
 // inventory › Result › conditional_input2: conditional_input (failures.yaml:17)
 function inventory_Result_conditional_input2(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Cache", "data"));
 }
 
-// order_status › response › custom_body: response.custom_body (failures.yaml:23)
+// inventory › Result › conditional_input2 › test1: test value a|Cache::status|, is_equal_to 200 (failures.yaml:17)
+function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
+  return rt.runTest(
+    rt.val(rt.step(s, "Cache", "status")),
+    [["is_equal_to", 200]],
+    "value a|Cache::status|, is_equal_to 200",
+  );
+}
+
+// order_status › response › custom_body: response.custom_body (failures.yaml:29)
 function order_status_response_custom_body(s: rt.Scope): unknown {
   return '{"error":"order ' + rt.text(rt.param(s, "id")) + ' not found"}';
 }
 
-// order_status › Order › http (failures.yaml:28)
+// order_status › Order › http (failures.yaml:34)
 function order_status_Order_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/orders/" + rt.text(rt.param(s, "id")) };
 }
 
-// payment › Charge › http (failures.yaml:39)
+// payment › Charge › http (failures.yaml:45)
 function payment_Charge_http(s: rt.Scope): unknown {
   return {
     url: rt.text(rt.variable(s, "API_BASE")) + "/charge",
@@ -60,7 +78,7 @@ function payment_Charge_http(s: rt.Scope): unknown {
   };
 }
 
-// payment › Charge › assert › test1: test value a|Charge::approved|, is_equal_to true (failures.yaml:39)
+// payment › Charge › assert › test1: test value a|Charge::approved|, is_equal_to true (failures.yaml:45)
 function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.at(rt.step(s, "Charge", "data"), "approved")),
@@ -69,17 +87,17 @@ function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutco
   );
 }
 
-// payment › Charge › assert › error_message (failures.yaml:39)
+// payment › Charge › assert › error_message (failures.yaml:45)
 function payment_Charge_assert_error_message(s: rt.Scope): unknown {
   return "payment declined: " + rt.text(rt.at(rt.step(s, "Charge", "data"), "reason"));
 }
 
-// flaky › Flaky › http (failures.yaml:60)
+// flaky › Flaky › http (failures.yaml:66)
 function flaky_Flaky_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/always-503" };
 }
 
-// flaky › Never › http (failures.yaml:66)
+// flaky › Never › http (failures.yaml:72)
 function flaky_Never_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/never-called" };
 }
@@ -124,15 +142,21 @@ export const plan: rt.Plan = {
           hide: {},
           output: "http",
           conditionalInput: [
-            { input: inventory_Result_conditional_input1, tests: [] },
-            { input: inventory_Result_conditional_input2, tests: [] },
+            {
+              input: inventory_Result_conditional_input1,
+              tests: [inventory_Result_conditional_input1_test1_test],
+            },
+            {
+              input: inventory_Result_conditional_input2,
+              tests: [inventory_Result_conditional_input2_test1_test],
+            },
           ],
         },
       ],
     },
     {
       name: "order_status",
-      line: 23,
+      line: 29,
       method: "GET",
       route: "/orders/:id",
       output: "http",
@@ -144,12 +168,12 @@ export const plan: rt.Plan = {
         customBody: order_status_response_custom_body,
       },
       actions: [
-        { name: "Order", line: 28, kind: "http", hide: {}, output: "http", config: order_status_Order_http },
+        { name: "Order", line: 34, kind: "http", hide: {}, output: "http", config: order_status_Order_http },
       ],
     },
     {
       name: "payment",
-      line: 35,
+      line: 41,
       method: "POST",
       route: "/payment",
       output: "http",
@@ -159,7 +183,7 @@ export const plan: rt.Plan = {
       actions: [
         {
           name: "Charge",
-          line: 39,
+          line: 45,
           kind: "http",
           hide: {},
           output: "http",
@@ -174,7 +198,7 @@ export const plan: rt.Plan = {
     },
     {
       name: "flaky",
-      line: 56,
+      line: 62,
       method: "GET",
       route: "/flaky",
       output: "http",
@@ -184,13 +208,13 @@ export const plan: rt.Plan = {
       actions: [
         {
           name: "Flaky",
-          line: 60,
+          line: 66,
           kind: "http",
           hide: {},
           retry: { attempts: 2, delay: 10, exponential: false, jitter: "none", respectRetryAfter: true },
           config: flaky_Flaky_http,
         },
-        { name: "Never", line: 66, kind: "http", hide: {}, config: flaky_Never_http },
+        { name: "Never", line: 72, kind: "http", hide: {}, config: flaky_Never_http },
       ],
     },
   ],

@@ -93,33 +93,54 @@ function sales_report_Big_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
-// sales_report › Big › post › extract_with_jq: jq [.[] | select(.total >= 100) | {customer, region, total}] | sort_by(.total) | reverse (report.yaml:32)
+// sales_report › Big › post › filter › conditions › 0 › 0: path total (report.yaml:32)
+const sales_report_Big_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "total");
+
+// sales_report › Big › post › filter › conditions › 0 › 1: test is_greater_than_or_equal_to a|params::min_total| (report.yaml:32)
+function sales_report_Big_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
+  return rt.runTest(
+    d,
+    [["is_greater_than_or_equal_to", rt.val(rt.param(s, "min_total"))]],
+    "is_greater_than_or_equal_to a|params::min_total|",
+  );
+}
+
+// sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (report.yaml:36)
 const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
       ((input) => {
         const out = new Array();
-        const a4 = new Array();
-        for (const v5 of jq.iter(input)) {
-          if (jq.truthy(jq.ge(jq.field(v5, "total"), 100))) {
-            a4.push({
-              customer: jq.field(v5, "customer"),
-              region: jq.field(v5, "region"),
-              total: jq.field(v5, "total"),
-            });
-          }
-        }
-        out.push(jq.reverse(jq.sortBy(a4, (v6) => [jq.field(v6, "total")])));
+        const v4 = jq
+          .iter(input)
+          .map((v3) => ({
+            customer: jq.field(v3, "customer"),
+            region: jq.field(v3, "region"),
+            total: jq.field(v3, "total"),
+          }));
+        out.push(jq.reverse(jq.sortBy(v4, (v5) => [jq.field(v5, "total")])));
         return out;
       }) as (input: any) => unknown[]
     )(d),
   );
 
-// sales_report › Big › post: extract_with_jq (report.yaml:29)
+// sales_report › Big › post: filter → extract_with_jq (report.yaml:29)
 function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
-    "extract_with_jq",
+    "filter",
     32,
+    rt.transforms.filter.run,
+    d,
+    {
+      conditions: [
+        [sales_report_Big_post_filter_conditions_0_0_path, sales_report_Big_post_filter_conditions_0_1_test],
+      ],
+    },
+    s,
+  );
+  d = rt.applyTransform(
+    "extract_with_jq",
+    36,
     rt.transforms.extract_with_jq.run,
     d,
     sales_report_Big_post_extract_with_jq_jq,
@@ -128,7 +149,7 @@ function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › ByRegion › input (report.yaml:33)
+// sales_report › ByRegion › input (report.yaml:37)
 function sales_report_ByRegion_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
@@ -140,11 +161,11 @@ const sales_report_ByRegion_post_aggregate_const = {
   count: true,
 };
 
-// sales_report › ByRegion › post: aggregate (report.yaml:33)
+// sales_report › ByRegion › post: aggregate (report.yaml:37)
 function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",
-    36,
+    40,
     rt.transforms.aggregate.run,
     d,
     sales_report_ByRegion_post_aggregate_const,
@@ -153,18 +174,18 @@ function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Regions › input (report.yaml:41)
+// sales_report › Regions › input (report.yaml:45)
 function sales_report_Regions_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
 const sales_report_Regions_post_extract_array_const = { paths: ["region"], dedupe: true };
 
-// sales_report › Regions › post: extract_array (report.yaml:41)
+// sales_report › Regions › post: extract_array (report.yaml:45)
 function sales_report_Regions_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_array",
-    44,
+    48,
     rt.transforms.extract_array.run,
     d,
     sales_report_Regions_post_extract_array_const,
@@ -173,7 +194,7 @@ function sales_report_Regions_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Report › input (report.yaml:47)
+// sales_report › Report › input (report.yaml:51)
 function sales_report_Report_input(s: rt.Scope): unknown {
   return {
     big_sales: rt.val(rt.step(s, "Big", "data")),
@@ -217,7 +238,7 @@ export const plan: rt.Plan = {
         },
         {
           name: "ByRegion",
-          line: 33,
+          line: 37,
           kind: "input",
           hide: {},
           input: [sales_report_ByRegion_input],
@@ -225,7 +246,7 @@ export const plan: rt.Plan = {
         },
         {
           name: "Regions",
-          line: 41,
+          line: 45,
           kind: "input",
           hide: {},
           input: [sales_report_Regions_input],
@@ -233,7 +254,7 @@ export const plan: rt.Plan = {
         },
         {
           name: "Report",
-          line: 47,
+          line: 51,
           kind: "input",
           hide: {},
           output: "http",

@@ -27,7 +27,7 @@ export function buildFn(n: Fn): DataFn {
         const def = transforms[t.op]!;
         return { op: t.op, line: t.line, run: def.run, args: buildNode(t.args) };
       });
-      if (n.steps.some((t) => transforms[t.op]!.spec.async)) {
+      if (n.steps.some((t) => t.async)) {
         return async (d, s) => {
           let data = d;
           for (const st of steps) data = await applyTransformAsync(st.op, st.line, st.run, data, st.args(s), s);

@@ -55,7 +55,11 @@ export function idx(v: unknown, k: unknown): unknown {
   if (typeof k === 'string') return field(v, k);
   if (typeof k === 'number') return at(v, k);
   if (Array.isArray(v) && Array.isArray(k)) return indices(v, k);
-  if (isObject(k) && (v === null || Array.isArray(v) || typeof v === 'string')) return slice(v, field(k, 'start'), field(k, 'end'));
+  if (isObject(k) && (v === null || Array.isArray(v) || typeof v === 'string')) {
+    // An object key is a slice {start, end}; both members must be present (null means open).
+    if (v !== null && !(hasOwn(k, 'start') && hasOwn(k, 'end'))) fail('Array/string slice indices must be integers');
+    return slice(v, field(k, 'start'), field(k, 'end'));
+  }
   indexError(v, k);
 }
 

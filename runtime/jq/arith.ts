@@ -1,5 +1,5 @@
 // jq's arithmetic operators (+ - * / % and unary -) across types, with jq's error texts.
-import { fail2, fail1 } from './errors.ts';
+import { fail, fail1, fail2 } from './errors.ts';
 import { eq } from './compare.ts';
 import { split } from './strings.ts';
 import { isObject, put, type Obj } from './values.ts';
@@ -38,7 +38,9 @@ function deepMerge(a: Obj, b: Obj): Obj {
 
 function repeat(s: string, n: number): string | null {
   if (n < 0 || n !== n) return null;
-  return s.repeat(Math.trunc(Math.min(n, 2147483647)));
+  const times = Math.trunc(Math.min(n, 2147483647));
+  if (s.length * times > 2 ** 29) fail('Repeat string result too long'); // beyond JS strings (jq 1.8's text)
+  return s.repeat(times);
 }
 
 export function mul(a: unknown, b: unknown): unknown {

@@ -75,7 +75,8 @@ describe('request encoding', () => {
     const n = up.received.length;
     expect(await http({ url: url(), data_type: 'yaml' }, ctx())).toMatchObject({ ok: false, failure: { kind: 'other' } });
     expect((await http({ url: 'ftp://x/y' }, ctx())).error).toMatch(/unsupported URL scheme/);
-    expect((await http({ url: url(), proxy: 'http://p:1' }, ctx())).error).toBe('http.proxy is not supported yet');
+    expect((await http({ url: url(), proxy: 'socks5://p:1' }, ctx())).error).toBe('http.proxy must be an http:// or https:// URL');
+    expect((await http({ url: url(), ca: 'not a pem' }, ctx())).error).toMatch(/http\.ca contains no PEM certificate/);
     expect(up.received.length).toBe(n);
   });
 

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import type { ActionContext } from '../../runtime/actions/types.ts';
+import type { RequestData } from '../../runtime/run-state.ts';
 import { systemClock, type Clock } from '../../runtime/services.ts';
 
 export interface Received { method: string; url: string; headers: IncomingMessage['headers']; body: string; remotePort?: number }
@@ -32,12 +33,12 @@ export async function startUpstream(routes: Record<string, Route>) {
   };
 }
 
-export function ctx(o: { signal?: AbortSignal; clock?: Clock } = {}): ActionContext {
+export function ctx(o: { signal?: AbortSignal; clock?: Clock; executionId?: string; attempt?: number; request?: RequestData } = {}): ActionContext {
   return {
     signal: o.signal ?? new AbortController().signal,
-    run: {} as ActionContext['run'], scope: {} as ActionContext['scope'],
+    run: (o.request ? { request: o.request } : {}) as ActionContext['run'], scope: {} as ActionContext['scope'],
     services: { clock: o.clock ?? systemClock },
-    attempt: 1, input: undefined, executionId: 'exec-1',
+    attempt: o.attempt ?? 1, input: undefined, executionId: o.executionId ?? 'exec-1',
   };
 }
 

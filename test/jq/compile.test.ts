@@ -24,10 +24,10 @@ function codeOutsideStrings(code: string): string {
 
 describe('generated code', () => {
   it('uses a single expression for single-output filters', () => {
-    expect(compileJq('.a.b[0]')?.code).toBe('(input) => [jq.at(jq.field(jq.field(input, "a"), "b"), 0)]');
-    expect(compileJq('.a | .b')?.code).toBe('(input) => [jq.field(jq.field(input, "a"), "b")]');
-    expect(compileJq('map(.price * 2)')?.code).toBe('(input) => [jq.iter(input).map((v1) => jq.mul(jq.field(v1, "price"), 2))]');
-    expect(compileJq('{id, n: .name}')?.code).toBe('(input) => [{ "id": jq.field(input, "id"), "n": jq.field(input, "name") }]');
+    expect(compileJq('.a.b[0]')?.code).toBe('((input) => [jq.at(jq.field(jq.field(input, "a"), "b"), 0)])');
+    expect(compileJq('.a | .b')?.code).toBe('((input) => [jq.field(jq.field(input, "a"), "b")])');
+    expect(compileJq('map(.price * 2)')?.code).toBe('((input) => [jq.iter(input).map((v1) => jq.mul(jq.field(v1, "price"), 2))])');
+    expect(compileJq('{id, n: .name}')?.code).toBe('((input) => [{ "id": jq.field(input, "id"), "n": jq.field(input, "name") }])');
   });
 
   it('uses loops, not arrays of streams, for generators', () => {
@@ -130,7 +130,7 @@ describe('same results and same first error as the engine', () => {
     ['abs', [-1, 'a', null, -0.5]],
     ['split(", ")', ['a, b, , c', '', 1]],
     ['startswith("a"), endswith("a"), ltrimstr("a"), rtrimstr("a")', ['aba', 1, 'b']],
-    ['error', ['msg', { a: 1 }, null, [1, 2], 'a\u0000b']],
+    ['error', ['msg', { a: 1 }, null, [1, 2], 'a\u0000b', 'x\n', '  x  ', '\n', 'x\u2028', '']],
     ['"ab" * ., . * "ab"', [0, 0.5, 1.5, -1, 3]],
     ['{} * ., . * {}', [{ a: { b: 1 } }, 1]],
     ['. / "," ', ['a,b,,c', '', 'abc']],
@@ -140,6 +140,10 @@ describe('same results and same first error as the engine', () => {
     ['.[] | . * ., -(. * .) | ., tostring', [[1e300, -1e300, 1e-300]]],
     ['.[0] / .[1] | ., tostring', [[1, 1e-320], [-1, 1e-320]]],
     ['.[null]', [null, [1], {}]],
+    ['[-1, -0, - 0, -(2)] | map(tostring)', [null]],
+    ['.a-1, - .a + 1, -.a?, -(.a) * 2, .a - -1', [{ a: 3 }, { a: 'x' }, 4]],
+    ['.a .b, .a."b", .a.["b"], ."a"?.b, .["a"]?["b"]?', [{ a: { b: 1 } }, { a: 2 }, 3]],
+    ['{a: .x | .y, b: -.z, "c d": 1, if: 2,}', [{ x: { y: 1 }, z: 2 }]],
     ['.[[1]]', [[1, 2, 1], [2], []]],
   ];
   for (const [filter, inputs] of cases) {

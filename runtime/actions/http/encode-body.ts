@@ -40,9 +40,9 @@ function encodeValue(v: unknown, type: DataType): string {
   }
 }
 
-function decodeBase64(v: unknown): Buffer {
+export function decodeBase64(v: unknown, field = 'base64_bytes'): Buffer {
   const s = typeof v === 'string' ? v.replace(/\s+/g, '') : '';
   // Buffer.from silently skips invalid characters; reject them instead of uploading garbage.
-  if (typeof v !== 'string' || !/^[A-Za-z0-9+/\-_]*={0,2}$/.test(s)) throw new Error('base64_bytes is not valid base64');
+  if (typeof v !== 'string' || !/^[A-Za-z0-9+/\-_]*={0,2}$/.test(s)) throw new Error(`${field} is not valid base64`);
   return Buffer.from(s, 'base64');
 }

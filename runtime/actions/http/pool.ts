@@ -1,23 +1,44 @@
-// One keep-alive undici Pool per origin (and connect timeout, a per-connection setting), reused by
-// every run in the process. Kept here rather than in Services so the HTTP kind owns its lifecycle.
-import { Pool } from 'undici';
+// Keep-alive dispatchers reused by every run in the process, one per (origin, connect timeout,
+// proxy, TLS options): those are per-connection settings, so two configs that differ in any of them
+// must not share sockets (a connection verified with accept_invalid_certs must never serve a config
+// that verifies). Kept here rather than in Services so the HTTP kind owns its lifecycle.
+import { createHash } from 'node:crypto';
+import { Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { TlsOptions } from './tls.ts';
 
-const pools = new Map<string, Pool>();
+export interface TransportOptions {
+  /** undefined means undici's default (10 s). */
+  connectTimeoutMs?: number;
+  /** Forward proxy URL (http: or https:), credentials allowed as userinfo. */
+  proxy?: string;
+  tls?: TlsOptions;
+}
 
-/** The shared pool for `origin`; `connectTimeoutMs` undefined means undici's default (10 s). */
-export function getPool(origin: string, connectTimeoutMs?: number): Pool {
-  const key = `${origin} ${connectTimeoutMs ?? ''}`;
-  let pool = pools.get(key);
-  if (!pool || pool.closed || pool.destroyed) {
-    pool = new Pool(origin, connectTimeoutMs === undefined ? {} : { connect: { timeout: connectTimeoutMs } });
-    pools.set(key, pool);
+const pools = new Map<string, Dispatcher>();
+
+export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatcher {
+  // Hashed: a CA list can be the whole bundled root store.
+  const key = createHash('sha256').update(JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ?? null])).digest('base64');
+  let d = pools.get(key) as (Dispatcher & { closed?: boolean; destroyed?: boolean }) | undefined;
+  if (!d || d.closed || d.destroyed) {
+    d = create(origin, o);
+    pools.set(key, d);
   }
-  return pool;
+  return d;
+}
+
+function create(origin: string, o: TransportOptions): Dispatcher {
+  const timeout = o.connectTimeoutMs === undefined ? {} : { timeout: o.connectTimeoutMs };
+  if (!o.proxy) return new Pool(origin, { connect: { ...timeout, ...o.tls } });
+  // One ProxyAgent per key: it keeps a pool per origin inside. Plain-http targets are sent to the
+  // proxy in absolute form (proxyTunnel: false), as curl and browsers do; https targets tunnel
+  // through CONNECT and the TLS options apply to the upstream, not to the proxy.
+  return new ProxyAgent({ uri: o.proxy, proxyTunnel: false, proxyTls: { ...timeout }, requestTls: { ...timeout, ...o.tls } });
 }
 
 /**
- * Close every pool and forget them; for shutdown and tests. In-flight requests get `graceMs` to
- * finish, then sockets are destroyed: a request abandoned while its connect hangs stays queued
+ * Close every dispatcher and forget them; for shutdown and tests. In-flight requests get `graceMs`
+ * to finish, then sockets are destroyed: a request abandoned while its connect hangs stays queued
  * until the connect timeout, and shutdown should not wait for that.
  */
 export async function closeHttpPools(graceMs = 1000): Promise<void> {

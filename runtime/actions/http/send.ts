@@ -4,7 +4,7 @@
 import type { Dispatcher } from 'undici';
 import { SendError } from './transport-error.ts';
 
-export interface SendOptions { method: string; path: string; headers: Record<string, string | string[]>; body?: Buffer }
+export interface SendOptions { origin: string; method: string; path: string; headers: Record<string, string | string[]>; body?: Buffer }
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
 
 export class BodyTooLargeError extends Error {
@@ -49,7 +49,8 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      dispatcher.dispatch({ path: o.path, method: o.method as Dispatcher.HttpMethod, headers: o.headers, body: o.body ?? null }, handler);
+      // `origin` routes the request on a ProxyAgent; a Pool ignores it (it has its own).
+      dispatcher.dispatch({ origin: o.origin, path: o.path, method: o.method as Dispatcher.HttpMethod, headers: o.headers, body: o.body ?? null }, handler);
     } catch (e) {
       fail(e); // invalid method token or header value
     }

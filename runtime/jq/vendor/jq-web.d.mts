@@ -6,8 +6,9 @@ export interface JqWebModule {
 export interface JqWebOptions {
   print?(text: string): void;
   printErr?(text: string): void;
-  /** Emscripten hook: instantiate the wasm with `imports`, then call `done(instance, module)`. */
-  instantiateWasm?(imports: object, done: (instance: object, module: object) => void): object;
+  /** Returns a WebAssembly.Instance of jq.wasm for these imports (see gen.mjs). */
+  instantiateSync(imports: object): { exports: object };
 }
-declare const factory: (options?: JqWebOptions) => Promise<JqWebModule>;
+/** Starts jq synchronously; throws if it cannot. */
+declare const factory: (options: JqWebOptions) => JqWebModule;
 export default factory;

@@ -7,7 +7,7 @@ var jq = (() => {
   var _scriptName = typeof document != 'undefined' ? document.currentScript?.src : undefined;
   if (typeof __filename != 'undefined') _scriptName = _scriptName || __filename;
   return (
-async function(moduleArg = {}) {
+function(moduleArg = {}) {
   var moduleRtn;
 
 // include: shell.js
@@ -4353,7 +4353,10 @@ var wasmImports = {
   /** @export */
   strptime: _strptime
 };
-var wasmExports = await createWasm();
+var wasmExports = Module['instantiateSync'](getWasmImports()).exports;
+wasmMemory = wasmExports['memory'];
+updateMemoryViews();
+wasmTable = wasmExports['__indirect_function_table'];
 var ___wasm_call_ctors = wasmExports['__wasm_call_ctors']
 var _main = Module['_main'] = wasmExports['__main_argc_argv']
 var __emscripten_stack_restore = wasmExports['_emscripten_stack_restore']
@@ -4600,7 +4603,9 @@ Object.assign(
 // We assign to the `moduleRtn` global here and configure closure to see
 // this as and extern so it won't get minified.
 
-moduleRtn = readyPromise;
+readyPromise.catch(() => {});
+if (!Module['calledRun']) throw new Error('jq-web did not start synchronously');
+moduleRtn = Module;
 
 // end include: postamble_modularize.js
 

@@ -1,0 +1,53 @@
+// One request of a plan (a page, when paginating) → its outcome. `timeout` bounds each request on
+// its own; the action's signal (its `timeout`, run cancellation) bounds the whole action.
+import type { ActionContext, ActionOutcome } from '../types.ts';
+import { digestAuthorization, pickDigestChallenge } from './digest.ts';
+import { pageKey } from './idempotency.ts';
+import { outcome } from './outcome.ts';
+import type { Plan } from './plan.ts';
+import { getDispatcher } from './pool.ts';
+import { flattenHeaders } from './response-meta.ts';
+import { send, type RawResponse } from './send.ts';
+import { parseTarget } from './target.ts';
+import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
+
+export interface Exchanged { out: ActionOutcome; bytes: number }
+
+/** `page` is 1-based; `maxBytes` the response-byte budget left for this request. */
+export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
+  const { method, body, timeoutMs } = plan;
+  const target = parseTarget(url.href);
+  const where = `${method} ${target.display}`;
+  const headers = { ...plan.headers };
+  if (plan.idempotency) headers[plan.idempotency.name] = pageKey(plan.idempotency, page);
+  const timer = new AbortController();
+  const t = timeoutMs === undefined ? undefined
+    : setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
+  try {
+    const dispatcher = getDispatcher(target.origin, plan.transport);
+    const base = { origin: target.origin, method, path: target.path, headers, body };
+    let res: RawResponse = await send(dispatcher, base, signal, maxBytes);
+    if (res.status === 401 && plan.digest) {
+      const challenge = pickDigestChallenge(flattenHeaders(res.headers)['www-authenticate']);
+      const authorization = challenge && digestAuthorization(challenge, { ...plan.digest, method, uri: target.path, body });
+      if (authorization) res = await send(dispatcher, { ...base, headers: { ...headers, authorization } }, signal, maxBytes);
+    }
+    return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length };
+  } catch (e) {
+    return { out: failed(e, where), bytes: 0 };
+  } finally {
+    clearTimeout(t);
+  }
+}
+
+function failed(e: unknown, where: string): ActionOutcome {
+  if (!(e instanceof SendError)) return { ok: false, error: `${(e as Error).message} (${where})`, failure: { kind: 'other' } };
+  const p = e.progress;
+  const cls = classify(e);
+  const when = p.aborted && !p.sent && cls === 'connect' ? ' before the connection was established' : '';
+  return {
+    ok: false, error: `${e.message}${when} (${where})`, failure: { kind: 'transport', cls },
+    ...(p.status ? { status: p.status, headers: flattenHeaders(p.headers ?? {}) } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+// Config → everything needed to send: validated before any request, so a config mistake fails the
+// action without traffic. Header precedence, lowest first: passed-through incoming headers, the
+// body's content-type, auth settings, the idempotency key, then the configured `headers`.
+import type { ActionContext } from '../types.ts';
+import { planAuth } from './auth.ts';
+import { normalizeDataType, type DataType } from './data-type.ts';
+import { parseDuration } from './duration.ts';
+import { encodeBody } from './encode-body.ts';
+import { idempotencyHeader, type IdempotencyHeader } from './idempotency.ts';
+import { encodeMultipart } from './multipart.ts';
+import { parsePagination, type PaginationPlan } from './pagination.ts';
+import { passQuery, passthrough } from './passthrough.ts';
+import type { TransportOptions } from './pool.ts';
+import { requestHeaders } from './request-headers.ts';
+import { parseTarget } from './target.ts';
+import { tlsOptions } from './tls.ts';
+
+export interface Plan {
+  method: string;
+  /** First request URL, userinfo removed (it became Basic auth). */
+  url: URL;
+  headers: Record<string, string | string[]>;
+  body?: Buffer;
+  declared?: DataType;
+  digest?: { user: string; pass: string };
+  idempotency?: IdempotencyHeader;
+  timeoutMs?: number;
+  transport: TransportOptions;
+  expect: unknown;
+  pagination?: PaginationPlan;
+}
+
+export async function prepare(config: Record<string, any>, ctx: ActionContext): Promise<Plan> {
+  const target = parseTarget(config.url);
+  const request = ctx.run?.request;
+  const pass = passthrough(config, request);
+  const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
+  const url = new URL(config.url);
+  url.username = url.password = '';
+  if (config.proxy_query === true || config.proxy_query === 'true') passQuery(url, request);
+  const declared = normalizeDataType(config.data_type);
+  const configured = requestHeaders(config.headers);
+  // The configured header wins over the idempotency setting.
+  const idemSetting = idempotencyHeader(config.idempotency, ctx.executionId);
+  const idem = idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined;
+  // Validated before the body, which may read files.
+  const cheap = {
+    expect: config.expect_status as unknown,
+    timeoutMs: config.timeout == null ? undefined : parseDuration(config.timeout),
+    transport: {
+      connectTimeoutMs: config.connect_timeout == null ? undefined : parseDuration(config.connect_timeout),
+      proxy: proxyUrl(config.proxy),
+      tls: tlsOptions(config),
+    },
+    pagination: config.pagination == null ? undefined : parsePagination(config.pagination),
+  };
+  const { body, contentType } = await planBody(config, declared, pass, 'content-type' in configured);
+  const headers: Plan['headers'] = { ...pass.headers };
+  if (contentType) headers['content-type'] = contentType;
+  // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
+  // the settings win over an Authorization passed through from the incoming request.
+  const auth = 'authorization' in configured ? {} : planAuth(config, target.userinfo);
+  if (auth.header || auth.digest) delete headers.authorization;
+  if (auth.header) headers.authorization = auth.header;
+  if (idem) delete headers[idem.name]; // a passed-through one: the setting wins over the client's
+  Object.assign(headers, configured);
+  return { method, url, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
+}
+
+async function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean) {
+  const multipart = await encodeMultipart(config);
+  const encoded = encodeBody(config, declared);
+  const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
+  if (sources.length > 1) throw new Error(`set only one request body: ${sources.join(', ')}`);
+  if (multipart) {
+    // The boundary lives in the content-type; a configured one could not match the body.
+    if (ctConfigured) throw new Error('a multipart request sets its own content-type (with the boundary); remove it from headers');
+    return multipart;
+  }
+  return pass.body ? { body: pass.body, contentType: pass.contentType } : encoded;
+}
+
+/** null means no proxy; an empty string is refused rather than silently going direct. */
+function proxyUrl(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  let u: URL | undefined;
+  try { u = new URL(String(v)); } catch { /* reported below */ }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new Error('http.proxy must be an http:// or https:// URL');
+  return u.href;
+}

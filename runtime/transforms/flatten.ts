@@ -1,0 +1,42 @@
+// flatten: nested objects and arrays become one level of keys joined by `key_separator`
+// ({a: {b: 1}, t: [x]} -> {"a.b": 1, "t.0": "x"} with "."), ready for to_csv or flat stores.
+// Empty objects and arrays are kept as values so no field disappears. `prefix` is put before
+// every key as a first segment ("user" -> "user.a.b"). `target` (a path) flattens only that
+// object inside the data; an array target (or data) flattens each object element.
+import { replacePart } from '../calc/locate.ts';
+import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { guard } from './util/args.ts';
+import { config, text } from './util/fields.ts';
+import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
+
+export const spec: TransformSpec = { fields: { target: 'path', key_separator: 'literal', prefix: 'literal' } };
+const W = 'flatten';
+const MAX_DEPTH = 512;
+
+export const run: TransformRun = (data, args) => {
+  const a = config(args, W);
+  const sep = text(a, 'key_separator', W);
+  const prefix = text(a, 'prefix', W, { optional: true });
+  const flat = (o: Rec): Rec => {
+    const out: Rec = {};
+    const put = (v: unknown, path: string[]) => {
+      if (path.length > MAX_DEPTH) throw new TransformError(`${W}: the data is nested deeper than ${MAX_DEPTH} levels`);
+      const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : isObject(v) ? Object.entries(v) : [];
+      if (entries.length > 0 || path.length === 0) return entries.forEach(([k, x]) => put(x, [...path, k]));
+      const name = (prefix === '' ? path : [prefix, ...path]).join(sep);
+      if (Object.hasOwn(out, name)) throw new TransformError(`${W}: two fields flatten to the same key ${JSON.stringify(name)}`);
+      setOwn(out, name, v);
+    };
+    put(o, []);
+    return out;
+  };
+  const apply = (v: unknown): unknown => (isObject(v) ? flat(v) : v);
+  if (a.target !== undefined && typeof a.target !== 'function') throw new TransformError(`${W}: \`target\` must be a path`);
+  const target = a.target ? guard(W, () => (a.target as (d: unknown) => unknown)(data)) : data;
+  if (target === null || target === undefined) return data; // nothing to flatten
+  if (typeof target !== 'object') throw new TransformError(`${W}: ${a.target ? 'target' : 'the data'} is ${kindOf(target)}, not an object`);
+  const next = Array.isArray(target) ? target.map(apply) : flat(target as Rec);
+  const out = replacePart(data, target, next);
+  if (out === undefined) throw new TransformError(`${W}: target could not be located in the data`);
+  return out;
+};

@@ -1,0 +1,35 @@
+// read_jwt: {key, token, secret?} -> {header, payload, verified} under `key`.
+// With `secret` (UTF-8, HS256/384/512) the signature, exp and nbf are checked (jose) and a bad
+// token fails; verified is true. Without it the token is only decoded: nothing proves who made
+// it, so verified is false and the payload must not be trusted for access decisions.
+import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
+import { TransformError, type TransformSpec } from './types.ts';
+import { nowMs } from './util/clock.ts';
+import { config, text, writeKey } from './util/fields.ts';
+
+export const spec: TransformSpec = { async: true };
+const W = 'read_jwt';
+
+export async function run(data: unknown, args: unknown): Promise<unknown> {
+  const a = config(args, W);
+  const token = text(a, 'token', W, { nonEmpty: true }).trim().replace(/^Bearer\s+/i, '');
+  if (a.secret === undefined) {
+    try {
+      return writeKey(data, a, { header: decodeProtectedHeader(token), payload: decodeJwt(token), verified: false }, W);
+    } catch (e) {
+      if (e instanceof TransformError) throw e;
+      throw new TransformError(`${W}: \`token\` is not a JWT`);
+    }
+  }
+  const secret = Buffer.from(text(a, 'secret', W, { nonEmpty: true }), 'utf8');
+  try {
+    const r = await jwtVerify(token, secret, { algorithms: ['HS256', 'HS384', 'HS512'], currentDate: new Date(nowMs()) });
+    return writeKey(data, a, { header: r.protectedHeader, payload: r.payload, verified: true }, W);
+  } catch (e) {
+    if (e instanceof TransformError) throw e;
+    if (e instanceof errors.JWTExpired) throw new TransformError(`${W}: the token has expired`);
+    if (e instanceof errors.JWSSignatureVerificationFailed) throw new TransformError(`${W}: the token's signature does not match the secret`);
+    if (e instanceof errors.JOSEError) throw new TransformError(`${W}: invalid token: ${e.message}`);
+    throw new TransformError(`${W}: \`token\` is not a JWT`);
+  }
+}
