@@ -1,0 +1,77 @@
+// The durable store: everything that outlives one process goes through this interface.
+// Two implementations: memory.ts (the embedded default, single node, not durable) and
+// postgres.ts (SERVICE__DATABASE_URL; durable, shared by every node).
+import type { RunState } from '../run-state.ts';
+
+export interface SuspendedRun {
+  state: RunState;
+  /** When the scheduler should resume it (a delay, a retry wait, or a callback's timeout). */
+  wakeAt: Date | null;
+  /** The callback token parking it, if any. */
+  token: string | null;
+}
+
+export type TokenClaim =
+  | { kind: 'claimed'; state: RunState }
+  | { kind: 'unknown' }
+  | { kind: 'expired' }
+  | { kind: 'resumed' };
+
+export interface StateEntry {
+  value: unknown;
+  /** Epoch ms; absent = no expiry. */
+  expiresAt?: number;
+}
+
+export interface CapturedRun {
+  id: string;
+  config: string;
+  iface: string;
+  at: string;
+  status: 'succeeded' | 'failed';
+  replayable: boolean;
+  /** The action that made the run inspect-only (replayable: false). */
+  notReplayableBecause?: string;
+  /** The run state with secrets redacted. */
+  state: RunState;
+}
+
+export interface Store {
+  /** True when runs survive a restart and are shared by nodes (Postgres). */
+  readonly durable: boolean;
+  /** Creates or migrates the schema (idempotent; safe when several nodes start at once). */
+  init(): Promise<void>;
+  close(): Promise<void>;
+
+  // Runs. A suspended run is claimed by exactly one node: claimDue/claimToken are atomic.
+  suspend(run: SuspendedRun): Promise<void>;
+  /** Claims up to `limit` suspended runs whose wakeAt <= now; each is returned to one caller only. */
+  claimDue(now: Date, limit: number, node: string): Promise<RunState[]>;
+  /** Claims the run parked under `token` (at most once). */
+  claimToken(token: string, now: Date, node: string): Promise<TokenClaim>;
+  /** Records a finished (or running) run's final state; the run is no longer suspended. */
+  saveRun(state: RunState): Promise<void>;
+  loadRun(id: string): Promise<RunState | undefined>;
+  /** How many runs are suspended (metrics, tests). */
+  countSuspended(): Promise<number>;
+
+  // Key/value state (namespaced by config). Atomic under concurrent runs and nodes.
+  stateGet(ns: string, keys: string[], now: number): Promise<Record<string, unknown>>;
+  stateSet(ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number): Promise<void>;
+  /** Stores `value` only when it is greater than the current one (numbers, or strings compared as text). */
+  stateAdvance(ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number): Promise<{ advanced: boolean; value: unknown }>;
+  stateIncrement(ns: string, key: string, by: number, ttlMs: number | undefined, now: number): Promise<number>;
+  stateDelete(ns: string, key: string): Promise<boolean>;
+
+  /** only_new: returns the ids not seen before in (ns, key) and records them, in one atomic write;
+   *  without ttl only the newest `cap` ids are kept. */
+  markSeen(ns: string, key: string, ids: string[], ttlMs: number | undefined, cap: number, now: number): Promise<Set<string>>;
+
+  /** Schedules: true for exactly one caller per (schedule, tick). */
+  claimTick(schedule: string, tickAt: Date, node: string): Promise<boolean>;
+
+  // Captured runs (execution history).
+  saveCapture(c: CapturedRun): Promise<void>;
+  listCaptures(filter: { config?: string; iface?: string; limit?: number }): Promise<CapturedRun[]>;
+  getCapture(id: string): Promise<CapturedRun | undefined>;
+}
