@@ -125,6 +125,8 @@ export interface ActionIR {
   responseOnError?: ActionResponseIR;
   /** Statuses this action's assert expects of it that expect_status does not accept (spec: Errors 2). */
   assertStatusHint?: { statuses: number[]; line: number };
+  /** Earlier actions whose data this one reads through markers (skip propagation). */
+  reads?: string[];
   /** State keys read by `a|state::KEY|` markers of this action; fetched before it runs. */
   stateKeys?: string[];
   /** Lookup fan-out: nested actions run once per item of `over`. */

@@ -21,8 +21,36 @@ export interface StepRecord {
   headers?: Record<string, string>;
   body?: unknown;
   error?: string;
+  /** Skipped because it had nothing to do (only_new with skip_when_empty): its dependents skip too. */
+  skippedEmpty?: boolean;
   /** The assert's verdict: it never changes `outcome`. */
   assert?: { ok: boolean; message?: string; failures: string[] };
+}
+
+/** Why an action failed, for retry classification and the response's status. */
+export type FailureInfo =
+  | { kind: 'status'; status: number }
+  | { kind: 'transport'; cls: 'connect' | 'timeout' | 'other' }
+  | { kind: 'other' };
+
+/** Bookkeeping of an ordered list of actions (an interface's, or one lookup item's). */
+export interface SeqState {
+  /** Names in the order they finished (skipped ones too). */
+  order: string[];
+  /** Failed actions no run_when_failed branch took care of. */
+  unhandled: string[];
+  failures: Record<string, FailureInfo | undefined>;
+  /** A depends_on that was not met and asked for this status. */
+  forced?: { action: string; status: number };
+}
+
+/** Where a suspended run waits: a time (delay, retry wait, callback timeout) and/or a token. */
+export interface Wake {
+  at?: string;
+  token?: string;
+  reason: 'delay' | 'retry' | 'callback';
+  /** The action the run waits in. */
+  action: string;
 }
 
 export interface RunState {
@@ -33,9 +61,13 @@ export interface RunState {
   startedAt: string;
   request: RequestData;
   steps: Record<string, StepRecord>;
-  /** Names of the actions in the order they finished (the response and fallbacks read it). */
-  order: string[];
+  seq: SeqState;
+  /** Index of the next action to run (of the suspended one while suspended). */
   cursor: number;
   status: 'running' | 'suspended' | 'succeeded' | 'failed';
-  wake?: { at?: string; token?: string; reason: 'delay' | 'retry' | 'callback' };
+  wake?: Wake;
+  /** A retry spread over suspensions: the attempts spent so far and the execution id they share. */
+  retry?: { action: string; attempts: number; executionId: string };
+  /** The response the run ended with (read by GET /_ap/runs/<id> after a suspension). */
+  response?: { status: number; headers: Record<string, string>; body: unknown };
 }

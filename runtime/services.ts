@@ -1,4 +1,6 @@
-// Process-wide services shared by runs: clocks, pools, stores. Tests build their own.
+// Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
+import type { Store } from './store/types.ts';
+
 export interface Clock {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
@@ -6,9 +8,15 @@ export interface Clock {
 
 export interface Services {
   clock: Clock;
-  /** Optional hooks filled in by later subsystems (state store, durable runs...). */
-  [name: string]: unknown;
+  /** Runs, state keys, only_new sets, ticks and captures (in memory unless SERVICE__DATABASE_URL). */
+  store?: Store;
+  /** SERVICE__MAX_DELAY_SECS in ms: longer waits suspend the run (durable store) or are refused. */
+  maxDelayMs?: number;
 }
+
+export const DEFAULT_MAX_DELAY_MS = 300_000;
+
+export const maxDelayOf = (s: Services): number => s.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
 
 export const systemClock: Clock = {
   now: () => Date.now(),

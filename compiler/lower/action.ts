@@ -3,7 +3,7 @@ import type { ActionIR, CondIR, RetryIR } from '../../runtime/config-ir.ts';
 import type { Expr, Node } from '../../runtime/ir.ts';
 import { actionKind } from './action-kind.ts';
 import { statusMatches } from '../../runtime/actions/http/expect-status.ts';
-import { durationMs } from './duration.ts';
+import { optionalDurationMs as durationMs } from '../../runtime/values/duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { LowerError, lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -70,6 +70,8 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   if (hint) ir.assertStatusHint = hint;
   const keys = stateKeysOf(ir);
   if (keys.length) ir.stateKeys = keys;
+  const reads = actionsRead(ir);
+  if (reads.length) ir.reads = reads;
   return ir;
 }
 
@@ -129,12 +131,19 @@ function hideFlags(a: Obj): ActionIR['hide'] {
   return h;
 }
 
-function stateKeysOf(ir: ActionIR): string[] {
+function refsRead(ir: ActionIR) {
   const nodes: Array<Node | Expr | undefined> = [ir.config, ...(ir.input ?? [])];
   for (const c of ir.conditionalInput ?? []) nodes.push(c.input);
-  const keys = new Set<string>();
-  for (const n of nodes) for (const r of refsOf(n)) if (r.root === 'state' && r.name) keys.add(r.name);
-  return [...keys].sort();
+  if (ir.lookup) nodes.push(ir.lookup.over);
+  return nodes.flatMap((n) => refsOf(n));
+}
+
+function stateKeysOf(ir: ActionIR): string[] {
+  return [...new Set(refsRead(ir).filter((r) => r.root === 'state' && r.name).map((r) => r.name!))].sort();
+}
+
+function actionsRead(ir: ActionIR): string[] {
+  return [...new Set(refsRead(ir).filter((r) => r.root === 'action' && r.name !== ir.name).map((r) => r.name!))].sort();
 }
 
 /** Statuses the assert names for this action's own status (`value: a|Self::status|`) that

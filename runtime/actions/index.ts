@@ -2,7 +2,9 @@
 import type { ActionKind } from './types.ts';
 import { http } from './http.ts';
 import { input } from './input.ts';
+import { delay } from './delay.ts';
+import { waitForCallback } from './wait-for-callback.ts';
 
-export const actionKinds: Record<string, ActionKind> = { http, input };
+export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback };
 
 export const supportedKinds: readonly string[] = [...Object.keys(actionKinds), 'lookup'];

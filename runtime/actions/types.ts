@@ -1,5 +1,5 @@
 // The contract of an action kind: one file per kind under runtime/actions/.
-import type { RunState } from '../run-state.ts';
+import type { FailureInfo, RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 
@@ -18,10 +18,15 @@ export interface ActionContext {
 }
 
 /** Why an action failed, for retry classification. */
-export type Failure =
-  | { kind: 'status'; status: number }
-  | { kind: 'transport'; cls: 'connect' | 'timeout' | 'other' }
-  | { kind: 'other' };
+export type Failure = FailureInfo;
+
+/** Asks the executor to park the run (only returned when the store is durable). */
+export interface Suspend {
+  /** Epoch ms to resume at (a delay's end, a callback's timeout). */
+  at?: number;
+  token?: string;
+  reason: 'delay' | 'callback' | 'retry';
+}
 
 export interface ActionOutcome {
   ok: boolean;
@@ -33,6 +38,10 @@ export interface ActionOutcome {
   failure?: Failure;
   /** A Retry-After the upstream asked for, in milliseconds. */
   retryAfterMs?: number;
+  /** Park the run here (delay, wait_for_callback). */
+  suspend?: Suspend;
+  /** Nothing to do (only_new found nothing new): the action and its dependents are skipped. */
+  skip?: boolean;
 }
 
 /** `config` is the kind's settings after interpolation (plain JSON). */

@@ -1,10 +1,10 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
-import type { ActionOutcome } from '../actions/types.ts';
+import type { ActionOutcome, Suspend } from '../actions/types.ts';
 import { actionKinds } from '../actions/index.ts';
 import type { ActionPlan } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
-import type { Services } from '../services.ts';
+import { maxDelayOf, type Services } from '../services.ts';
 import { runAssert } from './assert.ts';
 import { resolveInput } from './input.ts';
 import { isRetryable, nextWait } from './retry.ts';
@@ -16,21 +16,36 @@ export interface StepResult {
   /** What made the action fail, for the response's status. */
   failure?: ActionOutcome['failure'];
   retryAfterMs?: number;
+  /** The run must be parked here (delay, wait_for_callback, a long retry wait). */
+  suspend?: Suspend;
 }
 
 export async function runAction(a: ActionPlan, s: Scope, run: RunState, services: Services): Promise<StepResult> {
   const retry = a.retry;
   const attempts = retry?.attempts ?? 1;
-  const executionId = s.env.uuid();
+  // A retry resumed after a suspension continues its attempt budget and keeps its execution id.
+  const resumed = run.retry?.action === a.name ? run.retry : undefined;
+  run.retry = undefined;
+  const executionId = resumed?.executionId ?? s.env.uuid();
+  let waited = 0;
   let last: StepResult | undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
+  for (let attempt = (resumed?.attempts ?? 0) + 1; attempt <= attempts; attempt++) {
     last = await attemptOnce(a, s, run, services, attempt, executionId);
+    if (last.suspend) return last;
     const assertFailed = last.record.assert?.ok === false;
     if (last.record.outcome === 'succeeded' && !assertFailed) return last;
     if (!retry || attempt === attempts) break;
     const o: ActionOutcome = { ok: last.record.outcome === 'succeeded', ...(last.failure ? { failure: last.failure } : {}), ...(last.retryAfterMs !== undefined ? { retryAfterMs: last.retryAfterMs } : {}) };
     if (!isRetryable(retry, o, a.kind === 'http', assertFailed)) break;
-    await services.clock.sleep(nextWait(retry, attempt + 1, o));
+    const wait = nextWait(retry, attempt + 1, o);
+    waited += wait;
+    // Waits past SERVICE__MAX_DELAY_SECS park the run between attempts when the store is durable;
+    // without one they happen in process (spec: Retry rules 7).
+    if (waited > maxDelayOf(services) && services.store?.durable) {
+      run.retry = { action: a.name, attempts: attempt, executionId };
+      return { ...last, suspend: { at: services.clock.now() + wait, reason: 'retry' } };
+    }
+    await services.clock.sleep(wait);
   }
   return last!;
 }
@@ -48,6 +63,8 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   } catch (e) {
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
   }
+  if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
+  if (outcome.skip) return { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data ?? null, error: 'skipped: nothing new' } };
   const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };
   if (outcome.status !== undefined) record.status = outcome.status;
   if (outcome.headers) record.headers = outcome.headers;

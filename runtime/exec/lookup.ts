@@ -6,7 +6,7 @@ import { setOwn } from '../values/build.ts';
 import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-import { runSequence } from './sequence.ts';
+import { newSeq, runSequence } from './sequence.ts';
 
 interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
 
@@ -41,14 +41,16 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
 
 async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunState, services: Services, timeoutMs?: number): Promise<ItemResult> {
   const scope: Scope = { ...s, body: item, steps: Object.assign(Object.create(null), s.steps) };
-  const work = runSequence(nested, scope, run, services).then((res): ItemResult => {
-    const last = [...res.order].reverse().find((n) => scope.steps[n]!.outcome !== 'skipped');
-    const outName = [...res.order].reverse().find((n) => nested.find((x) => x.name === n)?.output === 'http' && scope.steps[n]!.outcome !== 'skipped') ?? last;
+  const seq = newSeq();
+  const work = runSequence(nested, scope, seq, run, services).then((paused): ItemResult => {
+    if (paused) return { ok: false, data: null, error: `${nested[paused.index]!.name}: a lookup item cannot suspend the run (${paused.suspend.reason})` };
+    const ran = [...seq.order].reverse().filter((n) => scope.steps[n]!.outcome !== 'skipped');
+    const outName = ran.find((n) => nested.find((x) => x.name === n)?.output === 'http') ?? ran[0];
     const rec = outName ? scope.steps[outName]! : undefined;
-    const failedName = [...res.unhandled].pop();
+    const failedName = seq.unhandled[seq.unhandled.length - 1];
     const failedRec = failedName ? scope.steps[failedName] : undefined;
     const status = (failedRec ?? rec)?.status;
-    const ok = res.unhandled.size === 0 && (status === undefined || status < 400);
+    const ok = seq.unhandled.length === 0 && (status === undefined || status < 400);
     return { ok, data: rec?.data ?? null, ...(status !== undefined ? { status } : {}), ...(failedRec?.error ? { error: failedRec.error } : {}) };
   });
   if (timeoutMs === undefined) return work;

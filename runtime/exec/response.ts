@@ -4,7 +4,6 @@ import type { ActionPlan, InterfacePlan } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import { text } from '../values/text.ts';
-import type { SequenceResult } from './sequence.ts';
 import { setOwn } from '../values/build.ts';
 
 export interface HttpResponse {
@@ -40,11 +39,12 @@ export function successBody(i: InterfacePlan, state: RunState): unknown {
 }
 
 /** The error status: per-action response_on_error, depends_on code, inherited, configured, strategy, defaults. */
-export function errorStatus(i: InterfacePlan, state: RunState, seq: SequenceResult | undefined, f: RunFailure): number {
+export function errorStatus(i: InterfacePlan, state: RunState, f: RunFailure): number {
+  const seq = state.seq;
   if (f.kind === 'params') return 400;
   const failing = f.action ? i.actions.find((a) => a.name === f.action) : undefined;
   if (failing?.responseOnError?.httpCode !== undefined) return failing.responseOnError.httpCode;
-  if (seq?.forcedStatus && seq.forcedStatus.action === f.action) return seq.forcedStatus.status;
+  if (seq.forced && seq.forced.action === f.action) return seq.forced.status;
   const r = i.response;
   if (r.inheritError) {
     for (const name of r.inheritError) {
@@ -59,14 +59,14 @@ export function errorStatus(i: InterfacePlan, state: RunState, seq: SequenceResu
   }
   if (r.fallback !== undefined) return r.fallback;
   if (f.kind === 'assert' || f.kind === 'interface_assert') return 422;
-  const failure = f.action ? seq?.failures[f.action] : undefined;
+  const failure = f.action ? seq.failures[f.action] : undefined;
   if (failure?.kind === 'transport') return failure.cls === 'timeout' ? 504 : 502;
   if (failure?.kind === 'status') return 502;
   return 500;
 }
 
 function byStrategy(strategy: NonNullable<InterfacePlan['response']['fallbackStrategy']>, state: RunState): number | undefined {
-  const ran = state.order.map((n) => state.steps[n]!).filter((r) => r.outcome !== 'skipped');
+  const ran = state.seq.order.map((n) => state.steps[n]!).filter((r) => r.outcome !== 'skipped');
   const failedWithStatus = (r: StepRecord) => r.outcome === 'failed' && r.status !== undefined && r.status >= 400;
   if (strategy === 'last_action') {
     const last = ran[ran.length - 1];

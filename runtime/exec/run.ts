@@ -1,14 +1,14 @@
 // The executor: one function runs an interface's plan for a request, whichever way the plan's
-// leaves were made, and returns the run state and the response.
+// leaves were made; another continues a suspended run from its stored state, on any node.
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData, RunState, Trigger } from '../run-state.ts';
 import type { Environment, Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-
 import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
-import { runSequence, type SequenceResult } from './sequence.ts';
+import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
+import { setOwn } from '../values/build.ts';
 
 export interface RunOptions {
   trigger: Trigger;
@@ -33,31 +33,82 @@ export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, 
     request,
     // No prototype: action names are data, even one called __proto__ or constructor.
     steps: Object.create(null) as RunState['steps'],
-    order: [],
+    seq: newSeq(),
     cursor: 0,
     status: 'running',
   };
 }
 
-export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
-  const state = newRunState(plan, i, request, o);
-  const s: Scope = { body: request.body, rawBody: request.rawBody, params: { ...request.params }, headers: request.headers, steps: state.steps, state: {}, env: o.env };
-  const params = resolveParams(i.params, s);
-  if (!params.ok) return finish(i, state, s, undefined, { kind: 'params', message: params.message });
-  const seq = await runSequence(i.actions, s, state, o.services);
-  state.order = seq.order;
-  state.cursor = i.actions.length;
-  return finish(i, state, s, seq, failureOf(i, state, seq, s));
+/** The scope leaves read, derived from the run state alone. */
+export function scopeOf(state: RunState, env: Environment): Scope {
+  const r = state.request;
+  return { body: r.body, rawBody: r.rawBody, params: { ...r.params }, headers: r.headers, steps: state.steps, state: {}, env };
 }
 
-function failureOf(i: InterfacePlan, state: RunState, seq: SequenceResult, s: Scope): RunFailure | undefined {
-  const unhandled = [...seq.unhandled];
+export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
+  const state = newRunState(plan, i, request, o);
+  const s = scopeOf(state, o.env);
+  const params = resolveParams(i.params, s);
+  if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
+  // Resolved params are part of the request from here on, so a resumed run sees them too.
+  state.request = { ...request, params: { ...s.params } };
+  return proceed(i, state, s, o, 0);
+}
+
+/** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */
+export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | { kind: 'timeout' };
+
+export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Omit<RunOptions, 'trigger' | 'runId'>): Promise<RunResult> {
+  const i = plan.interfaces.find((x) => x.name === state.iface);
+  if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
+  const s = scopeOf(state, o.env);
+  const a = i.actions[state.cursor];
+  if (!a) throw new Error(`run ${state.id}: no action at ${state.cursor}`);
+  const wake = state.wake;
+  state.status = 'running';
+  state.wake = undefined;
+  let start = state.cursor;
+  if (wake?.reason !== 'retry') {
+    // The waiting action completes now: a delay with null, a callback with the posted body.
+    const attempts = 1;
+    const rec = delivery.kind === 'timeout'
+      ? { outcome: 'failed' as const, attempts, data: null, error: `no callback arrived before the wait's timeout` }
+      : { outcome: 'succeeded' as const, attempts, data: delivery.kind === 'callback' ? delivery.body ?? null : null };
+    setOwn(state.steps, a.name, rec);
+    settle(a, rec, delivery.kind === 'timeout' ? { kind: 'other' } : undefined, state.seq);
+    state.seq.order.push(a.name);
+    start++;
+  }
+  return proceed(i, state, s, { ...o, trigger: 'resume' }, start);
+}
+
+async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOptions, start: number): Promise<RunResult> {
+  const paused = await runSequence(i.actions, s, state.seq, state, o.services, start);
+  if (paused) return suspend(i, state, paused, o);
+  state.cursor = i.actions.length;
+  return finish(i, state, s, failureOf(i, state, s));
+}
+
+/** Parks the run in the store; the caller gets 202 with the run id. */
+async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptions): Promise<RunResult> {
+  const store = o.services.store!;
+  const at = p.suspend.at !== undefined ? new Date(p.suspend.at) : null;
+  state.cursor = p.index;
+  state.status = 'suspended';
+  state.wake = { reason: p.suspend.reason, action: i.actions[p.index]!.name, ...(at ? { at: at.toISOString() } : {}), ...(p.suspend.token ? { token: p.suspend.token } : {}) };
+  await store.suspend({ state, wakeAt: at, token: p.suspend.token ?? null });
+  const body = { run_id: state.id, status: 'suspended', action: state.wake.action, reason: p.suspend.reason, ...(at ? { resume_at: at.toISOString() } : {}) };
+  return { state, response: { status: 202, headers: {}, body } };
+}
+
+function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | undefined {
+  const unhandled = state.seq.unhandled;
   if (unhandled.length) {
     const name = unhandled[unhandled.length - 1]!;
     const rec = state.steps[name]!;
     return { kind: 'action', action: name, message: `action "${name}" failed`, ...(rec.error ? { detail: rec.error } : {}) };
   }
-  for (const name of seq.order) {
+  for (const name of state.seq.order) {
     const a = state.steps[name]!.assert;
     if (a && !a.ok) return { kind: 'assert', action: name, message: a.message ?? `assertion failed in action "${name}"`, detail: a.failures.join('; ') };
   }
@@ -68,18 +119,19 @@ function failureOf(i: InterfacePlan, state: RunState, seq: SequenceResult, s: Sc
   return undefined;
 }
 
-function finish(i: InterfacePlan, state: RunState, s: Scope, seq: SequenceResult | undefined, f: RunFailure | undefined): RunResult {
+function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | undefined): RunResult {
+  let result: RunResult;
   if (f) {
     state.status = 'failed';
-    const status = errorStatus(i, state, seq, f);
+    const status = errorStatus(i, state, f);
     const failing = f.action ? i.actions.find((a) => a.name === f.action) : undefined;
-    return { state, failure: f, response: { status, headers: responseHeaders(i, s, failing?.responseOnError?.headers), body: errorBody(i, state, f, status, s) } };
+    result = { state, failure: f, response: { status, headers: responseHeaders(i, s, failing?.responseOnError?.headers), body: errorBody(i, state, f, status, s) } };
+  } else {
+    state.status = 'succeeded';
+    const decider = [...i.actions].reverse().find((a) => a.responseOnSuccess && state.steps[a.name]?.outcome === 'succeeded');
+    const ros = decider?.responseOnSuccess;
+    const body = ros?.body ? ros.body(s) : i.response.templates?.success ? i.response.templates.success(s) : successBody(i, state);
+    result = { state, response: { status: ros?.httpCode ?? 200, headers: responseHeaders(i, s, ros?.headers), body } };
   }
-  state.status = 'succeeded';
-  const decider = [...i.actions].reverse().find((a) => a.responseOnSuccess && state.steps[a.name]?.outcome === 'succeeded');
-  const ros = decider?.responseOnSuccess;
-  const body = ros?.body ? ros.body(s) : i.response.templates?.success ? i.response.templates.success(s) : successBody(i, state);
-  const headers = responseHeaders(i, s, ros?.headers);
-  return { state, response: { status: ros?.httpCode ?? 200, headers, body } };
+  return result;
 }
-

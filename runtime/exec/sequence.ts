@@ -1,51 +1,66 @@
-// Runs an ordered list of actions against one scope: conditions, then the action, then bookkeeping.
+// Runs an ordered list of actions from a start index: conditions, then the action, then bookkeeping
+// in a plain-JSON SeqState, so a suspended run continues exactly where it stopped (on any node).
 // Used for an interface's actions and for each item of a lookup.
 import type { ActionPlan } from '../plan.ts';
-import type { RunState, StepRecord } from '../run-state.ts';
+import type { RunState, SeqState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-import type { ActionOutcome } from '../actions/types.ts';
+import type { Suspend } from '../actions/types.ts';
 import { checkConditions } from './conditions.ts';
 import { runAction } from './action.ts';
 import { setOwn } from '../values/build.ts';
 
-export interface SequenceResult {
-  /** Names in the order they finished (skipped ones too). */
-  order: string[];
-  /** Failed actions no run_when_failed branch took care of. */
-  unhandled: Set<string>;
-  failures: Record<string, ActionOutcome['failure']>;
-  /** A depends_on that was not met and asked for this status. */
-  forcedStatus?: { action: string; status: number };
+export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
+
+export interface Paused {
+  index: number;
+  suspend: Suspend;
 }
 
-export async function runSequence(actions: ActionPlan[], s: Scope, run: RunState, services: Services): Promise<SequenceResult> {
-  const res: SequenceResult = { order: [], unhandled: new Set(), failures: Object.create(null) as SequenceResult['failures'] };
-  for (const a of actions) {
-    const verdict = checkConditions(a, s.steps, res.unhandled);
+/** Runs actions[start..]; returns where it paused when an action asked to suspend the run. */
+export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0): Promise<Paused | undefined> {
+  for (let i = start; i < actions.length; i++) {
+    const a = actions[i]!;
+    const verdict = checkConditions(a, s.steps, new Set(seq.unhandled));
     let record: StepRecord;
     if (!verdict.run) {
       record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
       if (verdict.failWith !== undefined) {
-        res.forcedStatus = { action: a.name, status: verdict.failWith };
-        res.unhandled.add(a.name);
+        seq.forced = { action: a.name, status: verdict.failWith };
+        seq.unhandled.push(a.name);
       }
     } else if (a.onAssertion && !onAssertionHolds(a, s)) {
       record = { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' };
+    } else if (skippedDependency(a, s)) {
+      record = { outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' };
     } else {
-      if (a.stateKeys && services.readState) s.state = await (services.readState as (k: string[]) => Promise<Record<string, unknown>>)(a.stateKeys);
+      if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
       const r = await runAction(a, s, run, services);
+      if (r.suspend) return { index: i, suspend: r.suspend };
       record = r.record;
-      if (record.outcome === 'failed') {
-        res.unhandled.add(a.name);
-        res.failures[a.name] = r.failure;
-      }
-      for (const name of a.failed?.actions ?? []) res.unhandled.delete(name);
+      settle(a, record, r.failure, seq);
     }
     setOwn(s.steps, a.name, record);
-    res.order.push(a.name);
+    seq.order.push(a.name);
   }
-  return res;
+  return undefined;
+}
+
+/** Bookkeeping after an action finished: failures to handle, failures it handled. */
+export function settle(a: ActionPlan, record: StepRecord, failure: SeqState['failures'][string], seq: SeqState): void {
+  if (record.outcome === 'failed') {
+    seq.unhandled.push(a.name);
+    setOwn(seq.failures, a.name, failure);
+  }
+  const handled = new Set(a.failed?.actions ?? []);
+  if (handled.size) seq.unhandled = seq.unhandled.filter((n) => !handled.has(n));
+}
+
+/** only_new's skip_when_empty: an action that was skipped for having nothing to do skips the
+ *  actions that name it in run_when_succeeded or depends_on. */
+function skippedDependency(a: ActionPlan, s: Scope): boolean {
+  const named = [...(a.succeeded?.actions ?? []), ...(a.depends?.actions ?? []), ...(a.reads ?? [])];
+  return named.some((n) => s.steps[n]?.skippedEmpty === true);
 }
 
 function onAssertionHolds(a: ActionPlan, s: Scope): boolean {

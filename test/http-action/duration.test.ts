@@ -10,6 +10,7 @@ describe('parseDuration', () => {
     expect(parseDuration('1.5m')).toBe(90_000);
     expect(parseDuration(' 1H ')).toBe(3_600_000);
     expect(parseDuration('1d')).toBe(86_400_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
   });
   it('throws on garbage', () => {
     for (const v of ['', 'soon', '1x', '-1s', '1 s s', NaN, -5, Infinity, null, {}, '1e3']) expect(() => parseDuration(v)).toThrow(/invalid duration/);

@@ -1,0 +1,2 @@
+export { startSchedules, SCHEDULE_NS, type ScheduleOptions, type Schedules } from './scheduler.ts';
+export { scheduleSettings, backoffMs, cronOf, type ScheduleSettings } from './settings.ts';

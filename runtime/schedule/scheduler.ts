@@ -1,0 +1,160 @@
+// Cron triggers. Every node arms the same timers; each tick is claimed in the store and only the
+// winner runs it, so with several nodes on one Postgres a tick runs exactly once.
+//
+// Retries of a failed tick and the "last tick run" mark are kept in the store's key/value state
+// (namespace `_ap/schedule`, which no config name can take: names come from file names):
+//  - retry:<config>.<iface> = {tick, attempt, due}: the newest pending retry. A node that starts
+//    resumes it when its tick is still the latest one (the retry attempt is claimed like a tick,
+//    so it never runs twice);
+//  - last:<config>.<iface> = the newest tick time claimed. On start, if the latest tick before now
+//    is newer than it, that single tick runs once (claimed, so once across nodes): never a backlog,
+//    and never on a first deploy (no mark yet). Both need a durable store to survive a restart.
+import type { Cron } from 'croner';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { RequestData } from '../run-state.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import type { Store } from '../store/types.ts';
+import { executeInterface, type RunResult } from '../exec/run.ts';
+import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
+
+export interface ScheduleOptions {
+  store: Store;
+  env: Environment;
+  services: Services;
+  /** This node's name, recorded with each claim. */
+  node: string;
+  now?: () => number;
+  log?: (msg: string) => void;
+  /** Accept 6-field (seconds) cron patterns: tests only; configs are validated as 5 fields. */
+  seconds?: boolean;
+  /** Called after every scheduled run (on_error handlers, capture). */
+  afterRun?: (plan: Plan, iface: InterfacePlan, result: RunResult) => void | Promise<void>;
+}
+
+export interface Schedules {
+  stop(): Promise<void>;
+  /** Ticks this node claimed and ran (catch-up included, retries not). */
+  readonly ticks: number;
+}
+
+interface Job { key: string; plan: Plan; iface: InterfacePlan; s: ScheduleSettings; cron: Cron }
+interface PendingRetry { tick: number; attempt: number; due: number }
+
+export const SCHEDULE_NS = '_ap/schedule';
+/** Longest single timer: long waits are re-checked against the clock (setTimeout overflows at ~24.8 days). */
+const MAX_TIMER_MS = 60_000;
+
+export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
+  const now = o.now ?? (() => o.services.clock.now());
+  const log = o.log ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
+  // Validate every schedule before arming any, so a bad one stops the start.
+  const jobs: Job[] = [];
+  for (const plan of plans) {
+    for (const iface of plan.interfaces) {
+      const s = scheduleSettings(iface.schedule);
+      if (!s?.enabled) continue;
+      const key = `${plan.name}.${iface.name}`;
+      jobs.push({ key, plan, iface, s, cron: cronOf(key, s, o.seconds) });
+    }
+  }
+
+  const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
+  let ticks = 0;
+
+  const later = (ms: number, fn: () => void) => {
+    if (stopped) return;
+    const t = setTimeout(() => { timers.delete(t); if (!stopped) fn(); }, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
+    timers.add(t);
+  };
+  const track = (p: Promise<unknown>) => {
+    const q = p.catch((e: unknown) => log(`schedule: ${(e as Error).message}`)).finally(() => inFlight.delete(q));
+    inFlight.add(q);
+  };
+
+  const arm = (job: Job, after: Date) => {
+    const next = job.cron.nextRun(after);
+    if (!next) return log(`schedule of ${job.key}: cron "${job.s.cron}" has no future tick`);
+    later(next.getTime() - now(), () => {
+      if (now() < next.getTime()) return arm(job, after); // a chunk of a long wait
+      // After a stall only the newest due tick runs: never a backlog.
+      const following = job.cron.nextRun(next);
+      if (!following || following.getTime() > now()) track(tick(job, next));
+      arm(job, next);
+    });
+  };
+
+  const tick = async (job: Job, at: Date) => {
+    if (!(await o.store.claimTick(job.key, at, o.node))) return;
+    ticks++;
+    await o.store.stateAdvance(SCHEDULE_NS, `last:${job.key}`, at.getTime(), undefined, now());
+    await attempt(job, at.getTime(), 1);
+  };
+
+  const attempt = async (job: Job, tickAt: number, n: number) => {
+    const result = await run(job);
+    if (result && result.state.status !== 'failed') return;
+    if (n >= job.s.maxAttempts) {
+      if (job.s.maxAttempts > 1) log(`schedule of ${job.key}: tick ${new Date(tickAt).toISOString()} failed after ${n} attempts`);
+      return;
+    }
+    const wait = backoffMs(job.s, n);
+    const p: PendingRetry = { tick: tickAt, attempt: n + 1, due: now() + wait };
+    await o.store.stateSet(SCHEDULE_NS, `retry:${job.key}`, p, wait + 86_400_000, now());
+    waitThenRetry(job, p);
+  };
+
+  const waitThenRetry = (job: Job, p: PendingRetry) => {
+    later(p.due - now(), () => (now() < p.due ? waitThenRetry(job, p) : track(retry(job, p))));
+  };
+
+  const retry = async (job: Job, p: PendingRetry) => {
+    // Claimed per attempt: a node resuming it after a restart and the original node never both run it.
+    if (!(await o.store.claimTick(`${job.key}#${p.attempt}`, new Date(p.tick), o.node))) return;
+    await attempt(job, p.tick, p.attempt);
+  };
+
+  const run = async (job: Job): Promise<RunResult | undefined> => {
+    const request: RequestData = { method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' };
+    try {
+      const result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services });
+      await o.afterRun?.(job.plan, job.iface, result);
+      return result;
+    } catch (e) {
+      log(`schedule of ${job.key}: run crashed: ${(e as Error).message}`);
+      return undefined; // counts as a failed attempt
+    }
+  };
+
+  // On start: resume the latest tick's pending retry, or run the latest tick if it was missed.
+  const catchUp = async (job: Job) => {
+    const t = now();
+    const prev = job.cron.previousRuns(1, new Date(t))[0];
+    if (!prev) return;
+    const st = await o.store.stateGet(SCHEDULE_NS, [`last:${job.key}`, `retry:${job.key}`], t);
+    const last = st[`last:${job.key}`];
+    const pending = st[`retry:${job.key}`] as PendingRetry | undefined;
+    if (pending && pending.tick === prev.getTime()) return waitThenRetry(job, pending);
+    if (typeof last === 'number' && last < prev.getTime()) {
+      log(`schedule of ${job.key}: running missed tick ${prev.toISOString()}`);
+      await tick(job, prev);
+    }
+  };
+
+  for (const job of jobs) {
+    arm(job, new Date(now()));
+    track(catchUp(job));
+  }
+
+  return {
+    get ticks() { return ticks; },
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      while (inFlight.size) await Promise.all([...inFlight]);
+    },
+  };
+}

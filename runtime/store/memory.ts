@@ -1,0 +1,117 @@
+// The embedded store (no SERVICE__DATABASE_URL): one process, nothing survives a restart.
+// Runs are kept as JSON text, so callers get copies, as they would from Postgres.
+import type { RunState } from '../run-state.ts';
+import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
+import { MemoryKv } from './memory-kv.ts';
+import type { CapturedRun, Store, SuspendedRun, TokenClaim } from './types.ts';
+
+interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
+
+/** Finished runs kept for loadRun; older ones are forgotten (memory would grow with every run). */
+const MAX_FINISHED = 10_000;
+/** Claimed ticks older than this are forgotten: no node claims a tick that late. */
+const TICK_MEMORY_MS = 86_400_000;
+
+export class MemoryStore implements Store {
+  readonly durable = false;
+  private readonly runs = new Map<string, RunRow>();
+  private readonly tokens = new Map<string, string>();
+  private readonly finished = new Set<string>();
+  private readonly ticks = new Map<string, Set<number>>();
+  private readonly captures = new Map<string, string>();
+  private readonly kv = new MemoryKv();
+
+  async init(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  async suspend(run: SuspendedRun): Promise<void> {
+    const id = run.state.id;
+    const owner = run.token === null ? undefined : this.tokens.get(run.token);
+    if (owner !== undefined && owner !== id) throw new Error(`callback token already parks run ${owner}`);
+    const old = this.runs.get(id);
+    if (old?.token != null && old.token !== run.token) this.tokens.delete(old.token);
+    if (run.token !== null) this.tokens.set(run.token, id);
+    this.finished.delete(id);
+    this.runs.set(id, { json: JSON.stringify(run.state), status: 'suspended', wakeAt: run.wakeAt?.getTime() ?? null, token: run.token });
+  }
+
+  async claimDue(now: Date, limit: number, _node: string): Promise<RunState[]> {
+    const due = [...this.runs.values()]
+      .filter((r) => r.status === 'suspended' && r.wakeAt !== null && r.wakeAt <= now.getTime())
+      .sort((a, b) => a.wakeAt! - b.wakeAt!)
+      .slice(0, Math.max(0, limit));
+    for (const r of due) r.status = 'running'; // wakeAt stays: a later callback reads as expired
+    return due.map((r) => JSON.parse(r.json) as RunState);
+  }
+
+  async claimToken(token: string, now: Date, _node: string): Promise<TokenClaim> {
+    const r = this.runs.get(this.tokens.get(token) ?? '');
+    if (!r) return { kind: 'unknown' };
+    if (r.status !== 'suspended' || (r.wakeAt !== null && r.wakeAt <= now.getTime())) return { kind: tokenRefusal(r.status, r.wakeAt, now.getTime()) };
+    r.status = 'running';
+    r.wakeAt = null;
+    return { kind: 'claimed', state: JSON.parse(r.json) as RunState };
+  }
+
+  async saveRun(state: RunState): Promise<void> {
+    if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
+    const old = this.runs.get(state.id);
+    this.runs.set(state.id, { json: JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
+    if (state.status === 'running') return;
+    this.finished.delete(state.id);
+    this.finished.add(state.id);
+    if (this.finished.size > MAX_FINISHED) this.forget(this.finished.values().next().value!);
+  }
+
+  private forget(id: string): void {
+    const token = this.runs.get(id)?.token;
+    if (token != null) this.tokens.delete(token);
+    this.runs.delete(id);
+    this.finished.delete(id);
+  }
+
+  async loadRun(id: string): Promise<RunState | undefined> {
+    const r = this.runs.get(id);
+    return r ? (JSON.parse(r.json) as RunState) : undefined;
+  }
+
+  async countSuspended(): Promise<number> {
+    let n = 0;
+    for (const r of this.runs.values()) if (r.status === 'suspended') n++;
+    return n;
+  }
+
+  stateGet = async (ns: string, keys: string[], now: number) => this.kv.get(ns, keys, now);
+  stateSet = async (ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number) => this.kv.set(ns, key, value, ttlMs, now);
+  stateAdvance = async (ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number) => this.kv.advance(ns, key, value, ttlMs, now);
+  stateIncrement = async (ns: string, key: string, by: number, ttlMs: number | undefined, now: number) => this.kv.increment(ns, key, by, ttlMs, now);
+  stateDelete = async (ns: string, key: string) => this.kv.delete(ns, key);
+  markSeen = async (ns: string, key: string, ids: string[], ttlMs: number | undefined, cap: number, now: number) => this.kv.markSeen(ns, key, ids, ttlMs, cap, now);
+
+  async claimTick(schedule: string, tickAt: Date, _node: string): Promise<boolean> {
+    let set = this.ticks.get(schedule);
+    if (!set) this.ticks.set(schedule, (set = new Set()));
+    const t = tickAt.getTime();
+    if (set.has(t)) return false;
+    set.add(t);
+    for (const old of set) if (old < t - TICK_MEMORY_MS) set.delete(old);
+    return true;
+  }
+
+  async saveCapture(c: CapturedRun): Promise<void> {
+    this.captures.set(c.id, JSON.stringify({ ...c, at: new Date(c.at).toISOString() }));
+  }
+
+  async listCaptures(f: { config?: string; iface?: string; limit?: number }): Promise<CapturedRun[]> {
+    const all = [...this.captures.values()].map((t) => JSON.parse(t) as CapturedRun);
+    return all
+      .filter((c) => (f.config === undefined || c.config === f.config) && (f.iface === undefined || c.iface === f.iface))
+      .sort((a, b) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1))
+      .slice(0, f.limit ?? DEFAULT_CAPTURE_LIMIT);
+  }
+
+  async getCapture(id: string): Promise<CapturedRun | undefined> {
+    const t = this.captures.get(id);
+    return t === undefined ? undefined : (JSON.parse(t) as CapturedRun);
+  }
+}

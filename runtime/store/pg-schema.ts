@@ -1,0 +1,62 @@
+// The Postgres schema, as numbered migrations. init() applies the missing ones in one transaction
+// under an advisory lock, so nodes starting together migrate once and the others wait, then skip.
+import type { Pool } from 'pg';
+
+/** Each entry moves the schema to version index + 1. Append only: never edit a released one. */
+const MIGRATIONS: Array<(s: string) => string> = [
+  (s) => `
+    CREATE TABLE ${s}.runs (
+      id text PRIMARY KEY, config text NOT NULL, iface text NOT NULL, status text NOT NULL,
+      wake_at timestamptz, token text UNIQUE, claimed_by text, claimed_at timestamptz,
+      state jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
+    CREATE INDEX runs_due ON ${s}.runs (status, wake_at);
+    CREATE TABLE ${s}.state (
+      ns text NOT NULL, key text NOT NULL, value jsonb NOT NULL, expires_at timestamptz,
+      PRIMARY KEY (ns, key));
+    CREATE TABLE ${s}.seen (
+      ns text NOT NULL, key text NOT NULL, id text NOT NULL, seen_at timestamptz NOT NULL, expires_at timestamptz,
+      PRIMARY KEY (ns, key, id));
+    CREATE INDEX seen_age ON ${s}.seen (ns, key, seen_at, id COLLATE "C");
+    CREATE TABLE ${s}.ticks (
+      schedule text NOT NULL, tick_at timestamptz NOT NULL, node text NOT NULL,
+      PRIMARY KEY (schedule, tick_at));
+    CREATE TABLE ${s}.captures (
+      id text PRIMARY KEY, config text NOT NULL, iface text NOT NULL, at timestamptz NOT NULL,
+      status text NOT NULL, replayable boolean NOT NULL, reason text, state jsonb NOT NULL);
+    CREATE INDEX captures_recent ON ${s}.captures (config, iface, at DESC);`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A schema name as a quoted identifier; only plain names are accepted (it is spliced into SQL). */
+export function quoteSchema(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid store schema name "${name}" (letters, digits and _)`);
+  return `"${name}"`;
+}
+
+/** Creates or migrates `schema`; returns the version it is at. */
+export async function migrate(pool: Pool, schema: string): Promise<number> {
+  const s = quoteSchema(schema);
+  const c = await pool.connect();
+  try {
+    await c.query('BEGIN');
+    // One lock per schema name: CREATE ... IF NOT EXISTS alone still races between nodes.
+    await c.query(`SELECT pg_advisory_xact_lock(hashtext('pipewright.store'), hashtext($1))`, [schema]);
+    await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await c.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_version (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await c.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_version`);
+    const at = rows[0]?.v ?? 0;
+    for (let v = at + 1; v <= MIGRATIONS.length; v++) {
+      await c.query(MIGRATIONS[v - 1]!(s));
+      await c.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [v]);
+    }
+    await c.query('COMMIT');
+    // A newer version is left alone: migrations only add, so an older node keeps working (rolling deploys).
+    return Math.max(at, MIGRATIONS.length);
+  } catch (e) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw e;
+  } finally {
+    c.release();
+  }
+}
