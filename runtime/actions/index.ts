@@ -2,9 +2,11 @@
 import type { ActionKind } from './types.ts';
 import { http } from './http.ts';
 import { input } from './input.ts';
+import { onlyNew } from './only-new.ts';
+import { state } from './state.ts';
 import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
 
-export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback };
+export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew };
 
 export const supportedKinds: readonly string[] = [...Object.keys(actionKinds), 'lookup'];

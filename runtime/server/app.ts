@@ -6,12 +6,15 @@ import { systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface } from '../exec/run.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
+import { registerRunRoutes } from '../durable/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 
 export interface ServerOptions {
   env?: Environment;
   services?: Services;
+  /** This process's name in the store (claims, ticks). */
+  node?: string;
   /** Request body limit in bytes (default 10 MiB). */
   bodyLimit?: number;
   logger?: boolean;
@@ -22,13 +25,15 @@ export interface ServerOptions {
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
   const services = o.services ?? { clock: systemClock };
-  const handlers = new ErrorHandlers(env, services, { warn: o.warn ?? ((m) => process.stderr.write(`pipewright: ${m}\n`)) });
+  const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
+  const handlers = new ErrorHandlers(env, services, { warn });
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get('/_ap/health', async () => ({ ok: true }));
+  if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn });
   const seen = new Map<string, string>();
   for (const plan of plans) {
     for (const i of plan.interfaces) {

@@ -1,7 +1,16 @@
-// Entry of a standalone bundle: `node server.mjs [--port N] [--host H]` serves the compiled plans.
+// Entry of a standalone bundle (`node server.mjs [--port N] [--host H]`) and of `pipewright serve`:
+// opens the store (Postgres with SERVICE__DATABASE_URL, else in memory), serves the plans, resumes
+// due runs and fires schedules.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Plan } from '../plan.ts';
 import { initJq } from '../jq/engine.ts';
+import { processEnvironment } from '../environment.ts';
+import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
+import { openStore } from '../store/index.ts';
+import { startResumer } from '../durable/resumer.ts';
+import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
@@ -9,16 +18,25 @@ export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)
   await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
 }
 
-/** Starts the server and prints the one line tools wait for. */
+/** Starts everything and prints the one line tools wait for. */
 export async function listen(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
-  const app = buildApp(plans);
+  const env = processEnvironment();
+  const store = await openStore(process.env);
+  const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
+  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000 };
+  const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const warn = (m: string) => process.stderr.write(`pipewright: ${m}\n`);
+  const app = buildApp(plans, { env, services, node, warn });
+  const resumer = startResumer({ plans, store, env, services, node, log: warn, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   await app.listen({ port: o.port, host: o.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
   process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
-  const stop = () => { app.close().then(() => process.exit(0), () => process.exit(1)); };
+  const stop = () => {
+    Promise.all([resumer.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools()])).then(() => process.exit(0), () => process.exit(1));
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return app;

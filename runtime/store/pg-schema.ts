@@ -2,16 +2,19 @@
 // under an advisory lock, so nodes starting together migrate once and the others wait, then skip.
 import type { Pool } from 'pg';
 
+// Documents are `json`, not `jsonb`: jsonb reorders object keys and refuses \u0000, and a resumed run
+// must answer with the same bytes as one that never left memory. Nothing queries inside them.
+
 /** Each entry moves the schema to version index + 1. Append only: never edit a released one. */
 const MIGRATIONS: Array<(s: string) => string> = [
   (s) => `
     CREATE TABLE ${s}.runs (
       id text PRIMARY KEY, config text NOT NULL, iface text NOT NULL, status text NOT NULL,
       wake_at timestamptz, token text UNIQUE, claimed_by text, claimed_at timestamptz,
-      state jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
+      state json NOT NULL, updated_at timestamptz NOT NULL DEFAULT now());
     CREATE INDEX runs_due ON ${s}.runs (status, wake_at);
     CREATE TABLE ${s}.state (
-      ns text NOT NULL, key text NOT NULL, value jsonb NOT NULL, expires_at timestamptz,
+      ns text NOT NULL, key text NOT NULL, value json NOT NULL, expires_at timestamptz,
       PRIMARY KEY (ns, key));
     CREATE TABLE ${s}.seen (
       ns text NOT NULL, key text NOT NULL, id text NOT NULL, seen_at timestamptz NOT NULL, expires_at timestamptz,
@@ -22,7 +25,7 @@ const MIGRATIONS: Array<(s: string) => string> = [
       PRIMARY KEY (schedule, tick_at));
     CREATE TABLE ${s}.captures (
       id text PRIMARY KEY, config text NOT NULL, iface text NOT NULL, at timestamptz NOT NULL,
-      status text NOT NULL, replayable boolean NOT NULL, reason text, state jsonb NOT NULL);
+      status text NOT NULL, replayable boolean NOT NULL, reason text, state json NOT NULL);
     CREATE INDEX captures_recent ON ${s}.captures (config, iface, at DESC);`,
 ];
 

@@ -1,0 +1,60 @@
+// Resumes suspended runs when due: polls the store for due runs (a delay's end, a retry wait, a
+// callback's timeout); the store hands each run to exactly one node. Memory stays flat: suspended
+// runs live in the store, not here.
+import type { Plan } from '../plan.ts';
+import type { RunState } from '../run-state.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import type { Store } from '../store/types.ts';
+import { resumeRun, type Delivery } from '../exec/run.ts';
+
+export interface ResumerOptions {
+  plans: Plan[];
+  store: Store;
+  env: Environment;
+  services: Services;
+  node: string;
+  pollMs?: number;
+  batch?: number;
+  log?: (msg: string) => void;
+}
+
+export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {
+  const state = { stopped: false, resumed: 0, running: Promise.resolve() };
+  const tick = async () => {
+    while (!state.stopped) {
+      const due = await o.store.claimDue(new Date(o.services.clock.now()), o.batch ?? 50, o.node).catch((e: unknown) => {
+        o.log?.(`resumer: ${(e as Error).message}`);
+        return [] as RunState[];
+      });
+      await Promise.all(due.map((run) => continueRun(o, run, run.wake?.reason === 'callback' ? { kind: 'timeout' } : { kind: 'wake' }).then(() => { state.resumed++; })));
+      if (due.length < (o.batch ?? 50)) break;
+    }
+  };
+  const timer = setInterval(() => { state.running = state.running.then(tick); }, o.pollMs ?? 250);
+  return {
+    get resumed() { return state.resumed; },
+    async stop() { state.stopped = true; clearInterval(timer); await state.running; },
+  };
+}
+
+/** Continues one claimed run and records how it ended (or it is suspended again by the executor). */
+export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log'>, run: RunState, delivery: Delivery): Promise<RunState> {
+  const plan = o.plans.find((p) => p.name === run.config);
+  if (!plan) {
+    o.log?.(`run ${run.id}: config ${run.config} is not served by this node; left for another`);
+    run.status = 'failed';
+    await o.store.saveRun(run);
+    return run;
+  }
+  try {
+    const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services });
+    if (r.state.status !== 'suspended') await o.store.saveRun({ ...r.state, response: r.response });
+    return r.state;
+  } catch (e) {
+    o.log?.(`run ${run.id}: resume failed: ${(e as Error).message}`);
+    run.status = 'failed';
+    await o.store.saveRun(run);
+    return run;
+  }
+}

@@ -1,0 +1,38 @@
+// POST /_ap/resume/<token> and GET /_ap/runs/<id>. The token is the only credential of a resume
+// (spec: Authentication 4); a run id (UUID v4, as unguessable) is the credential of its status.
+import type { FastifyInstance } from 'fastify';
+import type { ResumerOptions } from './resumer.ts';
+import { continueRun } from './resumer.ts';
+
+export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 'pollMs' | 'batch'>): void {
+  app.post('/_ap/resume/:token', async (req, reply) => {
+    const { token } = req.params as { token: string };
+    const claim = await o.store.claimToken(token, new Date(o.services.clock.now()), o.node);
+    if (claim.kind === 'unknown') return reply.code(404).send({ error: { status: 404, message: 'unknown resume token' } });
+    if (claim.kind === 'expired') return reply.code(410).send({ error: { status: 410, message: 'this wait has timed out' } });
+    if (claim.kind === 'resumed') return reply.code(409).send({ error: { status: 409, message: 'this run was already resumed' } });
+    const body = decode(req.body, String(req.headers['content-type'] ?? ''));
+    const run = claim.state;
+    // The rest of the run may be long: answer now, continue in the background.
+    void continueRun(o, run, { kind: 'callback', body });
+    return reply.code(202).send({ run_id: run.id, status: 'resumed' });
+  });
+
+  app.get('/_ap/runs/:id', async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const run = await o.store.loadRun(id);
+    if (!run) return reply.code(404).send({ error: { status: 404, message: 'unknown run' } });
+    return reply.send({
+      id: run.id, config: run.config, interface: run.iface, status: run.status, started_at: run.startedAt,
+      current_action: run.status === 'suspended' || run.status === 'running' ? run.wake?.action ?? null : null,
+      ...(run.wake ? { wake: run.wake.at ? { reason: run.wake.reason, at: run.wake.at } : { reason: run.wake.reason } } : {}),
+      ...(run.response ? { outcome: { http_code: run.response.status, body: run.response.body } } : {}),
+    });
+  });
+}
+
+function decode(body: unknown, type: string): unknown {
+  if (typeof body !== 'string' || body === '') return null;
+  if (/[/+]json\b/i.test(type)) { try { return JSON.parse(body); } catch { return body; } }
+  return body;
+}

@@ -1,0 +1,129 @@
+// The durable store (SERVICE__DATABASE_URL), shared by every node. Claims are single statements with
+// row locks (FOR UPDATE SKIP LOCKED, conditional UPDATE, ON CONFLICT), so each run, token and tick
+// goes to exactly one node.
+import pg from 'pg';
+import type { RunState } from '../run-state.ts';
+import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
+import { PgKv } from './pg-kv.ts';
+import { migrate, quoteSchema } from './pg-schema.ts';
+import type { CapturedRun, Store, SuspendedRun, TokenClaim } from './types.ts';
+
+export interface PostgresOptions {
+  url: string;
+  /** Postgres schema holding the tables; default `pipewright`. */
+  schema?: string;
+  /** Pool size; default 10. */
+  max?: number;
+}
+
+/** Claimed ticks older than this are deleted: no node claims a tick that late. */
+const TICK_RETENTION = `interval '1 day'`;
+
+export class PostgresStore implements Store {
+  readonly durable = true;
+  readonly pool: pg.Pool;
+  private readonly schema: string;
+  private readonly s: string;
+  private readonly kv: PgKv;
+
+  constructor(o: PostgresOptions) {
+    this.schema = o.schema ?? 'pipewright';
+    this.s = quoteSchema(this.schema);
+    this.pool = new pg.Pool({ connectionString: o.url, max: o.max ?? 10 });
+    this.pool.on('error', () => {}); // an idle client's lost connection is replaced on next use
+    this.kv = new PgKv(this.pool, this.s);
+  }
+
+  async init(): Promise<void> { await migrate(this.pool, this.schema); }
+  async close(): Promise<void> { await this.pool.end(); }
+
+  async suspend(run: SuspendedRun): Promise<void> {
+    const st = run.state;
+    await this.pool.query(
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, wake_at, token, state, updated_at) VALUES ($1, $2, $3, 'suspended', $4, $5, $6::json, now())
+       ON CONFLICT (id) DO UPDATE SET status = 'suspended', wake_at = EXCLUDED.wake_at, token = EXCLUDED.token,
+         claimed_by = NULL, claimed_at = NULL, state = EXCLUDED.state, updated_at = now()`,
+      [st.id, st.config, st.iface, run.wakeAt, run.token, JSON.stringify(st)]);
+  }
+
+  async claimDue(now: Date, limit: number, node: string): Promise<RunState[]> {
+    // wake_at is kept on purpose: a callback arriving after its wait timed out reads as expired.
+    const { rows } = await this.pool.query(
+      `UPDATE ${this.s}.runs SET status = 'running', claimed_by = $3, claimed_at = $1, updated_at = now()
+       WHERE status = 'suspended' AND id IN (SELECT id FROM ${this.s}.runs WHERE status = 'suspended' AND wake_at <= $1
+         ORDER BY wake_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING state, wake_at`, [now, Math.max(0, limit), node]);
+    return rows.sort((a, b) => a.wake_at.getTime() - b.wake_at.getTime()).map((r) => r.state as RunState);
+  }
+
+  async claimToken(token: string, now: Date, node: string): Promise<TokenClaim> {
+    // Clearing wake_at marks "resumed by its callback" (see tokenRefusal).
+    const { rows } = await this.pool.query(
+      `UPDATE ${this.s}.runs SET status = 'running', wake_at = NULL, claimed_by = $3, claimed_at = $2, updated_at = now()
+       WHERE token = $1 AND status = 'suspended' AND (wake_at IS NULL OR wake_at > $2) RETURNING state`, [token, now, node]);
+    if (rows.length) return { kind: 'claimed', state: rows[0].state as RunState };
+    const r = await this.pool.query(`SELECT status, wake_at FROM ${this.s}.runs WHERE token = $1`, [token]);
+    if (!r.rows.length) return { kind: 'unknown' };
+    return { kind: tokenRefusal(r.rows[0].status, r.rows[0].wake_at?.getTime() ?? null, now.getTime()) };
+  }
+
+  async saveRun(state: RunState): Promise<void> {
+    if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
+    await this.pool.query(
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, state, updated_at) VALUES ($1, $2, $3, $4, $5::json, now())
+       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, state = EXCLUDED.state, updated_at = now()`,
+      [state.id, state.config, state.iface, state.status, JSON.stringify(state)]);
+  }
+
+  async loadRun(id: string): Promise<RunState | undefined> {
+    const { rows } = await this.pool.query(`SELECT state FROM ${this.s}.runs WHERE id = $1`, [id]);
+    return rows[0]?.state;
+  }
+
+  async countSuspended(): Promise<number> {
+    const { rows } = await this.pool.query(`SELECT count(*)::int AS n FROM ${this.s}.runs WHERE status = 'suspended'`);
+    return rows[0].n;
+  }
+
+  stateGet = (ns: string, keys: string[], now: number) => this.kv.get(ns, keys, now);
+  stateSet = (ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number) => this.kv.set(ns, key, value, ttlMs, now);
+  stateAdvance = (ns: string, key: string, value: unknown, ttlMs: number | undefined, now: number) => this.kv.advance(ns, key, value, ttlMs, now);
+  stateIncrement = (ns: string, key: string, by: number, ttlMs: number | undefined, now: number) => this.kv.increment(ns, key, by, ttlMs, now);
+  stateDelete = (ns: string, key: string) => this.kv.delete(ns, key);
+  markSeen = (ns: string, key: string, ids: string[], ttlMs: number | undefined, cap: number, now: number) => this.kv.markSeen(ns, key, ids, ttlMs, cap, now);
+
+  async claimTick(schedule: string, tickAt: Date, node: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [schedule, tickAt, node]);
+    if (r.rowCount !== 1) return false;
+    await this.pool.query(`DELETE FROM ${this.s}.ticks WHERE schedule = $1 AND tick_at < $2::timestamptz - ${TICK_RETENTION}`, [schedule, tickAt]);
+    return true;
+  }
+
+  async saveCapture(c: CapturedRun): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${this.s}.captures (id, config, iface, at, status, replayable, reason, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json)
+       ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, iface = EXCLUDED.iface, at = EXCLUDED.at, status = EXCLUDED.status,
+         replayable = EXCLUDED.replayable, reason = EXCLUDED.reason, state = EXCLUDED.state`,
+      [c.id, c.config, c.iface, new Date(c.at), c.status, c.replayable, c.notReplayableBecause ?? null, JSON.stringify(c.state)]);
+  }
+
+  async listCaptures(f: { config?: string; iface?: string; limit?: number }): Promise<CapturedRun[]> {
+    const { rows } = await this.pool.query(
+      `SELECT * FROM ${this.s}.captures WHERE ($1::text IS NULL OR config = $1) AND ($2::text IS NULL OR iface = $2)
+       ORDER BY at DESC, id COLLATE "C" DESC LIMIT $3`, [f.config ?? null, f.iface ?? null, f.limit ?? DEFAULT_CAPTURE_LIMIT]);
+    return rows.map(captureOf);
+  }
+
+  async getCapture(id: string): Promise<CapturedRun | undefined> {
+    const { rows } = await this.pool.query(`SELECT * FROM ${this.s}.captures WHERE id = $1`, [id]);
+    return rows.length ? captureOf(rows[0]) : undefined;
+  }
+}
+
+function captureOf(r: Record<string, any>): CapturedRun {
+  return {
+    id: r.id, config: r.config, iface: r.iface, at: (r.at as Date).toISOString(), status: r.status, replayable: r.replayable,
+    ...(r.reason !== null ? { notReplayableBecause: r.reason } : {}), state: r.state,
+  };
+}
