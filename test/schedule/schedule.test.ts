@@ -6,7 +6,7 @@ import type { RunResult } from '../../runtime/exec/run.ts';
 import type { Plan } from '../../runtime/plan.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
-import { backoffMs, scheduleSettings, SCHEDULE_NS, startSchedules, type ScheduleOptions } from '../../runtime/schedule/index.ts';
+import { backoffMs, cronOf, scheduleSettings, SCHEDULE_NS, startSchedules, type ScheduleOptions } from '../../runtime/schedule/index.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 
@@ -112,7 +112,8 @@ describe('schedules', () => {
     const at = up.hits.filter((h) => h.path === '/down').map((h) => h.at);
     expect(at).toHaveLength(3);
     expect(at[2]! - at[1]!).toBeLessThan(400); // capped at 0.1 s, not 0.5 s
-    const pending = (await store.stateGet(SCHEDULE_NS, [`${plan.name}.job`].map((k) => `retry:${k}`), Date.now()))[`retry:${plan.name}.job`];
+    const key = `retry:${plan.name}.job`;
+    const pending = (await store.stateGet(SCHEDULE_NS, [key], Date.now()))[key];
     expect(pending).toMatchObject({ attempt: 3 }); // persisted, so a restart can resume it
   });
 
@@ -133,6 +134,12 @@ describe('schedules', () => {
     expect(await bad({ cron: '0 9 * * 1', enabled: true, timezone: 'Mars/Olympus' })).toThrow(/unknown timezone "Mars\/Olympus"/);
     const ok = await bad({ cron: '0 9 * * mon-fri', enabled: true, timezone: 'Europe/Paris' });
     expect(ok).not.toThrow();
+  });
+
+  it('reads the cron in its timezone', () => {
+    const s = scheduleSettings({ cron: '0 9 * * *', enabled: true, timezone: 'Europe/Paris' })!;
+    expect(cronOf('c.i', s).nextRun(new Date('2031-01-10T12:00:00Z'))!.toISOString()).toBe('2031-01-11T08:00:00.000Z');
+    expect(cronOf('c.i', s).nextRun(new Date('2031-07-10T12:00:00Z'))!.toISOString()).toBe('2031-07-11T07:00:00.000Z');
   });
 });
 
