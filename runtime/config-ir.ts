@@ -125,6 +125,8 @@ export interface ActionIR {
   responseOnError?: ActionResponseIR;
   /** Statuses this action's assert expects of it that expect_status does not accept (spec: Errors 2). */
   assertStatusHint?: { statuses: number[]; line: number };
+  /** `replayable: false`: a captured run that ran this action is inspect-only. */
+  notReplayable?: boolean;
   /** Earlier actions whose data this one reads through markers (skip propagation). */
   reads?: string[];
   /** State keys read by `a|state::KEY|` markers of this action; fetched before it runs. */

@@ -47,6 +47,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   if (post.length) ir.post = post;
   if (a.json_output !== undefined) ir.jsonOutput = jsonOutput(a.json_output, at);
   if (typeof a.output === 'string') ir.output = a.output;
+  if (a.replayable === false) ir.notReplayable = true;
   for (const [field, key] of [['response_on_success', 'responseOnSuccess'], ['response_on_error', 'responseOnError']] as const) {
     const r = a[field] as Obj | undefined;
     if (r) ir[key] = { ...(typeof r.http_code === 'number' ? { httpCode: r.http_code } : {}), ...(r.headers ? { headers: lowerValue(r.headers) } : {}), ...(r.body !== undefined ? { body: lowerValue(r.body) } : {}) };

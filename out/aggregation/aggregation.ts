@@ -157,6 +157,7 @@ export const plan: rt.Plan = {
           line: 34,
           kind: "input",
           hide: {},
+          reads: ["Orders"],
           input: [customer_overview_Totals_input],
           post: customer_overview_Totals_post_chain,
         },

@@ -141,6 +141,7 @@ export const plan: rt.Plan = {
           kind: "input",
           hide: {},
           output: "http",
+          reads: ["Cache", "Warehouse"],
           conditionalInput: [
             {
               input: inventory_Result_conditional_input1,

@@ -139,6 +139,7 @@ export const plan: rt.Plan = {
           line: 15,
           kind: "input",
           hide: {},
+          reads: ["__proto__"],
           input: [evil_process_exit_1_process_exit_1_process_exit_1_input],
           post: evil_process_exit_1_process_exit_1_process_exit_1_post_chain,
         },
@@ -147,6 +148,7 @@ export const plan: rt.Plan = {
           line: 19,
           kind: "input",
           hide: {},
+          reads: ["'); process.exit(1)//"],
           input: [evil_process_exit_1_process_exit_1_globalThis_x_1_input],
           assert: {
             tests: [evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test],

@@ -162,6 +162,7 @@ export const plan: rt.Plan = {
           kind: "input",
           hide: {},
           output: "http",
+          reads: ["Lines"],
           input: [order_total_Summary_input],
           post: order_total_Summary_post_chain,
         },

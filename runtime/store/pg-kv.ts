@@ -87,8 +87,8 @@ export class PgKv {
       ? `ORDER BY seen_at DESC, id COLLATE "C" DESC OFFSET $3`
       : `AND expires_at <= $3`;
     await this.pool.query(
-      `DELETE FROM ${this.s}.seen WHERE ns = $1 AND key = $2 AND id IN (
-         SELECT id FROM ${this.s}.seen WHERE ns = $1 AND key = $2 ${which} FOR UPDATE SKIP LOCKED)`,
+      `WITH old AS MATERIALIZED (SELECT id FROM ${this.s}.seen WHERE ns = $1 AND key = $2 ${which} FOR UPDATE SKIP LOCKED)
+       DELETE FROM ${this.s}.seen t USING old WHERE t.ns = $1 AND t.key = $2 AND t.id = old.id`,
       [ns, key, ttlMs === undefined ? cap : at(now)]);
   }
 }

@@ -47,12 +47,13 @@ export class PostgresStore implements Store {
   }
 
   async claimDue(now: Date, limit: number, node: string): Promise<RunState[]> {
+    // A materialized CTE: as `id IN (subquery)` the planner may re-run the LIMIT subquery and claim more.
     // wake_at is kept on purpose: a callback arriving after its wait timed out reads as expired.
     const { rows } = await this.pool.query(
-      `UPDATE ${this.s}.runs SET status = 'running', claimed_by = $3, claimed_at = $1, updated_at = now()
-       WHERE status = 'suspended' AND id IN (SELECT id FROM ${this.s}.runs WHERE status = 'suspended' AND wake_at <= $1
+      `WITH due AS MATERIALIZED (SELECT id FROM ${this.s}.runs WHERE status = 'suspended' AND wake_at <= $1
          ORDER BY wake_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING state, wake_at`, [now, Math.max(0, limit), node]);
+       UPDATE ${this.s}.runs r SET status = 'running', claimed_by = $3, claimed_at = $1, updated_at = now()
+       FROM due WHERE r.id = due.id RETURNING r.state, r.wake_at`, [now, Math.max(0, limit), node]);
     return rows.sort((a, b) => a.wake_at.getTime() - b.wake_at.getTime()).map((r) => r.state as RunState);
   }
 
