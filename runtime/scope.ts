@@ -19,4 +19,6 @@ export interface Environment {
   variable(name: string): string | undefined;
   env(name: string): string | undefined;
   uuid(): string;
+  /** Every secret and variable value configured, for redaction of captured runs. */
+  sensitiveValues?(): string[];
 }

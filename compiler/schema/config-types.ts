@@ -1513,7 +1513,7 @@ export interface Integration {
   [k: string]: unknown;
 }
 /**
- * Durable key/value operation: exactly one of get, set, advance, increment, delete. Read inline with a|state::<KEY>|.
+ * Durable key/value operation: exactly one of get, set, advance, increment, delete (plus an optional namespace). Read inline with a|state::<KEY>|.
  */
 export interface StateAction {
   /**
@@ -1536,6 +1536,10 @@ export interface StateAction {
    * Remove the key.
    */
   delete?: StateKey;
+  /**
+   * Namespace of the key (default: the config name); actions of several configs sharing a namespace share keys.
+   */
+  namespace?: string;
 }
 export interface StateKey {
   /**

@@ -57,13 +57,10 @@ export function createCapture(o: { store: Store; now: () => number }): Capture {
   };
 }
 
-/** `replayable: false` is lowered as `notReplayable: true` on the action. */
-const notReplayable = (a: ActionPlan) => (a as ActionPlan & { notReplayable?: boolean }).notReplayable === true;
-
-/** The first action that ran (in finishing order) and is not replayable, itself or nested in it. */
+/** The first action that ran (in finishing order) and is `replayable: false`, itself or nested in it. */
 export function notReplayableBecause(actions: ActionPlan[], state: RunState): string | undefined {
   const byName = new Map(actions.map((a) => [a.name, a]));
-  const find = (a: ActionPlan): string | undefined => (notReplayable(a) ? a.name : a.actions?.map(find).find((n) => n !== undefined));
+  const find = (a: ActionPlan): string | undefined => (a.notReplayable ? a.name : a.actions?.map(find).find((n) => n !== undefined));
   for (const name of state.seq?.order ?? []) {
     const a = byName.get(name);
     if (a && state.steps[name]?.outcome !== 'skipped') {

@@ -7,6 +7,7 @@ import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store/types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
+import type { RunHooks } from '../server/hooks.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -17,6 +18,7 @@ export interface ResumerOptions {
   pollMs?: number;
   batch?: number;
   log?: (msg: string) => void;
+  hooks?: RunHooks;
 }
 
 export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {
@@ -39,7 +41,7 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
 }
 
 /** Continues one claimed run and records how it ended (or it is suspended again by the executor). */
-export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log'>, run: RunState, delivery: Delivery): Promise<RunState> {
+export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks'>, run: RunState, delivery: Delivery): Promise<RunState> {
   const plan = o.plans.find((p) => p.name === run.config);
   if (!plan) {
     o.log?.(`run ${run.id}: config ${run.config} is not served by this node; left for another`);
@@ -49,7 +51,11 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
   }
   try {
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services });
-    if (r.state.status !== 'suspended') await o.store.saveRun({ ...r.state, response: r.response });
+    if (r.state.status !== 'suspended') {
+      await o.store.saveRun({ ...r.state, response: r.response });
+      const iface = plan.interfaces.find((x) => x.name === run.iface);
+      if (iface) o.hooks?.afterRun(plan, iface, r);
+    }
     return r.state;
   } catch (e) {
     o.log?.(`run ${run.id}: resume failed: ${(e as Error).message}`);

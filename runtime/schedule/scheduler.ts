@@ -86,9 +86,10 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     });
   };
 
-  const tick = async (job: Job, at: Date) => {
+  const tick = async (job: Job, at: Date, missed = false) => {
     if (!(await o.store.claimTick(job.key, at, o.node))) return;
     ticks++;
+    if (missed) log(`schedule of ${job.key}: running missed tick ${at.toISOString()}`);
     await o.store.stateAdvance(SCHEDULE_NS, `last:${job.key}`, at.getTime(), undefined, now());
     await attempt(job, at.getTime(), 1);
   };
@@ -118,14 +119,16 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
 
   const run = async (job: Job): Promise<RunResult | undefined> => {
     const request: RequestData = { method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' };
+    let result: RunResult;
     try {
-      const result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services });
-      await o.afterRun?.(job.plan, job.iface, result);
-      return result;
+      result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services });
     } catch (e) {
       log(`schedule of ${job.key}: run crashed: ${(e as Error).message}`);
       return undefined; // counts as a failed attempt
     }
+    // A failing hook (capture, on_error) is logged; it must not make the run count as failed.
+    await Promise.resolve().then(() => o.afterRun?.(job.plan, job.iface, result)).catch((e: unknown) => log(`schedule of ${job.key}: after-run hook: ${(e as Error).message}`));
+    return result;
   };
 
   // On start: resume the latest tick's pending retry, or run the latest tick if it was missed.
@@ -137,10 +140,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     const last = st[`last:${job.key}`];
     const pending = st[`retry:${job.key}`] as PendingRetry | undefined;
     if (pending && pending.tick === prev.getTime()) return waitThenRetry(job, pending);
-    if (typeof last === 'number' && last < prev.getTime()) {
-      log(`schedule of ${job.key}: running missed tick ${prev.toISOString()}`);
-      await tick(job, prev);
-    }
+    if (typeof last === 'number' && last < prev.getTime()) await tick(job, prev, true);
   };
 
   for (const job of jobs) {

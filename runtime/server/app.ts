@@ -5,7 +5,8 @@ import type { Environment } from '../scope.ts';
 import { systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface } from '../exec/run.ts';
-import { ErrorHandlers } from '../exec/on-error.ts';
+import { runHooks, type RunHooks } from './hooks.ts';
+import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
@@ -18,6 +19,10 @@ export interface ServerOptions {
   /** Request body limit in bytes (default 10 MiB). */
   bodyLimit?: number;
   logger?: boolean;
+  /** After-run hooks (error handler, capture); default: the error handler only. */
+  hooks?: RunHooks;
+  /** SERVICE__ADMIN_TOKEN: turns on the management routes (captures). */
+  adminToken?: string;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -26,14 +31,17 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const env = o.env ?? processEnvironment();
   const services = o.services ?? { clock: systemClock };
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
-  const handlers = new ErrorHandlers(env, services, { warn });
+  const hooks = o.hooks ?? runHooks({ env, services, warn });
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get('/_ap/health', async () => ({ ok: true }));
-  if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn });
+  if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
+  if (services.store && o.adminToken) {
+    registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: o.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
+  }
   const seen = new Map<string, string>();
   for (const plan of plans) {
     for (const i of plan.interfaces) {
@@ -46,7 +54,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       }
       app.route({ method: methods, url: i.route, handler: async (req, reply) => {
         const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });
-        handlers.afterRun(plan, i.name, result);
+        hooks.afterRun(plan, i, result);
         const enc = encodeResponse(result.response, i.output);
         return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
       } });
@@ -61,7 +69,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     if (status >= 500) app.log.error(err);
     reply.code(status).send({ error: { status, message } });
   });
-  app.decorate('errorHandlers', handlers);
+  app.decorate('errorHandlers', hooks.errorHandlers);
   return app;
 }
 

@@ -12,6 +12,9 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
+import { runHooks } from './hooks.ts';
+import { createCapture } from '../capture/capture.ts';
+import { startSchedules } from '../schedule/scheduler.ts';
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
@@ -27,15 +30,25 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000 };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => process.stderr.write(`pipewright: ${m}\n`);
-  const app = buildApp(plans, { env, services, node, warn });
-  const resumer = startResumer({ plans, store, env, services, node, log: warn, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
+  const capture = createCapture({ store, now: () => services.clock.now() });
+  capture.open(plans);
+  const hooks = runHooks({ env, services, warn, capture });
+  const adminToken = process.env.SERVICE__ADMIN_TOKEN || undefined;
+  const app = buildApp(plans, { env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}) });
+  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
+  const schedules = startSchedules(plans, {
+    store, env, services, node, log: warn,
+    // Seconds-resolution cron is for tests only; configs are validated as 5 fields.
+    seconds: process.env.SERVICE__CRON_SECONDS === '1',
+    afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+  });
   await app.listen({ port: o.port, host: o.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
   process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
   const stop = () => {
-    Promise.all([resumer.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools()])).then(() => process.exit(0), () => process.exit(1));
+    Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools()])).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

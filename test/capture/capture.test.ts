@@ -50,9 +50,11 @@ interfaces:
         input: ready
       - name: Send
         url: a|var::API|/send
+        replayable: false
       - name: Compensate
         run_when_failed: [Send]
         input: undo
+        replayable: false
 `);
   for (const i of plan.interfaces) i.capture = capture as never;
   return plan;
@@ -172,11 +174,9 @@ describe('redaction', () => {
 });
 
 describe('replay', () => {
-  it('records which action made a run inspect-only; a skipped one does not count', async () => {
+  it.each(['compiled', 'interpreted'] as const)('records which action made a run inspect-only; a skipped one does not count (%s)', async (mode) => {
     const store = new MemoryStore();
-    const plan = await planWith('all');
-    const send = plan.interfaces.find((i) => i.name === 'send')!;
-    for (const a of send.actions) if (a.name !== 'Prepare') (a as { notReplayable?: boolean }).notReplayable = true;
+    const plan = await planWith('all', mode);
     const r = await runAndCapture(plan, 'send', createCapture({ store, now: Date.now }));
     expect(r.state.steps.Compensate?.outcome ?? 'skipped').toBe('skipped');
     expect(await store.getCapture(r.state.id)).toMatchObject({ replayable: false, notReplayableBecause: 'Send' });
@@ -198,8 +198,6 @@ describe('replay', () => {
   it('refuses an inspect-only capture', async () => {
     const store = new MemoryStore();
     const plan = await planWith('all');
-    const send = plan.interfaces.find((i) => i.name === 'send')!;
-    (send.actions[1] as { notReplayable?: boolean }).notReplayable = true;
     const before = up.count('/send');
     const r = await runAndCapture(plan, 'send', createCapture({ store, now: Date.now }));
     const c = (await store.getCapture(r.state.id))!;
@@ -214,7 +212,6 @@ describe('management routes', () => {
   async function setup(adminToken?: string) {
     const store = new MemoryStore();
     const plan = await planWith('all');
-    (plan.interfaces.find((i) => i.name === 'send')!.actions[1] as { notReplayable?: boolean }).notReplayable = true;
     const cap = createCapture({ store, now: Date.now });
     const good = await runAndCapture(plan, 'good', cap);
     const send = await runAndCapture(plan, 'send', cap);

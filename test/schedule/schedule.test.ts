@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import type { RunResult } from '../../runtime/exec/run.ts';
+import type { Json } from '../../runtime/ir.ts';
 import type { Plan } from '../../runtime/plan.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -37,7 +38,7 @@ interfaces:
       - name: Call
         url: a|var::API|${path}
 `);
-  plan.interfaces[0]!.schedule = schedule;
+  plan.interfaces[0]!.schedule = schedule as Json;
   return plan;
 }
 

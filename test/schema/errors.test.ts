@@ -171,7 +171,7 @@ secrets: {}
           get: { key: a }
           delete: { key: a }
 `);
-    expect(check(text)).toEqual([{ at: '5:9', severity: 'error', message: 'state in action "S" sets get and delete; a state action sets exactly one field' }]);
+    expect(check(text)).toEqual([{ at: '5:9', severity: 'error', message: 'state in action "S": set only one of get, set, advance, increment, delete; found get and delete' }]);
   });
 
   it('a multipart part needs exactly one of value, b64, file_path', () => {
