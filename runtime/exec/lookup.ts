@@ -25,7 +25,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
       results[i] = inherit.length && r.ok ? { ...r, data: withInherited(r.data, items[i], inherit, s) } : r;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(lk.concurrency, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrencyOf(lk.concurrency), items.length) }, worker));
   if (signal.aborted) return { ok: false, error: 'lookup timed out', failure: { kind: 'transport', cls: 'timeout' } };
   if (lk.partition) {
     const succeeded: unknown[] = [];
@@ -64,4 +64,9 @@ function withInherited(data: unknown, item: unknown, inherit: Array<[string, Dat
   const out: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data } : { value: data };
   for (const [name, fn] of inherit) setOwn(out, name, fn(item, s) ?? null);
   return out;
+}
+
+/** lookup_concurrency, capped at 50 in managed run modes (spec: Limits). */
+export function concurrencyOf(configured: number, env: NodeJS.ProcessEnv = process.env): number {
+  return /^(1|true)$/i.test(env.SERVICE__MANAGED_MODE ?? '') ? Math.min(configured, 50) : configured;
 }

@@ -63,6 +63,13 @@ interfaces:
         run_when_failed: [Approval]
         input: { id: a|body::id|, approved: false, reason: timeout }
         output: http
+  short:
+    actions:
+      - name: Nap
+        delay: 50ms
+      - name: After
+        input: awake
+        output: http
   polling:
     actions:
       - name: Flaky
@@ -149,6 +156,12 @@ describe('without a durable store', () => {
     await mem.init();
     const s = await serveDurable([await planOf('memory.yaml', 'compiled', CONFIG)], mem, { API: up.url }, { maxDelayMs: 100 });
     try {
+      // A delay within SERVICE__MAX_DELAY_SECS sleeps in process, store or not.
+      const t = Date.now();
+      const short = await fetch(`${s.url}/short`);
+      expect(short.status).toBe(200);
+      expect(await short.text()).toBe('awake');
+      expect(Date.now() - t).toBeGreaterThanOrEqual(45);
       const later = await post(`${s.url}/later`, { id: 1 });
       expect(later.status).toBe(500);
       expect(String((later.body.error as Record<string, unknown>).detail)).toMatch(/exceeds SERVICE__MAX_DELAY_SECS .* no durable store is configured .*refused, not shortened/);

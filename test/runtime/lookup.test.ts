@@ -2,6 +2,7 @@
 // timeouts, the whole-loop timeout, and inherited fields; both paths give the same bytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
+import { concurrencyOf } from '../../runtime/exec/lookup.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
@@ -53,6 +54,14 @@ ${extra.replace(/^/gm, '        ')}
 `;
 
 const ids = (n: number, skip: number[] = []) => ({ ids: Array.from({ length: n }, (_, i) => ({ id: i + 1 })).filter((x) => !skip.includes(x.id)) });
+
+describe('lookup_concurrency cap', () => {
+  it('is capped at 50 in managed mode only', () => {
+    expect(concurrencyOf(80, {})).toBe(80);
+    expect(concurrencyOf(80, { SERVICE__MANAGED_MODE: '1' })).toBe(50);
+    expect(concurrencyOf(10, { SERVICE__MANAGED_MODE: 'true' })).toBe(10);
+  });
+});
 
 describe('lookup', () => {
   it('keeps input order and never exceeds lookup_concurrency', async () => {
