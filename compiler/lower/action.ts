@@ -12,6 +12,7 @@ export interface LowerCtx {
   lineOf(path: Array<string | number>): number;
   defaults: Record<string, unknown>;
   supported: Set<string>;
+  features: Record<string, boolean>;
 }
 
 type Obj = Record<string, unknown>;
@@ -43,7 +44,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   if (a.retry) ir.retry = retry(a.retry as Obj);
   const asserted = lowerAssert(a.assert);
   if (asserted) ir.assert = asserted;
-  const post = lowerTransforms(a.post_transforms, [...at, 'post_transforms'], cx.lineOf);
+  const post = lowerTransforms(a.post_transforms, [...at, 'post_transforms'], cx);
   if (post.length) ir.post = post;
   if (a.json_output !== undefined) ir.jsonOutput = jsonOutput(a.json_output, at);
   if (typeof a.output === 'string') ir.output = a.output;

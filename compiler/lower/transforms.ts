@@ -3,6 +3,7 @@
 import type { Json, Node, TransformIR } from '../../runtime/ir.ts';
 import type { FieldKind } from '../../runtime/transforms/types.ts';
 import { transforms } from '../../runtime/transforms/index.ts';
+import { gateMessage } from '../../runtime/transforms/util/features.ts';
 import { lowerTest } from './tests.ts';
 import { lowerValue } from './values.ts';
 import { segments } from './markers.ts';
@@ -13,7 +14,14 @@ export class LowerError extends Error {
   }
 }
 
-export function lowerTransforms(list: unknown, at: Array<string | number>, lineOf: (p: Array<string | number>) => number): TransformIR[] {
+/** What lowering transforms needs: YAML lines, and the config-wide gate of the heavy transforms. */
+export interface TransformCtx {
+  lineOf: (p: Array<string | number>) => number;
+  features: Record<string, boolean>;
+}
+
+export function lowerTransforms(list: unknown, at: Array<string | number>, tx: TransformCtx): TransformIR[] {
+  const lineOf = tx.lineOf;
   if (!Array.isArray(list)) return [];
   return list.map((t, i) => {
     const entries = Object.entries(t as Record<string, unknown>);
@@ -22,13 +30,15 @@ export function lowerTransforms(list: unknown, at: Array<string | number>, lineO
     if (!def || entries.length !== 1) {
       throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transforms).join(', ')}`);
     }
+    const gated = gateMessage(op, tx.features);
+    if (gated) throw new LowerError(gated, [...at, i, op], `remove the transform, or set features.${op}: true`);
     const spec = def.spec;
     const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
     let args: Node;
-    if (spec.self) args = lowerField(spec.self, value, [...at, i, op], lineOf);
+    if (spec.self) args = lowerField(spec.self, value, [...at, i, op], tx);
     else if (isObj && spec.fields) {
       const props = Object.entries(value as Record<string, unknown>).map(
-        ([k, v]) => [k, lowerField(spec.fields![k] ?? 'value', v, [...at, i, op, k], lineOf)] as [string, Node],
+        ([k, v]) => [k, lowerField(spec.fields![k] ?? 'value', v, [...at, i, op, k], tx)] as [string, Node],
       );
       // All constant: fold the lowered literals (not the raw value: 'literal' fields stay uninterpolated).
       args = props.every(([, n]) => n.k === 'lit')
@@ -46,7 +56,7 @@ export function lowerPath(src: string): Node {
   return { k: 'path', src, segs: segments(src.replace(/^\$\.?/, '').replace(/\[(\d+)\]/g, '.$1')) };
 }
 
-function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, lineOf: (p: Array<string | number>) => number): Node {
+function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, tx: TransformCtx): Node {
   const str = (what: string): string => {
     if (typeof v !== 'string') throw new LowerError(`expected ${what} text`, at);
     return v;
@@ -60,7 +70,7 @@ function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, lin
     case 'test': return { k: 'test', test: lowerTest(v as Record<string, unknown>) };
     case 'tests': return { k: 'arr', items: entries(v, at).map(([p, t]) => ({ k: 'arr', items: [lowerPath(p), { k: 'test', test: lowerTest(t as Record<string, unknown>) }] })) };
     case 'calcs': return { k: 'arr', items: entries(v, at).map(([name, e]) => ({ k: 'arr', items: [{ k: 'lit', v: name }, { k: 'calc', src: String(e) }] })) };
-    case 'chains': return { k: 'arr', items: entries(v, at).map(([key, list]) => ({ k: 'arr', items: [{ k: 'lit', v: key }, { k: 'chain', steps: lowerTransforms(list, [...at, key], lineOf) }] })) };
+    case 'chains': return { k: 'arr', items: entries(v, at).map(([key, list]) => ({ k: 'arr', items: [{ k: 'lit', v: key }, { k: 'chain', steps: lowerTransforms(list, [...at, key], tx) }] })) };
   }
 }
 

@@ -2452,6 +2452,10 @@ export interface TransformCompress {
    * 0 to 9 (default 6).
    */
   level?: number;
+  /**
+   * Bound in bytes of the input and of the decompressed output (default 8 MiB); a zip bomb is refused, not expanded.
+   */
+  max_compress_bytes?: number;
 }
 export interface TransformDecompress {
   /**
@@ -2474,6 +2478,10 @@ export interface TransformDecompress {
    * Parse the result as JSON.
    */
   json?: boolean;
+  /**
+   * Bound in bytes of the input and of the decompressed output (default 8 MiB); a zip bomb is refused, not expanded.
+   */
+  max_compress_bytes?: number;
 }
 /**
  * RFC 6238.
@@ -2529,6 +2537,10 @@ export interface TransformParseXlsx {
    * `base64` (default) or `base64url`.
    */
   encoding?: DocumentEncoding;
+  /**
+   * Bound in bytes of the decoded document (default 16 MiB).
+   */
+  max_document_bytes?: number;
 }
 /**
  * Extracts text.
@@ -2546,6 +2558,14 @@ export interface TransformParsePdf {
    * `base64` (default) or `base64url`.
    */
   encoding?: DocumentEncoding;
+  /**
+   * Bound in bytes of the decoded document (default 16 MiB).
+   */
+  max_document_bytes?: number;
+  /**
+   * When true, the result is an array of page texts instead of one text with pages joined by a blank line.
+   */
+  pages?: boolean;
 }
 export interface S3GeneratePresignedURL {
   /**

@@ -4,11 +4,13 @@
 // reports them (a line break where it marks one), trailing spaces are cut and the page trimmed.
 // Asynchronous (pdf.js is): `spec.async` makes the chain await it. The file is untrusted: its
 // decoded size is bounded (max_document_bytes, default 16 MiB), at most 1000 pages are read, the
-// text is bounded (4 characters per input byte), scripts stay off (isEvalSupported: false) and no
-// system fonts are read. An absent or null value gives null.
+// text is bounded (4 characters per input byte), scripts stay off (isEvalSupported: false), no
+// system fonts are read, and pdf.js's leaked rejections cannot crash the process (util/pdfjs-guard.ts).
+// An absent or null value gives null.
 import { getDocumentProxy } from 'unpdf';
 import { byteBound, decodeBinary, encodingArg } from './util/bytes.ts';
 import { valueKey } from './util/value-key.ts';
+import { guardPdfjsRejections } from './util/pdfjs-guard.ts';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from './parse_xlsx.ts';
 import { TransformError, type TransformSpec } from './types.ts';
 import type { Scope } from '../scope.ts';
@@ -30,6 +32,7 @@ export async function run(data: unknown, args: any, _s: Scope): Promise<unknown>
   // pdf.js tolerates junk before the header, as readers do; without a header it is not a PDF.
   if (!bytes.subarray(0, 1024).includes('%PDF-')) throw new TransformError(`${W}: the value is not a PDF`);
   const maxChars = 4 * max;
+  guardPdfjsRejections(); // pdf.js leaks rejected prefetches on malformed files: util/pdfjs-guard.ts
   let doc: Awaited<ReturnType<typeof getDocumentProxy>> | undefined;
   try {
     // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.

@@ -4,13 +4,15 @@
 // The file is untrusted: only the three formats are accepted (SheetJS would also parse CSV, HTML,
 // SYLK... from any text), its decoded size is bounded (max_document_bytes, default 16 MiB), a zip's
 // inflated size is bounded (8x that) before SheetJS allocates anything, SheetJS reads at most
-// limit + 1001 sheet rows (blank or title rows above the data may use up to 1000 of them), and the
-// output is bounded in cells and characters. An absent or null value gives null.
+// limit + 1001 sheet rows (blank or title rows above the data may use up to 1000 of them), reading
+// has a CPU deadline (SheetJS can loop forever on a crafted .xls), and the output is bounded in
+// cells and characters. An absent or null value gives null.
 import { read, type WorkBook } from '@e965/xlsx';
 import { byteBound, decodeBinary, encodingArg, MiB } from './util/bytes.ts';
 import { sheetRows } from './util/sheet-rows.ts';
 import { valueKey } from './util/value-key.ts';
 import { fixAstralRefs, inflateZip, storedZip } from './util/zip-guard.ts';
+import { withDeadline } from './util/deadline.ts';
 import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
 
 export const spec: TransformSpec = { fields: { value: 'path' } };
@@ -20,6 +22,10 @@ const W = 'parse_xlsx';
 const MAX_CELLS = 1_000_000;
 const MAX_LIMIT = 1_000_000;
 const ROW_SLACK = 1000;
+/** Reading stops here: a 15 MiB file near the row limit takes 1-3 s on a small server. */
+let deadlineMs = 10_000;
+/** For tests: a shorter deadline (no argument restores the default). */
+export function setParseDeadline(ms = 10_000): void { deadlineMs = ms; }
 const CFB = Buffer.from('d0cf11e0a1b11ae1', 'hex');
 const ODS = 'application/vnd.oasis.opendocument.spreadsheet';
 
@@ -46,12 +52,12 @@ function pickSheet(wb: WorkBook, sheet: unknown): string {
   const names = wb.SheetNames;
   let name: string | undefined;
   if (sheet === undefined || sheet === null) name = names[0];
-  else if (typeof sheet === 'number' && Number.isInteger(sheet)) name = names[sheet];
+  else if (typeof sheet === 'number') name = names[sheet];
   else if (typeof sheet === 'string') {
     name = names.find((n) => n.toLowerCase() === sheet.toLowerCase()); // Excel compares names ignoring case
     if (name === undefined && /^\d+$/.test(sheet)) name = names[Number(sheet)];
-  } else throw new TransformError(`${W}: sheet must be a sheet name or a 0-based index`);
-  if (name === undefined || !wb.Sheets[name]) throw new TransformError(`${W}: no sheet ${JSON.stringify(sheet ?? 0)} (the workbook has ${names.length})`);
+  }
+  if (name === undefined || !Object.hasOwn(wb.Sheets, name)) throw new TransformError(`${W}: no sheet ${JSON.stringify(sheet ?? 0)} (the workbook has ${names.length})`);
   return name;
 }
 
@@ -62,20 +68,22 @@ export const run: TransformRun = (data, args) => {
   const headers = args.headers !== false;
   const limit = count(args.limit, 10_000, 'limit');
   const max = byteBound(args.max_document_bytes, DEFAULT_MAX_DOCUMENT_BYTES, W, 'max_document_bytes');
+  const sheet = args.sheet;
+  if (sheet !== undefined && sheet !== null && typeof sheet !== 'string' && !(typeof sheet === 'number' && Number.isInteger(sheet)))
+    throw new TransformError(`${W}: sheet must be a sheet name or a 0-based index`);
   if (value === undefined || value === null) return write(null);
   const bytes = decodeBinary(value, encoding, W, max, 'max_document_bytes');
   if (bytes.length < 8) throw new TransformError(`${W}: the value is not an .xlsx, .xls or .ods file`);
   const input = vetted(bytes, 8 * max);
-  const sheet = args.sheet;
   let wb: WorkBook;
   try {
-    wb = read(input, {
+    wb = withDeadline(() => read(input, {
       type: 'buffer', dense: true, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, cellText: false,
       cellStyles: false, bookVBA: false, bookFiles: false, bookDeps: false, sheetStubs: false, WTF: false,
       sheetRows: limit + (headers ? 1 : 0) + ROW_SLACK,
       // Parse only the wanted sheet (names match ignoring case; a digit string may be an index).
       ...(sheet === undefined || sheet === null ? { sheets: 0 } : typeof sheet === 'string' && /^\d+$/.test(sheet) ? { sheets: [sheet, Number(sheet)] } : { sheets: sheet as string | number }),
-    });
+    }), deadlineMs, `${W}: reading the file`);
   } catch (e) {
     if (e instanceof TransformError) throw e;
     const why = e instanceof Error ? e.message : String(e);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gateMessage, gateViolations, GATED } from '../../runtime/transforms/util/features.ts';
 import { transforms } from '../../runtime/transforms/index.ts';
 import { irOf } from '../support/plans.ts';
+import { compileConfig } from '../../compiler/project.ts';
 
 describe('features gate', () => {
   it('names the four heavy transforms, all registered', () => {
@@ -24,9 +25,7 @@ describe('features gate', () => {
     expect(gateMessage('compress', ir.settings.features)).toBeUndefined();
   });
 
-  it('finds every use of a turned-off transform, nested chains and lookup actions included', () => {
-    const ir = irOf('gate.yaml', `
-features: { parse_pdf: false, compress: false }
+  const uses = `
 interfaces:
   x:
     actions:
@@ -36,12 +35,23 @@ interfaces:
           - parse_pdf: { value: file, key: text }
           - nested_transforms: { doc: [ { compress: { value: "", key: z } } ] }
           - decompress: { value: z, key: out }
-`);
-    expect(gateViolations(ir)).toEqual([
-      { op: 'parse_pdf', line: 9, message: 'parse_pdf is turned off for this config (features.parse_pdf: false)' },
-      { op: 'compress', line: 10, message: 'compress is turned off for this config (features.compress: false)' },
+`;
+
+  it('a config that turns a feature off and uses it does not compile (nested chains too)', () => {
+    for (const [features, op] of [['{ parse_pdf: false }', 'parse_pdf'], ['{ compress: false }', 'compress']] as const) {
+      const c = compileConfig('gate.yaml', `features: ${features}\n${uses}`);
+      expect(c.ok).toBe(false);
+      expect(c.diagnostics.map((d) => d.message)).toContain(`${op} is turned off for this config (features.${op}: false)`);
+    }
+    expect(compileConfig('gate.yaml', `features: { parse_xlsx: false }\n${uses}`).ok).toBe(true);
+  });
+
+  it('gateViolations walks a compiled config against other features (e.g. hosted entitlements)', () => {
+    const ir = irOf('gate.yaml', uses);
+    expect(gateViolations(ir)).toEqual([]);
+    expect(gateViolations(ir, { parse_pdf: false, compress: false })).toEqual([
+      { op: 'parse_pdf', line: 8, message: 'parse_pdf is turned off for this config (features.parse_pdf: false)' },
+      { op: 'compress', line: 9, message: 'compress is turned off for this config (features.compress: false)' },
     ]);
-    expect(gateViolations(ir, { parse_pdf: true, compress: true })).toEqual([]);
-    expect(gateViolations(irOf('ok.yaml', 'interfaces:\n  x:\n    actions:\n      - name: A\n        input: "1"\n        post_transforms:\n          - parse_pdf: { value: "", key: t }\n'))).toEqual([]);
   });
 });

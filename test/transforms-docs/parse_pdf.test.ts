@@ -1,5 +1,9 @@
 // PDFs generated here with pdf-lib, read back through `run` (async: the chain awaits it).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getDocumentProxy } from 'unpdf';
+import { isPdfjsError } from '../../runtime/transforms/util/pdfjs-guard.ts';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { run, spec } from '../../runtime/transforms/parse_pdf.ts';
 import { at, frozen, refuses, scope } from './helpers.ts';
@@ -66,5 +70,42 @@ describe('parse_pdf', () => {
 
   it('an absent value gives null', async () => {
     expect((await parse(null)).text).toBeNull();
+  });
+
+  it('recognises pdf.js exceptions and nothing else', async () => {
+    const e = await getDocumentProxy(new Uint8Array(Buffer.from('%PDF-1.7 nothing else'))).catch((x: unknown) => x);
+    expect(isPdfjsError(e)).toBe(true);
+    for (const x of [new Error('x'), new TypeError('t'), Object.assign(new Error('n'), { name: 'FormatError' }), 'FormatError', null]) expect(isPdfjsError(x)).toBe(false);
+  });
+});
+
+// In a plain node process (vitest installs its own rejection listener, which would hide a crash).
+describe('parse_pdf: the process survives what pdf.js leaks', () => {
+  const node = (code: string) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)), encoding: 'utf8', timeout: 30_000,
+  });
+
+  it('a malformed PDF whose page prefetch rejects unhandled fails the transform, not the process', () => {
+    const r = node(`
+      import { readFileSync } from 'node:fs';
+      import { run } from './runtime/transforms/parse_pdf.ts';
+      const f = readFileSync('test/transforms-docs/fixtures/leaks-rejection.pdf').toString('base64');
+      const msg = await run({ f }, { value: (d) => d.f, key: 't' }, {}).then(() => 'ok', (e) => e.name + ': ' + e.message);
+      await new Promise((r) => setTimeout(r, 300));
+      console.log('alive', msg);`);
+    expect(r.stdout).toMatch(/alive TransformError: parse_pdf: the PDF could not be read/);
+    expect(r.status).toBe(0);
+  });
+
+  it('other unhandled rejections still end the process, as without the guard', () => {
+    const r = node(`
+      import { guardPdfjsRejections } from './runtime/transforms/util/pdfjs-guard.ts';
+      guardPdfjsRejections();
+      Promise.reject(new Error('a real bug'));
+      await new Promise((r) => setTimeout(r, 300));
+      console.log('alive');`);
+    expect(r.stdout).not.toMatch(/alive/);
+    expect(r.stderr).toMatch(/a real bug/);
+    expect(r.status).not.toBe(0);
   });
 });

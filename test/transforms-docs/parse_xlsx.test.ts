@@ -1,7 +1,9 @@
 // Spreadsheets generated here with @e965/xlsx in each format, parsed back; hostile files refused.
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as XLSX from '@e965/xlsx';
-import { run, spec } from '../../runtime/transforms/parse_xlsx.ts';
+import { readFileSync } from 'node:fs';
+import { run, setParseDeadline, spec } from '../../runtime/transforms/parse_xlsx.ts';
+import { withDeadline } from '../../runtime/transforms/util/deadline.ts';
 import { at, frozen, refuses, scope } from './helpers.ts';
 
 const CFB = (XLSX as any).CFB;
@@ -144,5 +146,24 @@ describe('parse_xlsx', () => {
     await refuses(() => parse(files.xlsx!, { encoding: 'hex' }), /encoding must be base64, base64url/);
     await refuses(() => parse(files.xlsx!, { sheet: { a: 1 } }), /sheet must be a sheet name or a 0-based index/);
     await refuses(() => parse('not base64!'), /not valid base64/);
+  });
+
+  it('stops SheetJS at a CPU deadline: a fuzzed .xls on which it loops forever is refused', async () => {
+    const file = readFileSync(new URL('./fixtures/loops-forever.xls', import.meta.url)).toString('base64');
+    setParseDeadline(300);
+    try {
+      const t = performance.now();
+      await refuses(() => parse(file), /reading the file took over 0.3 s; refused/);
+      expect(performance.now() - t).toBeLessThan(3000);
+    } finally {
+      setParseDeadline();
+    }
+    expect(parse(files.xls!)).toHaveLength(3); // the library is still usable afterwards
+  });
+
+  it('withDeadline interrupts any synchronous loop and passes other errors through', async () => {
+    await refuses(() => withDeadline(() => { for (;;); }, 50, 'spin'), /spin took over 0.05 s; refused/);
+    expect(withDeadline(() => 42, 50, 'x')).toBe(42);
+    expect(() => withDeadline(() => { throw new RangeError('own'); }, 50, 'x')).toThrow(RangeError);
   });
 });

@@ -1,8 +1,8 @@
 // The config-wide gate of the heavy transforms (`features:` in the config, lowered into
 // plan.settings.features, every entry true unless turned off). Transforms cannot see the plan, so
-// the gate is applied to the lowered config instead: the compiler refuses a config that turns a
-// feature off and still uses the transform (gateViolations right after lowering), so neither
-// path ever runs it; a hosted loader can run the same walk against an organization's entitlements.
+// the gate is applied before anything runs: lowering refuses a config that turns a feature off and
+// still uses the transform (gateMessage), so neither path ever runs it; gateViolations walks a
+// compiled config against other features, e.g. a hosted organization's entitlements at load time.
 import type { ActionIR, ConfigIR } from '../../config-ir.ts';
 import type { TransformIR } from '../../ir.ts';
 
