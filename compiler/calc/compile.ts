@@ -14,6 +14,8 @@ function emit(n: CalcNode): string {
     case 'lit':
       return lit(n.v);
     case 'field':
+      // One field (the usual case) has its own helper: no rest-argument array per call.
+      if (n.path.length === 1) return `calc.field(target, ${lit(n.path[0]!)})`;
       return `calc.get(${['target', ...n.path.map(lit)].join(', ')})`;
     case 'neg':
     case 'not':

@@ -109,8 +109,12 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number)
   if (t.value) subject = emitNode(e, t.value, [...owner, 'value'], line);
   else if (t.jq !== undefined) subject = new Code(`(${jqFn(t.jq).text})(d)`);
   else if (t.path) for (const seg of t.path) subject = _`rt.at(${subject}, ${seg})`;
-  const checks = t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op], line)}]`);
-  return _`function ${name}(d: unknown, s: rt.Scope): rt.TestOutcome {\n  return rt.runTest(${subject}, [${join(checks)}], ${t.src});\n}`;
+  // Constant checks are built once, not on every call.
+  const allLit = t.checks.every((c) => c.arg.k === 'lit');
+  const checks = allLit
+    ? e.constant(t.checks.map((c) => [c.op, (c.arg as { v: unknown }).v]), ...owner, 'checks')
+    : new Code(`[${join(t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op], line)}]`)).text}]`);
+  return _`function ${name}(d: unknown, s: rt.Scope): rt.TestOutcome {\n  return rt.runTest(${subject}, ${checks} as Array<[string, unknown]>, ${t.src});\n}`;
 }
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {

@@ -3,9 +3,15 @@ import * as rt from "pipewright/runtime";
 
 const { jq, jp, calc } = rt;
 
+const customer_overview_param_id_validate_checks_const = [["regex", "^[0-9]+$"]];
+
 // customer_overview › param › id › validate: test regex ^[0-9]+$ (aggregation.yaml:4)
 function customer_overview_param_id_validate_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(d, [["regex", "^[0-9]+$"]], "regex ^[0-9]+$");
+  return rt.runTest(
+    d,
+    customer_overview_param_id_validate_checks_const as Array<[string, unknown]>,
+    "regex ^[0-9]+$",
+  );
 }
 
 const customer_overview_response_headers_const = { "cache-control": "no-store" };
@@ -56,9 +62,15 @@ function customer_overview_Orders_http(s: rt.Scope): unknown {
 // customer_overview › Orders › post › filter › conditions › 0 › 0: path status (aggregation.yaml:28)
 const customer_overview_Orders_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "status");
 
+const customer_overview_Orders_post_filter_conditions_0_1_checks_const = [["is_not_equal_to", "cancelled"]];
+
 // customer_overview › Orders › post › filter › conditions › 0 › 1: test is_not_equal_to cancelled (aggregation.yaml:28)
 function customer_overview_Orders_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(d, [["is_not_equal_to", "cancelled"]], "is_not_equal_to cancelled");
+  return rt.runTest(
+    d,
+    customer_overview_Orders_post_filter_conditions_0_1_checks_const as Array<[string, unknown]>,
+    "is_not_equal_to cancelled",
+  );
 }
 
 const customer_overview_Orders_post_filter_args = {

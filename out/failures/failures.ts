@@ -33,11 +33,13 @@ function inventory_Result_conditional_input1(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Warehouse", "data"));
 }
 
+const inventory_Result_conditional_input1_test1_checks_const = [["is_equal_to", 200]];
+
 // inventory › Result › conditional_input1 › test1: test value a|Warehouse::status|, is_equal_to 200 (failures.yaml:17)
 function inventory_Result_conditional_input1_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.step(s, "Warehouse", "status")),
-    [["is_equal_to", 200]],
+    inventory_Result_conditional_input1_test1_checks_const as Array<[string, unknown]>,
     "value a|Warehouse::status|, is_equal_to 200",
   );
 }
@@ -51,7 +53,7 @@ function inventory_Result_conditional_input2(s: rt.Scope): unknown {
 function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.step(s, "Cache", "status")),
-    [["is_equal_to", 200]],
+    inventory_Result_conditional_input1_test1_checks_const as Array<[string, unknown]>,
     "value a|Cache::status|, is_equal_to 200",
   );
 }
@@ -78,11 +80,13 @@ function payment_Charge_http(s: rt.Scope): unknown {
   };
 }
 
+const payment_Charge_assert_test1_checks_const = [["is_equal_to", true]];
+
 // payment › Charge › assert › test1: test value a|Charge::approved|, is_equal_to true (failures.yaml:45)
 function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.at(rt.step(s, "Charge", "data"), "approved")),
-    [["is_equal_to", true]],
+    payment_Charge_assert_test1_checks_const as Array<[string, unknown]>,
     "value a|Charge::approved|, is_equal_to true",
   );
 }

@@ -65,6 +65,10 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_input(s: rt.Scope): u
   return rt.val(rt.step(s, "'); process.exit(1)//", "data"));
 }
 
+const evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_checks_const = [
+  ["regex", "^`\\$\\{1\\+1\\}`"],
+];
+
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › test1: test value a|__proto__::*/ '); process.exit(1)//|, regex ^`\$\{1\+1\}` (hostile.yaml:19)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
   d: unknown,
@@ -72,7 +76,7 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
 ): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.at(rt.at(rt.step(s, "__proto__", "data"), "*/ '); process"), "exit(1)//")),
-    [["regex", "^`\\$\\{1\\+1\\}`"]],
+    evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_checks_const as Array<[string, unknown]>,
     "value a|__proto__::*/ '); process.exit(1)//|, regex ^`\\$\\{1\\+1\\}`",
   );
 }

@@ -3,9 +3,15 @@ import * as rt from "pipewright/runtime";
 
 const { jq, jp, calc } = rt;
 
+const hello_param_name_validate_checks_const = [["regex", "^[A-Za-z -]{1,40}$"]];
+
 // hello › param › name › validate: test regex ^[A-Za-z -]{1,40}$ (quickstart.yaml:6)
 function hello_param_name_validate_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(d, [["regex", "^[A-Za-z -]{1,40}$"]], "regex ^[A-Za-z -]{1,40}$");
+  return rt.runTest(
+    d,
+    hello_param_name_validate_checks_const as Array<[string, unknown]>,
+    "regex ^[A-Za-z -]{1,40}$",
+  );
 }
 
 // hello › Greeting › input (quickstart.yaml:16)
@@ -41,11 +47,13 @@ function order_total_Lines_input(s: rt.Scope): unknown {
   return rt.val(rt.at(s.body, "items"));
 }
 
+const order_total_Lines_assert_test1_checks_const = [["is_greater_than", 0]];
+
 // order_total › Lines › assert › test1: test value count(a|body::items|), is_greater_than 0 (quickstart.yaml:35)
 function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.countOfValue(rt.val(rt.at(s.body, "items"))),
-    [["is_greater_than", 0]],
+    order_total_Lines_assert_test1_checks_const as Array<[string, unknown]>,
     "value count(a|body::items|), is_greater_than 0",
   );
 }
@@ -57,7 +65,7 @@ function order_total_Lines_assert_error_message(s: rt.Scope): unknown {
 
 // order_total › Lines › post › math › expressions › 0 › line_total: target.price * target.qty (quickstart.yaml:43)
 const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.get(target, "price"), calc.get(target, "qty")));
+  calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")));
 
 const order_total_Lines_post_math_args = {
   expressions: [["line_total", order_total_Lines_post_math_expressions_0_line_total_calc]],

@@ -17,9 +17,15 @@ const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
 // sales_report › Sales › post › filter › conditions › 0 › 0: path state (report.yaml:17)
 const sales_report_Sales_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "state");
 
+const sales_report_Sales_post_filter_conditions_0_1_checks_const = [["is_equal_to", "completed"]];
+
 // sales_report › Sales › post › filter › conditions › 0 › 1: test is_equal_to completed (report.yaml:17)
 function sales_report_Sales_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(d, [["is_equal_to", "completed"]], "is_equal_to completed");
+  return rt.runTest(
+    d,
+    sales_report_Sales_post_filter_conditions_0_1_checks_const as Array<[string, unknown]>,
+    "is_equal_to completed",
+  );
 }
 
 const sales_report_Sales_post_filter_args = {
@@ -30,12 +36,12 @@ const sales_report_Sales_post_filter_args = {
 
 // sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (report.yaml:21)
 const sales_report_Sales_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.get(target, "quantity"), calc.get(target, "unit_price")));
+  calc.fin(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")));
 
 // sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2 (report.yaml:21)
 const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: unknown) => unknown = (
   target,
-) => calc.fin(calc.mul(calc.mul(calc.get(target, "quantity"), calc.get(target, "unit_price")), 1.2));
+) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
 
 const sales_report_Sales_post_math_args = {
   expressions: [
@@ -100,7 +106,7 @@ const sales_report_Big_post_filter_conditions_0_0_path = (d: unknown): unknown =
 function sales_report_Big_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
-    [["is_greater_than_or_equal_to", rt.val(rt.param(s, "min_total"))]],
+    [["is_greater_than_or_equal_to", rt.val(rt.param(s, "min_total"))]] as Array<[string, unknown]>,
     "is_greater_than_or_equal_to a|params::min_total|",
   );
 }

@@ -18,6 +18,7 @@ function build(n: CalcNode): F {
     }
     case 'field': {
       const path = n.path;
+      if (path.length === 1) { const k = path[0]!; return (t) => ops.field(t, k); }
       return (t) => ops.get(t, ...path);
     }
     case 'neg':

@@ -4,6 +4,11 @@
 
 /** Reads a dotted field ("price.amount") through own properties only; arrays by index. */
 export function getDotted(v: unknown, dotted: string): unknown {
+  // One plain field (the usual case): no split, no loop.
+  if (!dotted.includes('.')) {
+    if (v === null || typeof v !== 'object' || (Array.isArray(v) && !/^\d+$/.test(dotted))) return undefined;
+    return Object.hasOwn(v, dotted) ? (v as Record<string, unknown>)[dotted] : undefined;
+  }
   let cur = v;
   for (const seg of dotted.split('.')) {
     if (cur === null || typeof cur !== 'object') return undefined;

@@ -19,6 +19,16 @@ export function get(target: unknown, ...path: Array<string | number>): unknown {
   return cur;
 }
 
+/** `get` with one segment, without the rest-argument array. */
+export function field(target: unknown, seg: string | number): unknown {
+  if (target === null || typeof target !== 'object') return undefined;
+  if (Array.isArray(target)) {
+    const i = typeof seg === 'number' ? seg : /^\d+$/.test(seg) ? Number(seg) : -1;
+    return i >= 0 && i < target.length ? target[i] : undefined;
+  }
+  return Object.hasOwn(target, seg) ? (target as Record<string, unknown>)[seg] : undefined;
+}
+
 const num = toNumber;
 const bothNumeric = (a: unknown, b: unknown) => !Number.isNaN(num(a)) && !Number.isNaN(num(b));
 

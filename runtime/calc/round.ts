@@ -7,6 +7,8 @@ export const MAX_PLACES = 20;
 /** `x` rounded to `places` decimals as a number and as fixed text ("1.50"); null if x is not finite. */
 export function roundDecimal(x: number, places: number): { num: number; text: string } | null {
   if (!Number.isFinite(x) || !Number.isInteger(places) || places < 0 || places > MAX_PLACES) return null;
+  const fast = roundShort(x, places);
+  if (fast) return fast;
   const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
   if (!m) return null;
   const digits = m[1] + (m[2] ?? '');
@@ -22,5 +24,33 @@ export function roundDecimal(x: number, places: number): { num: number; text: st
   if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
   // No negative zero: -0.001 to 2 places is "0.00".
   if (x < 0 && kept !== 0n) text = `-${text}`;
+  return { num: Number(text), text };
+}
+
+/** Just the number (math without to_string): skips building the text when x already has at most
+ *  `places` decimals, the common case for money. */
+export function roundNumber(x: number, places: number): number | null {
+  if (Number.isFinite(x) && Number.isInteger(places) && places >= 0 && places <= MAX_PLACES) {
+    const s = String(x < 0 ? -x : x);
+    const dot = s.indexOf('.');
+    if (!s.includes('e') && (dot < 0 || s.length - dot - 1 <= places)) return x + 0; // +0: no negative zero
+  }
+  return roundDecimal(x, places)?.num ?? null;
+}
+
+/** The same rounding for the common case (no exponent, at most 15 significant digits kept), with
+ *  plain numbers instead of a regex and BigInt: this runs once per computed field. */
+function roundShort(x: number, places: number): { num: number; text: string } | null {
+  const s = String(x < 0 ? -x : x);
+  if (s.includes('e')) return null;
+  const dot = s.indexOf('.');
+  const int = dot < 0 ? s : s.slice(0, dot);
+  const frac = dot < 0 ? '' : s.slice(dot + 1);
+  if (int.length + places > 15) return null;
+  let kept = Number(int + frac.slice(0, places).padEnd(places, '0'));
+  if (frac.length > places && frac.charCodeAt(places) >= 53 /* '5' */) kept += 1;
+  let text = String(kept).padStart(places + 1, '0');
+  if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
+  if (x < 0 && kept !== 0) text = `-${text}`;
   return { num: Number(text), text };
 }

@@ -4,8 +4,9 @@
 import type { Scope } from '../scope.ts';
 import * as calc from '../calc/ops.ts';
 import { replacePart } from '../calc/locate.ts';
-import { roundDecimal, MAX_PLACES } from '../calc/round.ts';
+import { roundDecimal, roundNumber, MAX_PLACES } from '../calc/round.ts';
 import { TransformError, type TransformSpec } from './types.ts';
+import { setOwn } from './util/path.ts';
 
 export const spec: TransformSpec = { fields: { expressions: 'calcs', target: 'path' } };
 
@@ -38,16 +39,16 @@ export function run(data: unknown, args: MathArgs, _s: Scope): unknown {
     if (v === null) return null; // a NaN or missing result stays null whatever the eval_type
     v = convert(v, type);
     if (typeof v !== 'number') return type === 'string' ? calc.str(v) : v;
-    const r = places === undefined ? undefined : roundDecimal(v, places);
-    if (asText) return r ? r.text : String(v);
-    return r ? r.num : v;
+    if (places === undefined) return asText ? String(v) : v;
+    if (!asText) return roundNumber(v, places) ?? v;
+    const r = roundDecimal(v, places);
+    return r ? r.text : String(v);
   };
   const apply = (obj: unknown): unknown => {
     // Only objects get fields; other array elements pass through unchanged.
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
     const out: Record<string, unknown> = { ...obj };
-    for (const [name, f] of args.expressions)
-      Object.defineProperty(out, name, { value: finish(f(out)), writable: true, enumerable: true, configurable: true });
+    for (const [name, f] of args.expressions) setOwn(out, name, finish(f(out)));
     return out;
   };
 

@@ -74,10 +74,11 @@ describe('generated source', () => {
 
   it('is an arrow function over target calling calc helpers', () => {
     expect(compileCalcSource('target.price * target.qty')).toBe(
-      '(target) => calc.fin(calc.mul(calc.get(target, "price"), calc.get(target, "qty")))',
+      '(target) => calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")))',
     );
     expect(compileCalcSource('round(target["unit price"], 2)')).toBe(
-      '(target) => calc.fin(calc.fn.round(calc.get(target, "unit price"), 2))',
+      '(target) => calc.fin(calc.fn.round(calc.field(target, "unit price"), 2))',
     );
+    expect(compileCalcSource('target.customer.name')).toBe('(target) => calc.fin(calc.get(target, "customer", "name"))');
   });
 });
