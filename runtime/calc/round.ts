@@ -33,7 +33,18 @@ export function roundNumber(x: number, places: number): number | null {
   if (Number.isFinite(x) && Number.isInteger(places) && places >= 0 && places <= MAX_PLACES) {
     const s = String(x < 0 ? -x : x);
     const dot = s.indexOf('.');
-    if (!s.includes('e') && (dot < 0 || s.length - dot - 1 <= places)) return x + 0; // +0: no negative zero
+    if (!s.includes('e')) {
+      if (dot < 0 || s.length - dot - 1 <= places) return x + 0; // +0: no negative zero
+      const int = s.slice(0, dot);
+      if (int.length + places <= 15) {
+        // The kept digits as an integer (exact below 2^53); dividing two exact integers gives the
+        // double nearest the decimal, the same number Number("<text>") gives.
+        let kept = Number(int + s.slice(dot + 1, dot + 1 + places));
+        if (s.charCodeAt(dot + 1 + places) >= 53 /* '5' */) kept += 1;
+        const n = kept / 10 ** places;
+        return x < 0 && kept !== 0 ? -n : n;
+      }
+    }
   }
   return roundDecimal(x, places)?.num ?? null;
 }

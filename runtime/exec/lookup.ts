@@ -2,7 +2,7 @@
 // `concurrency` at a time; results keep the input order.
 import type { ActionOutcome } from '../actions/types.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
-import { setOwn } from '../values/build.ts';
+import { copyRecord, setOwn } from '../values/build.ts';
 import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -61,7 +61,7 @@ async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunSt
 
 /** lookup_inherit / lookup_inherit_jq: fields taken from the item into its (object) result. */
 function withInherited(data: unknown, item: unknown, inherit: Array<[string, DataFn]>, s: Scope): unknown {
-  const out: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data } : { value: data };
+  const out: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? copyRecord(data as Record<string, unknown>) : { value: data };
   for (const [name, fn] of inherit) setOwn(out, name, fn(item, s) ?? null);
   return out;
 }

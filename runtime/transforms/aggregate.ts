@@ -11,6 +11,8 @@ import type { Scope } from '../scope.ts';
 import { getDotted } from '../calc/locate.ts';
 import { toNumber } from '../calc/num.ts';
 import { TransformError, type TransformSpec } from './types.ts';
+import { copyRecord } from '../values/build.ts';
+import { setOwn } from './util/path.ts';
 
 export const spec: TransformSpec = { fields: { over: 'path' } };
 
@@ -37,10 +39,10 @@ function summarise(items: unknown[], args: AggregateArgs, count: boolean): Recor
     for (const field of args[op]!) {
       const nums = items.map((it) => toNumber(getDotted(it, field))).filter(Number.isFinite);
       const total = nums.reduce((a, b) => a + b, 0);
-      per[field] = op === 'sum' ? clean(total)
+      setOwn(per, field, op === 'sum' ? clean(total)
         : !nums.length ? null
         : op === 'avg' ? clean(total / nums.length)
-        : nums.reduce((a, b) => (op === 'min' ? Math.min(a, b) : Math.max(a, b)));
+        : nums.reduce((a, b) => (op === 'min' ? Math.min(a, b) : Math.max(a, b))));
     }
     out[op] = per;
   }
@@ -59,17 +61,21 @@ export function run(data: unknown, args: AggregateArgs, _s: Scope): unknown {
   const summary = summarise(items, args, count);
   if (args.group_by) {
     const groups = new Map<string, { key: Record<string, unknown>; items: unknown[] }>();
+    const fields = args.group_by;
     for (const it of items) {
-      const key = Object.fromEntries(args.group_by.map((f) => [f, getDotted(it, f) ?? null]));
-      const id = JSON.stringify(args.group_by.map((f) => key[f]));
-      (groups.get(id) ?? groups.set(id, { key, items: [] }).get(id)!).items.push(it);
+      const vals = fields.map((f) => getDotted(it, f) ?? null);
+      const id = JSON.stringify(vals);
+      let g = groups.get(id);
+      // The key object is built once per group, not once per item.
+      if (!g) groups.set(id, (g = { key: Object.fromEntries(fields.map((f, i) => [f, vals[i]])), items: [] }));
+      g.items.push(it);
     }
     summary.groups = [...groups.values()].map((g) => ({ key: g.key, ...summarise(g.items, args, count) }));
   }
   if (args.key === undefined) return summary;
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     throw new TransformError('aggregate: key needs the data to be an object (omit key to replace the data)');
-  const out = { ...data };
+  const out = copyRecord(data);
   Object.defineProperty(out, args.key, { value: summary, writable: true, enumerable: true, configurable: true });
   return out;
 }

@@ -7,6 +7,7 @@ import { replacePart } from '../calc/locate.ts';
 import { roundDecimal, roundNumber, MAX_PLACES } from '../calc/round.ts';
 import { TransformError, type TransformSpec } from './types.ts';
 import { setOwn } from './util/path.ts';
+import { copyRecord } from '../values/build.ts';
 
 export const spec: TransformSpec = { fields: { expressions: 'calcs', target: 'path' } };
 
@@ -47,7 +48,7 @@ export function run(data: unknown, args: MathArgs, _s: Scope): unknown {
   const apply = (obj: unknown): unknown => {
     // Only objects get fields; other array elements pass through unchanged.
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
-    const out: Record<string, unknown> = { ...obj };
+    const out = copyRecord(obj as Record<string, unknown>);
     for (const [name, f] of args.expressions) setOwn(out, name, finish(f(out)));
     return out;
   };

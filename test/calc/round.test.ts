@@ -58,3 +58,19 @@ describe('toNumber', () => {
     ['', NaN], ['abc', NaN], ['0x10', NaN], ['1,000', NaN], ['Infinity', NaN], [true, NaN], [null, NaN], [[1], NaN],
   ])('%j → %d', (v, n) => expect(toNumber(v)).toBe(n));
 });
+
+describe('roundNumber (the number-only fast path)', () => {
+  it('agrees with roundDecimal on random values and places', async () => {
+    const fc = (await import('fast-check')).default;
+    const { roundNumber, roundDecimal } = await import('../../runtime/calc/round.ts');
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e12, max: 1e12 }), fc.integer({ min: 0, max: 8 }), (x, p) => {
+        expect(roundNumber(x, p)).toBe(roundDecimal(x, p)?.num ?? null);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const [x, p, want] of [[1.005, 2, 1.01], [-2.5, 0, -3], [2.5, 0, 3], [-0.001, 2, 0], [123.456, 1, 123.5]] as const) {
+      expect(roundNumber(x, p)).toBe(want);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 // Dotted-path access for transforms: own properties only, copy-on-write (inputs are shared with
 // other actions, so nothing here mutates), and safe for hostile keys such as "__proto__".
 import { TransformError } from '../types.ts';
+import { copyRecord } from '../../values/build.ts';
 
 /** Returned by lookup() when a path does not exist (distinct from a stored null). */
 export const MISSING: unique symbol = Symbol('missing');
@@ -47,7 +48,7 @@ export function getPath(data: unknown, path: string, who: string): unknown {
 
 function copyWith(c: Rec | unknown[], k: string, v: unknown): Rec | unknown[] {
   if (Array.isArray(c)) return c.map((el, i) => (i === +k ? v : el));
-  const o = { ...c }; // spread defines own properties, so an own "__proto__" is copied safely
+  const o = copyRecord(c); // an own "__proto__" is copied as data (see copyRecord)
   setOwn(o, k, v);
   return o;
 }
@@ -72,7 +73,7 @@ export function deletePath(data: unknown, segs: string[], i = 0): unknown {
   if (next === MISSING) return data;
   if (i === segs.length - 1) {
     if (Array.isArray(data)) return data.filter((_, j) => j !== +k);
-    const o = { ...(data as Rec) };
+    const o = copyRecord(data as Rec);
     delete o[k];
     return o;
   }
