@@ -83,7 +83,7 @@ describe('durable runs across processes', () => {
     const schema = schemaName('crash');
     schemas.push(schema);
     const a = await node(schema);
-    for (let n = 0; n < 10; n++) expect((await post(`${a.url}/job`, { id: `crash-${n}`, wait: '1500ms' })).status).toBe(202);
+    for (let n = 0; n < 10; n++) expect((await post(`${a.url}/job`, { id: `crash-${n}`, wait: '3s' })).status).toBe(202);
     for (let n = 0; n < 3; n++) expect((await post(`${a.url}/approval`, { id: `crashcb-${n}` })).status).toBe(202);
     a.child.kill('SIGKILL');
     await new Promise((r) => a.child.once('exit', r));

@@ -3,6 +3,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeInterface } from '../../runtime/exec/run.ts';
+import { nextWait } from '../../runtime/exec/retry.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
@@ -118,11 +119,15 @@ describe('waits', () => {
     expect(r.state.steps.A!.outcome).toBe('succeeded');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
   });
-  it('full jitter waits less than the computed backoff', async () => {
-    const path = `/status/503?t=${++seq}`;
-    await run(`- name: A\n  url: a|var::API|${path}\n  retry: { attempts: 2, delay: 300 }`);
-    const at = hitsOf(path).map((h) => h.at);
-    expect(at[1]! - at[0]!).toBeLessThan(300 + 100);
+  it('full jitter waits a random time in [0, computed); none waits exactly; Retry-After is not jittered', () => {
+    const r = { attempts: 3, delay: 300, exponential: true, jitter: 'full' as const, respectRetryAfter: true };
+    expect(nextWait(r, 2, { ok: false }, () => 0.5)).toBe(150);
+    expect(nextWait(r, 3, { ok: false }, () => 0.5)).toBe(300);
+    expect(nextWait(r, 2, { ok: false }, () => 0.999)).toBeLessThan(300);
+    expect(nextWait({ ...r, jitter: 'none' }, 3, { ok: false }, () => 0)).toBe(600);
+    expect(nextWait(r, 2, { ok: false, retryAfterMs: 2000 }, () => 0)).toBe(2000);
+    expect(nextWait({ ...r, maxDelay: 500 }, 2, { ok: false, retryAfterMs: 2000 }, () => 0)).toBe(500);
+    expect(nextWait({ ...r, respectRetryAfter: false, jitter: 'none' }, 2, { ok: false, retryAfterMs: 2000 })).toBe(300);
   });
 });
 
