@@ -3,7 +3,7 @@ import type { ActionIR, CondIR, RetryIR } from '../../runtime/config-ir.ts';
 import type { Expr, Node } from '../../runtime/ir.ts';
 import { actionKind } from './action-kind.ts';
 import { statusMatches } from '../../runtime/actions/http/expect-status.ts';
-import { optionalDurationMs as durationMs } from '../../runtime/values/duration.ts';
+import { optionalDurationMs } from '../../runtime/values/duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { LowerError, lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -39,7 +39,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   }
   const onAssertion = lowerAssert(a.run_on_assertion);
   if (onAssertion) ir.onAssertion = onAssertion;
-  const timeout = durationMs(a.timeout);
+  const timeout = optionalDurationMs(a.timeout);
   if (timeout !== undefined) ir.timeoutMs = timeout;
   if (a.retry) ir.retry = retry(a.retry as Obj);
   const asserted = lowerAssert(a.assert);
@@ -58,7 +58,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
       over: lowerInput(a.lookup),
       concurrency: Math.max(1, Number(a.lookup_concurrency ?? 10)),
       partition: a.lookup_partition === true,
-      ...(a.item_timeout !== undefined ? { itemTimeoutMs: durationMs(a.item_timeout)! } : {}),
+      ...(a.item_timeout !== undefined ? { itemTimeoutMs: optionalDurationMs(a.item_timeout)! } : {}),
     };
     const inherit = [
       ...Object.entries((a.lookup_inherit as Record<string, string>) ?? {}).map(([k, p]) => ({ k: 'arr', items: [{ k: 'lit', v: k }, lowerPath(String(p))] }) as Node),

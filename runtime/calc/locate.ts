@@ -1,6 +1,7 @@
 // Helpers for transforms that work on a part of the data (math `target`, filter `target`,
 // aggregate fields). A 'path' argument arrives as a getter, not as segments, so the part it
 // selected is found again by identity to rebuild the data around its replacement.
+import { setOwn } from '../values/build.ts';
 
 /** Reads a dotted field ("price.amount") through own properties only; arrays by index. */
 export function getDotted(v: unknown, dotted: string): unknown {
@@ -31,8 +32,7 @@ export function replacePart(data: unknown, part: object, next: unknown): unknown
     if (i === path.length) return next;
     const k = path[i];
     const copy: any = Array.isArray(cur) ? [...cur] : { ...(cur as object) };
-    // defineProperty, not assignment: a JSON key "__proto__" must stay a plain own field.
-    Object.defineProperty(copy, k, { value: rebuild((cur as any)[k], i + 1), writable: true, enumerable: true, configurable: true });
+    setOwn(copy, String(k), rebuild((cur as any)[k], i + 1)); // a JSON key "__proto__" stays a plain own field
     return copy;
   };
   return rebuild(data, 0);

@@ -13,7 +13,3 @@ export function toNumber(v: unknown): number {
   return NaN;
 }
 
-/** True for finite numbers and strings that parse to one. */
-export function isNumeric(v: unknown): boolean {
-  return Number.isFinite(toNumber(v));
-}

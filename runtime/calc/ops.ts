@@ -9,17 +9,11 @@ import { roundDecimal } from './round.ts';
 /** Own-property read of target.<path>; arrays are read by index only (no `length`). */
 export function get(target: unknown, ...path: Array<string | number>): unknown {
   let cur = target;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    if (Array.isArray(cur)) {
-      const i = typeof seg === 'number' ? seg : /^\d+$/.test(seg) ? Number(seg) : -1;
-      cur = i >= 0 && i < cur.length ? cur[i] : undefined;
-    } else cur = Object.hasOwn(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
-  }
+  for (const seg of path) cur = field(cur, seg);
   return cur;
 }
 
-/** `get` with one segment, without the rest-argument array. */
+/** One step of `get`: generated code calls it directly for a single field (no rest array). */
 export function field(target: unknown, seg: string | number): unknown {
   if (target === null || typeof target !== 'object') return undefined;
   if (Array.isArray(target)) {

@@ -27,31 +27,32 @@ export function roundDecimal(x: number, places: number): { num: number; text: st
   return { num: Number(text), text };
 }
 
-/** Just the number (math without to_string): skips building the text when x already has at most
- *  `places` decimals, the common case for money. */
+/** Just the number (math without to_string): no text is built; a value that already has at most
+ *  `places` decimals is returned as is (the common case for money). */
 export function roundNumber(x: number, places: number): number | null {
-  if (Number.isFinite(x) && Number.isInteger(places) && places >= 0 && places <= MAX_PLACES) {
-    const s = String(x < 0 ? -x : x);
-    const dot = s.indexOf('.');
-    if (!s.includes('e')) {
-      if (dot < 0 || s.length - dot - 1 <= places) return x + 0; // +0: no negative zero
-      const int = s.slice(0, dot);
-      if (int.length + places <= 15) {
-        // The kept digits as an integer (exact below 2^53); dividing two exact integers gives the
-        // double nearest the decimal, the same number Number("<text>") gives.
-        let kept = Number(int + s.slice(dot + 1, dot + 1 + places));
-        if (s.charCodeAt(dot + 1 + places) >= 53 /* '5' */) kept += 1;
-        const n = kept / 10 ** places;
-        return x < 0 && kept !== 0 ? -n : n;
-      }
-    }
-  }
-  return roundDecimal(x, places)?.num ?? null;
+  if (!Number.isFinite(x) || !Number.isInteger(places) || places < 0 || places > MAX_PLACES) return null;
+  const k = keptDigits(x, places);
+  if (!k) return roundDecimal(x, places)?.num ?? null;
+  if (k.exact) return x + 0; // +0: no negative zero
+  // Dividing two exact integers gives the double nearest the decimal: what Number("<text>") gives.
+  const n = k.kept / 10 ** places;
+  return x < 0 && k.kept !== 0 ? -n : n;
 }
 
-/** The same rounding for the common case (no exponent, at most 15 significant digits kept), with
- *  plain numbers instead of a regex and BigInt: this runs once per computed field. */
+/** The common case for roundDecimal: no exponent and at most 15 kept digits (exact as a number),
+ *  with plain numbers instead of a regex and BigInt; this runs once per computed field. */
 function roundShort(x: number, places: number): { num: number; text: string } | null {
+  const k = keptDigits(x, places);
+  if (!k) return null;
+  let text = String(k.kept).padStart(places + 1, '0');
+  if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
+  if (x < 0 && k.kept !== 0) text = `-${text}`;
+  return { num: Number(text), text };
+}
+
+/** |x|'s decimal digits up to `places`, rounded half up, as an integer; `exact` when nothing was cut.
+ *  Null when the shortcut does not apply (exponent notation, or more than 15 digits kept). */
+function keptDigits(x: number, places: number): { kept: number; exact: boolean } | null {
   const s = String(x < 0 ? -x : x);
   if (s.includes('e')) return null;
   const dot = s.indexOf('.');
@@ -60,8 +61,5 @@ function roundShort(x: number, places: number): { num: number; text: string } | 
   if (int.length + places > 15) return null;
   let kept = Number(int + frac.slice(0, places).padEnd(places, '0'));
   if (frac.length > places && frac.charCodeAt(places) >= 53 /* '5' */) kept += 1;
-  let text = String(kept).padStart(places + 1, '0');
-  if (places > 0) text = `${text.slice(0, -places)}.${text.slice(-places)}`;
-  if (x < 0 && kept !== 0) text = `-${text}`;
-  return { num: Number(text), text };
+  return { kept, exact: frac.length <= places };
 }

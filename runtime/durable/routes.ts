@@ -3,15 +3,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ResumerOptions } from './resumer.ts';
 import { continueRun } from './resumer.ts';
+import { decodeBody } from '../server/request.ts';
 
 export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 'pollMs' | 'batch'>): void {
   app.post('/_ap/resume/:token', async (req, reply) => {
     const { token } = req.params as { token: string };
+    // Decode first: a malformed body is a 400 and must not spend the token.
+    const body = decodeBody(typeof req.body === 'string' ? req.body : '', String(req.headers['content-type'] ?? ''));
     const claim = await o.store.claimToken(token, new Date(o.services.clock.now()), o.node);
     if (claim.kind === 'unknown') return reply.code(404).send({ error: { status: 404, message: 'unknown resume token' } });
     if (claim.kind === 'expired') return reply.code(410).send({ error: { status: 410, message: 'this wait has timed out' } });
     if (claim.kind === 'resumed') return reply.code(409).send({ error: { status: 409, message: 'this run was already resumed' } });
-    const body = decode(req.body, String(req.headers['content-type'] ?? ''));
     const run = claim.state;
     // The rest of the run may be long: answer now, continue in the background.
     void continueRun(o, run, { kind: 'callback', body });
@@ -29,10 +31,4 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
       ...(run.response ? { outcome: { http_code: run.response.status, body: run.response.body } } : {}),
     });
   });
-}
-
-function decode(body: unknown, type: string): unknown {
-  if (typeof body !== 'string' || body === '') return null;
-  if (/[/+]json\b/i.test(type)) { try { return JSON.parse(body); } catch { return body; } }
-  return body;
 }

@@ -5,6 +5,8 @@ import type { RunState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import { text } from '../values/text.ts';
 import { setOwn } from '../values/build.ts';
+// hide_data_on_empty means what the is_empty check means.
+import { isEmpty } from '../asserts/flag.ts';
 
 export interface HttpResponse {
   status: number;
@@ -19,7 +21,6 @@ export interface RunFailure {
   detail?: string;
 }
 
-const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
 /** The success body: the last `output: http` action's data, else visible data keyed by action name. */
 export function successBody(i: InterfacePlan, state: RunState): unknown {

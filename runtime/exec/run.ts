@@ -70,10 +70,9 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
   let start = state.cursor;
   if (wake?.reason !== 'retry') {
     // The waiting action completes now: a delay with null, a callback with the posted body.
-    const attempts = 1;
     const rec = delivery.kind === 'timeout'
-      ? { outcome: 'failed' as const, attempts, data: null, error: `no callback arrived before the wait's timeout` }
-      : { outcome: 'succeeded' as const, attempts, data: delivery.kind === 'callback' ? delivery.body ?? null : null };
+      ? { outcome: 'failed' as const, attempts: 1, data: null, error: `no callback arrived before the wait's timeout` }
+      : { outcome: 'succeeded' as const, attempts: 1, data: delivery.kind === 'callback' ? delivery.body ?? null : null };
     setOwn(state.steps, a.name, rec);
     settle(a, rec, delivery.kind === 'timeout' ? { kind: 'other' } : undefined, state.seq);
     state.seq.order.push(a.name);

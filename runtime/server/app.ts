@@ -1,6 +1,6 @@
 // The HTTP surface: one fastify route per interface (output: cli interfaces are run only by the CLI).
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
-import type { InterfacePlan, Plan } from '../plan.ts';
+import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import { systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
@@ -73,6 +73,3 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   return app;
 }
 
-export function findInterface(plan: Plan, name: string): InterfacePlan | undefined {
-  return plan.interfaces.find((i) => i.name === name);
-}

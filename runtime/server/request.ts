@@ -17,7 +17,8 @@ export function requestData(req: FastifyRequest): RequestData {
   };
 }
 
-function decodeBody(raw: string, type: string): unknown {
+/** JSON, form or text; malformed JSON is a 400 (BadRequest), never a stack trace. */
+export function decodeBody(raw: string, type: string): unknown {
   if (raw === '') return null;
   if (/[/+]json\b/i.test(type)) {
     try { return JSON.parse(raw); } catch (e) { throw new BadRequest(`request body is not valid JSON: ${(e as Error).message}`); }

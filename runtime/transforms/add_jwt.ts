@@ -4,7 +4,7 @@
 // expiry from now. The secret must be at least 32 bytes: RFC 7518 3.2 requires a key as long as
 // the hash for HS256, and a short one can be brute-forced offline from any issued token.
 import { SignJWT } from 'jose';
-import { parseDuration } from '../actions/http/duration.ts';
+import { durationMs } from '../values/duration.ts';
 import { TransformError, type TransformSpec } from './types.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
@@ -35,7 +35,7 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
   let expSecs: number | undefined;
   if (a.exp !== undefined) {
     try {
-      expSecs = Math.round(parseDuration(a.exp) / 1000);
+      expSecs = Math.round(durationMs(a.exp) / 1000);
     } catch {
       throw new TransformError(`${W}: \`exp\` must be a duration such as 30m, 1h or 1d`);
     }

@@ -76,6 +76,6 @@ export function run(data: unknown, args: AggregateArgs, _s: Scope): unknown {
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     throw new TransformError('aggregate: key needs the data to be an object (omit key to replace the data)');
   const out = copyRecord(data);
-  Object.defineProperty(out, args.key, { value: summary, writable: true, enumerable: true, configurable: true });
+  setOwn(out, args.key, summary);
   return out;
 }

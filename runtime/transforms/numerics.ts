@@ -6,17 +6,15 @@ import type { TransformRun, TransformSpec } from './types.ts';
 import { pathList } from './util/args.ts';
 import { eachRecord } from './util/each.ts';
 import { lookup, setPath } from './util/path.ts';
+import { toNumber } from '../calc/num.ts';
 
 export const spec: TransformSpec = {};
 
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-export function toNumber(s: string): number | undefined {
-  const t = s.trim();
-  if (!DECIMAL.test(t)) return undefined;
-  const n = Number(t);
+/** The shared numeric-text rule (calc/num.ts), minus integers that would lose digits. */
+function convert(s: string): number | undefined {
+  const n = toNumber(s);
   if (!Number.isFinite(n)) return undefined;
-  if (/^[+-]?\d+$/.test(t) && !Number.isSafeInteger(n)) return undefined;
+  if (/^\s*[+-]?\d+\s*$/.test(s) && !Number.isSafeInteger(n)) return undefined;
   return n;
 }
 
@@ -25,7 +23,7 @@ export const run: TransformRun = (data, args) => {
   return eachRecord(data, 'numerics', (rec) =>
     paths.reduce<unknown>((r, p) => {
       const v = lookup(r, p);
-      const n = typeof v === 'string' ? toNumber(v) : undefined;
+      const n = typeof v === 'string' ? convert(v) : undefined;
       return n === undefined ? r : setPath(r, p, n, 'numerics');
     }, rec),
   );

@@ -2,6 +2,7 @@
 import { stringify as csvStringify } from 'csv-stringify/sync';
 import { XMLBuilder } from 'fast-xml-parser';
 import { CONTENT_TYPES, type DataType } from './data-type.ts';
+import { fromBase64 } from '../../transforms/util/encodings.ts';
 
 export interface EncodedBody { body?: Buffer; contentType?: string }
 
@@ -40,9 +41,9 @@ function encodeValue(v: unknown, type: DataType): string {
   }
 }
 
+/** The runtime's one strict base64 decoder (transforms/util/encodings.ts), as an action error. */
 export function decodeBase64(v: unknown, field = 'base64_bytes'): Buffer {
-  const s = typeof v === 'string' ? v.replace(/\s+/g, '') : '';
-  // Buffer.from silently skips invalid characters; reject them instead of uploading garbage.
-  if (typeof v !== 'string' || !/^[A-Za-z0-9+/\-_]*={0,2}$/.test(s)) throw new Error(`${field} is not valid base64`);
-  return Buffer.from(s, 'base64');
+  const bytes = typeof v === 'string' ? fromBase64(v) : undefined;
+  if (!bytes) throw new Error(`${field} is not valid base64`);
+  return bytes;
 }

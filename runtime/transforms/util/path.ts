@@ -2,6 +2,9 @@
 // other actions, so nothing here mutates), and safe for hostile keys such as "__proto__".
 import { TransformError } from '../types.ts';
 import { copyRecord } from '../../values/build.ts';
+// One safe-write helper for the whole runtime (an own "__proto__" stays data).
+import { setOwn } from '../../values/build.ts';
+export { setOwn };
 
 /** Returned by lookup() when a path does not exist (distinct from a stored null). */
 export const MISSING: unique symbol = Symbol('missing');
@@ -14,13 +17,7 @@ export const kindOf = (v: unknown): string =>
   v === null ? 'null' : Array.isArray(v) ? 'an array' : v === undefined ? 'nothing' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 
 const INDEX = /^(0|[1-9]\d*)$/;
-const HOSTILE = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Plain assignment to "__proto__" would swap the prototype; define an own data property instead. */
-export function setOwn(o: Rec, k: string, v: unknown): void {
-  if (HOSTILE.has(k)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
 
 export function splitPath(path: unknown, who: string): string[] {
   const segs = typeof path === 'string' ? path.split('.') : [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration } from '../../runtime/actions/http/duration.ts';
+import { durationMs as parseDuration } from '../../runtime/values/duration.ts';
 
 describe('parseDuration', () => {
   it('reads numbers as milliseconds and unit suffixes', () => {
