@@ -56,7 +56,8 @@ describe.each(['memory', 'postgres'])('on the %s store', (which) => {
     const first = await run({ cursor: 10, events: [{ event_id: 1 }, { event_id: 2 }, { event_id: null, note: 'no id passes' }] });
     expect(first.response.status).toBe(200);
     const b1 = first.response.body as Record<string, any>;
-    expect(b1.Fresh).toHaveLength(3);
+    expect(b1.Fresh).toEqual([{ event_id: 1 }, { event_id: 2 }, { event_id: null, note: 'no id passes' }]);
+    expect(b1.Count).toEqual({ count: 3 });
     expect(b1.Store).toEqual({ stored: b1.Fresh });
     expect(b1.Cursor).toEqual({ advanced: true, value: 10 });
     expect(b1.Read).toEqual({ cursor: 10, batches: 1 });
@@ -64,6 +65,7 @@ describe.each(['memory', 'postgres'])('on the %s store', (which) => {
     const second = await run({ cursor: 5, events: [{ event_id: 2 }, { event_id: 3 }] });
     const b2 = second.response.body as Record<string, any>;
     expect(b2.Fresh).toEqual([{ event_id: 3 }]);
+    expect(b2.Count).toEqual({ count: 1 });
     expect(b2.Cursor).toEqual({ advanced: false, value: 10 });
     expect(b2.Read).toEqual({ cursor: 10, batches: 2 });
 

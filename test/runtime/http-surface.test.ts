@@ -64,6 +64,7 @@ describe('HTTP surface', () => {
     for (const url of await both()) {
       const j = await (await fetch(`${url}/echo/7?q=x`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-trace': 't1' }, body: '{"a": [1, 2]}' })).json() as Record<string, unknown>;
       expect(j).toMatchObject({ id: '7', q: 'x', body: { a: [1, 2] }, raw: '{"a": [1, 2]}', trace: 't1' });
+      expect(String(j.ids)).toMatch(/^[0-9a-f-]{36} [0-9a-f-]{36}$/);
       const [u1, u2] = String(j.ids).split(' ');
       expect(u1).not.toBe(u2);
       const f = await (await fetch(`${url}/echo/8`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Ada&lang=en' })).json();

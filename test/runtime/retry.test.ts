@@ -19,6 +19,7 @@ beforeAll(async () => {
     '/status/*': (req, res) => json(res, Number(req.url!.split('/')[2]!.split('?')[0]), { n: 1 }),
     '/poll': (_q, res, n) => json(res, 200, { done: n >= 3, n }),
     '/retry-after': (_q, res, n) => (n === 1 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, { ok: true })),
+    '/retry-after-capped': (_q, res, n) => (n === 1 ? json(res, 503, {}, { 'retry-after': '5' }) : json(res, 200, { ok: true })),
     '/hang': () => new Promise(() => {}),
   });
   const srv = createServer();
@@ -117,7 +118,14 @@ describe('waits', () => {
     const t0 = Date.now();
     const r = await run(`- name: A\n  url: a|var::API|/retry-after\n  retry: { attempts: 2, delay: 1, jitter: none }`);
     expect(r.state.steps.A!.outcome).toBe('succeeded');
+    expect(hitsOf('/retry-after')).toHaveLength(2);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    const t1 = Date.now();
+    const capped = await run(`- name: A\n  url: a|var::API|/retry-after-capped\n  retry: { attempts: 2, delay: 1, jitter: none, max_delay: 200 }`);
+    expect(capped.state.steps.A!.outcome).toBe('succeeded');
+    expect(Date.now() - t1).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - t1).toBeLessThan(2000);
   });
   it('full jitter waits a random time in [0, computed); none waits exactly; Retry-After is not jittered', () => {
     const r = { attempts: 3, delay: 300, exponential: true, jitter: 'full' as const, respectRetryAfter: true };

@@ -22,7 +22,14 @@ describe.each(Object.keys(stores))('%s store', (name) => {
     const clock = { t: 1_000_000 };
     const config = `cfg_${name}_${++n}`;
     let calls = 0;
-    const store = new Proxy(stores[name]!, { get: (s, k) => (k === 'markSeen' && calls++, Reflect.get(s, k)) });
+    // Count calls of markSeen (not reads of the property).
+    const store = new Proxy(stores[name]!, {
+      get: (s, k) => {
+        const v = Reflect.get(s, k);
+        if (k !== 'markSeen' || typeof v !== 'function') return typeof v === 'function' ? v.bind(s) : v;
+        return (...a: unknown[]) => { calls++; return (v as (...x: unknown[]) => unknown).apply(s, a); };
+      },
+    });
     const ctx = (input?: unknown, cfg = config): ActionContext => ({
       signal: new AbortController().signal, run: runState('r', { config: cfg }), scope: {} as never,
       services: { clock: { now: () => clock.t, sleep: async () => {} }, store }, attempt: 1, input, executionId: 'e',
