@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { ConfigIR } from '../runtime/config-ir.ts';
 import { loadConfig } from './load/index.ts';
-import type { Diagnostic } from './load/diagnostics.ts';
+import type { Diagnostic } from './source/diagnostics.ts';
 import { lowerConfig } from './lower/config.ts';
 import { LowerError } from './lower/transforms.ts';
 

@@ -1,5 +1,5 @@
 // Prints a config's problems as `file:line:col: message` with a code frame, errors and warnings alike.
-import { formatDiagnostic } from '../load/diagnostics.ts';
+import { formatDiagnostic } from '../source/diagnostics.ts';
 import type { Compiled } from '../project.ts';
 import { color, err } from './output.ts';
 

@@ -1,10 +1,10 @@
 // Loading a config: parse YAML (with positions) -> check against the schema -> lint.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { validateConfig } from '../schema/validate.ts';
-import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.ts';
+import { schemaDiagnostics } from '../schema/validate.ts';
+import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../source/diagnostics.ts';
+import { parseYamlWithPositions, type Locate } from '../source/yaml.ts';
 import { lintConfig } from './lint.ts';
-import type { Locate } from './yaml.ts';
 
 export interface LoadedConfig {
   file: string;
@@ -21,12 +21,12 @@ export interface LoadedConfig {
 
 export function loadConfig(file: string, text?: string): LoadedConfig {
   const source = text ?? readFileSync(file, 'utf8');
-  const { config, diagnostics, locate, parsed } = validateConfig(file, source);
-  // Lints need a parsed value; after a YAML error there is none worth reading.
-  const lints = parsed ? lintConfig(config, locate, file) : [];
-  const all = sortDiagnostics(dedupeDiagnostics([...diagnostics, ...lints]));
+  const { value: config, diagnostics: yamlProblems, locate } = parseYamlWithPositions(file, source);
+  // After a YAML error the value is partial: checking it would only add noise.
+  const checks = hasErrors(yamlProblems) ? [] : [...schemaDiagnostics(file, config, locate), ...lintConfig(config, locate, file)];
+  const all = sortDiagnostics(dedupeDiagnostics([...yamlProblems, ...checks]));
   return { file, name: basename(file, extname(file)), text: source, config, diagnostics: all, locate, ok: !hasErrors(all) };
 }
 
-export type { Diagnostic } from './diagnostics.ts';
-export { formatDiagnostic } from './diagnostics.ts';
+export type { Diagnostic } from '../source/diagnostics.ts';
+export { formatDiagnostic } from '../source/diagnostics.ts';

@@ -2,7 +2,7 @@
 import type { TestIR } from '../../runtime/ir.ts';
 import type { AssertIR } from '../../runtime/config-ir.ts';
 import { lowerValue, lowerString } from './values.ts';
-import { segments } from './markers.ts';
+import { segments } from '../markers/parse.ts';
 
 const SUBJECT = new Set(['value', 'jq', 'json_path']);
 

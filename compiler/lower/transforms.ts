@@ -6,7 +6,7 @@ import { transforms } from '../../runtime/transforms/index.ts';
 import { gateMessage } from '../../runtime/transforms/util/features.ts';
 import { lowerTest } from './tests.ts';
 import { lowerValue } from './values.ts';
-import { segments } from './markers.ts';
+import { segments } from '../markers/parse.ts';
 
 export class LowerError extends Error {
   constructor(message: string, public path: Array<string | number>, public hint?: string) {

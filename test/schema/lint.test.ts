@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintConfig } from '../../compiler/load/lint.ts';
-import { parseYamlWithPositions } from '../../compiler/load/yaml.ts';
+import { parseYamlWithPositions } from '../../compiler/source/yaml.ts';
 import { check, withActions } from './helpers.ts';
 
 describe('lintConfig', () => {

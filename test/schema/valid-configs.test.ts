@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../compiler/load/index.ts';
-import { formatDiagnostic } from '../../compiler/load/diagnostics.ts';
+import { formatDiagnostic } from '../../compiler/source/diagnostics.ts';
 import { JOBS, LEGACY, ORDERS, TRANSFORMS } from './configs.ts';
 
 const cases = { 'orders.yaml': ORDERS, 'jobs.yaml': JOBS, 'transforms.yaml': TRANSFORMS, 'legacy.yaml': LEGACY };
