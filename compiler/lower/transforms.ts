@@ -1,8 +1,8 @@
 // post_transforms → TransformIR[]: each field becomes a value or a precompiled function, as the
-// transform's own `spec` (runtime/transforms/<name>.ts) declares.
+// transform's spec (runtime/transforms/specs.ts, a table that loads no implementation) declares.
 import type { Json, Node, TransformIR } from '../../runtime/ir.ts';
 import type { FieldKind } from '../../runtime/transforms/types.ts';
-import { transforms } from '../../runtime/transforms/index.ts';
+import { specOf, transformSpecs } from '../../runtime/transforms/specs.ts';
 import { gateMessage } from '../../runtime/transforms/util/features.ts';
 import { lowerTest } from './tests.ts';
 import { lowerValue } from './values.ts';
@@ -26,13 +26,12 @@ export function lowerTransforms(list: unknown, at: Array<string | number>, tx: T
   return list.map((t, i) => {
     const entries = Object.entries(t as Record<string, unknown>);
     const [op, value] = entries[0] ?? ['', undefined];
-    const def = transforms[op];
-    if (!def || entries.length !== 1) {
-      throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transforms).join(', ')}`);
+    const spec = specOf(op);
+    if (!spec || entries.length !== 1) {
+      throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transformSpecs).join(', ')}`);
     }
     const gated = gateMessage(op, tx.features);
     if (gated) throw new LowerError(gated, [...at, i, op], `remove the transform, or set features.${op}: true`);
-    const spec = def.spec;
     const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
     let args: Node;
     if (spec.self) args = lowerField(spec.self, value, [...at, i, op], tx);
