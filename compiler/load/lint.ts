@@ -3,6 +3,7 @@ import type { Diagnostic } from '../source/diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
+import { lintUnbuilt } from './lint-unbuilt.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -20,6 +21,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintUnbuilt(config, ifaces, report);
   return out;
 }
 

@@ -1,5 +1,5 @@
 // Which kind an action is: the field that is set. One runtime/actions file per kind.
-const KINDS: Array<[field: string, kind: string]> = [
+export const KINDS: ReadonlyArray<[field: string, kind: string]> = [
   ['lookup', 'lookup'], ['http', 'http'], ['url', 'http'], ['query', 'database'], ['database', 'database'],
   ['command', 'command'], ['sftp', 'sftp'], ['email', 'email'], ['state', 'state'], ['only_new', 'only_new'],
   ['discover', 'discover'], ['delay', 'delay'], ['wait_for_callback', 'wait_for_callback'], ['agent', 'agent'],

@@ -1,12 +1,12 @@
 // A validated config → ConfigIR, the input of both code generation and the interpreter.
 import type { ConfigIR } from '../../runtime/config-ir.ts';
-import { supportedKinds } from '../../runtime/actions/index.ts';
+import { BUILT_KINDS } from '../../runtime/actions/kinds.ts';
 import { lowerInterface } from './interface.ts';
 
 type Obj = Record<string, unknown>;
 
 export function lowerConfig(name: string, file: string, config: Obj, lineOf: (p: Array<string | number>) => number): ConfigIR {
-  const supported = new Set(supportedKinds);
+  const supported = new Set<string>(BUILT_KINDS);
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...((config.features as Record<string, boolean>) ?? {}) };
   const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features }));
   const ir: ConfigIR = { name, file, interfaces, settings: { features } };

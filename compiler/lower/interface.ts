@@ -24,9 +24,7 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   };
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
-  for (const key of ['schedule', 'mcp', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
-  if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
-  if (i.ws !== undefined) ir.ws = String(i.ws);
+  for (const key of ['schedule', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
   const accepts = contract(i.accepts, i.request_example);
   if (accepts) ir.accepts = accepts;
   const produces = contract(i.produces, i.response_example);
