@@ -21,4 +21,6 @@ export { executeInterface } from './exec/run.ts';
 export { buildApp } from './server/app.ts';
 export { encodeResponse } from './server/reply.ts';
 export { processEnvironment } from './environment.ts';
-export { main } from './server/main.ts';
+export { main, listen } from './server/main.ts';
+export { openStore } from './store/index.ts';
+export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';
