@@ -13,7 +13,7 @@ export { jsonPathAll } from './jsonpath/query.ts';
 export * as jq from './jq/ops.ts';
 export * as jp from './jsonpath/ops.ts';
 export * as calc from './calc/ops.ts';
-export { runTest } from './test.ts';
+export { runTest } from './asserts/run-test.ts';
 export { transforms } from './transforms/index.ts';
 export { applyTransform, applyTransformAsync } from './transforms/apply.ts';
 export { interpretConfig, interpretInterface } from './interpret/plan.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runTest } from '../../runtime/test.ts';
+import { runTest } from '../../runtime/asserts/run-test.ts';
 import { countOf } from '../../runtime/values/count.ts';
 
 describe('runTest', () => {

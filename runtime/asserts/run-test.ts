@@ -1,7 +1,7 @@
 // Runs one Test object's checks against a value. Shared by both paths: generated code and the
 // interpreter call runTest with the value they selected and the checks' configured values.
-import { asserts } from './asserts/index.ts';
-import type { TestOutcome } from './plan.ts';
+import { asserts } from './index.ts';
+import type { TestOutcome } from '../plan.ts';
 
 /**
  * All checks must hold; the first failing one gives the message `<src>: <why>`. An unknown
