@@ -27,7 +27,8 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/markers': ['runtime/ir.ts'],
   'compiler/schema': ['compiler/source'],
   'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers'],
-  'compiler/lower': ['compiler/markers', ...COMPILER_USES_RUNTIME],
+  // The generated config types are the language lowering reads (types only).
+  'compiler/lower': ['compiler/markers', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
   'compiler/codegen': ['compiler/jq', 'compiler/jsonpath', 'compiler/calc', ...COMPILER_USES_RUNTIME],
   'compiler/jq': COMPILER_USES_RUNTIME,
   'compiler/jsonpath': COMPILER_USES_RUNTIME,
