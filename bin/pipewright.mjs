@@ -3,7 +3,7 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../compiler/cli/main.ts');
+const { main } = await import('../cli/main.ts');
 const code = await main(process.argv.slice(2));
 // Pooled upstream connections would keep the process alive: leave once stdout is flushed.
 process.stdout.write('', () => process.exit(code));

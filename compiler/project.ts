@@ -2,9 +2,9 @@
 import { basename } from 'node:path';
 import type { ConfigIR } from '../runtime/config-ir.ts';
 import { loadConfig } from './load/index.ts';
-import type { Diagnostic } from './load/diagnostics.ts';
+import type { Diagnostic } from './source/diagnostics.ts';
 import { lowerConfig } from './lower/config.ts';
-import { LowerError } from './lower/transforms.ts';
+import { LowerError } from './lower/error.ts';
 
 export interface Compiled {
   file: string;
@@ -20,7 +20,7 @@ export function compileConfig(file: string, text?: string): Compiled {
   const base = { file, name: loaded.name, text: loaded.text, diagnostics: loaded.diagnostics };
   if (!loaded.ok) return { ...base, ok: false };
   try {
-    const ir = lowerConfig(loaded.name, displayName(file), loaded.config as Record<string, unknown>, (p) => loaded.locate(p).line);
+    const ir = lowerConfig(loaded.name, displayName(file), loaded.config, (p) => loaded.locate(p).line);
     return { ...base, ir, ok: true };
   } catch (e) {
     if (!(e instanceof LowerError) && !(e instanceof Error)) throw e;

@@ -36,9 +36,6 @@ export interface InterfaceIR {
   actions: ActionIR[];
   /** Trigger and documentation settings carried as data. */
   schedule?: Json;
-  mqtt?: string;
-  ws?: string;
-  mcp?: Json;
   accepts?: { schema?: Json; example?: Json };
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];

@@ -1,5 +1,5 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
-import type { Store } from './store/types.ts';
+import type { Store } from './store-types.ts';
 
 export interface Clock {
   now(): number;

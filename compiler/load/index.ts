@@ -1,32 +1,34 @@
 // Loading a config: parse YAML (with positions) -> check against the schema -> lint.
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { validateConfig } from '../schema/validate.ts';
-import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.ts';
+import type { Config } from '../schema/config-types.ts';
+import { schemaDiagnostics } from '../schema/validate.ts';
+import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../source/diagnostics.ts';
+import { parseYamlWithPositions, type Locate } from '../source/yaml.ts';
 import { lintConfig } from './lint.ts';
-import type { Locate } from './yaml.ts';
 
-export interface LoadedConfig {
+interface Loaded {
   file: string;
   /** The file name without its extension: the config name. */
   name: string;
   text: string;
-  /** The parsed config; matches config-types.ts `Config` only when `ok`. */
-  config: unknown;
   diagnostics: Diagnostic[];
   locate: Locate;
-  /** No errors (warnings allowed). */
-  ok: boolean;
 }
+
+/** `ok`: no errors (warnings allowed), so the config is valid against the schema and typed as such. */
+export type LoadedConfig = (Loaded & { ok: true; config: Config }) | (Loaded & { ok: false; config: unknown });
 
 export function loadConfig(file: string, text?: string): LoadedConfig {
   const source = text ?? readFileSync(file, 'utf8');
-  const { config, diagnostics, locate, parsed } = validateConfig(file, source);
-  // Lints need a parsed value; after a YAML error there is none worth reading.
-  const lints = parsed ? lintConfig(config, locate, file) : [];
-  const all = sortDiagnostics(dedupeDiagnostics([...diagnostics, ...lints]));
-  return { file, name: basename(file, extname(file)), text: source, config, diagnostics: all, locate, ok: !hasErrors(all) };
+  const { value: config, diagnostics: yamlProblems, locate } = parseYamlWithPositions(file, source);
+  // After a YAML error the value is partial: checking it would only add noise.
+  const checks = hasErrors(yamlProblems) ? [] : [...schemaDiagnostics(file, config, locate), ...lintConfig(config, locate, file)];
+  const all = sortDiagnostics(dedupeDiagnostics([...yamlProblems, ...checks]));
+  const loaded = { file, name: basename(file, extname(file)), text: source, diagnostics: all, locate };
+  // Schema-checked: what the schema accepts is what config-types.ts (generated from it) describes.
+  return hasErrors(all) ? { ...loaded, ok: false, config } : { ...loaded, ok: true, config: config as Config };
 }
 
-export type { Diagnostic } from './diagnostics.ts';
-export { formatDiagnostic } from './diagnostics.ts';
+export type { Diagnostic } from '../source/diagnostics.ts';
+export { formatDiagnostic } from '../source/diagnostics.ts';

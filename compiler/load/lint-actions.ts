@@ -1,7 +1,7 @@
 // Action-level lints: names, run conditions, retry classification, SQL batches, exit codes, metrics.
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../source/suggest.ts';
 import { forEachAction, identities, isObj, type ActionSite, type InterfaceSite } from './walk.ts';
-import type { Report } from './lint.ts';
+import type { Report } from './report.ts';
 
 const CONDITIONS = ['run_when_succeeded', 'run_when_failed', 'depends_on'] as const;
 

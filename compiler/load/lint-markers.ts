@@ -1,9 +1,10 @@
 // Marker lints: unclosed markers (sent literally at run time) and markers naming nothing known.
-import { BARE_ROOTS, closedForm, MARKER_ROOTS, markerRoot, NAMED_ROOTS, scanMarkers } from './markers.ts';
-import { didYouMean } from './suggest.ts';
+import { BARE_ROOTS, NAMED_ROOTS } from '../markers/parse.ts';
+import { closedForm, MARKER_ROOTS, markerRoot, scanMarkers } from '../markers/scan.ts';
+import { didYouMean } from '../source/suggest.ts';
 import { forEachAction, forEachString, isObj, type InterfaceSite } from './walk.ts';
-import type { ConfigPath } from './yaml.ts';
-import type { Report } from './lint.ts';
+import type { ConfigPath } from '../source/yaml.ts';
+import type { Report } from './report.ts';
 
 // Fields holding jq, regex or JSON path text: pipes there are not markers.
 const CODE_FIELDS = new Set(['jq', 'extract_with_jq', 'lookup_inherit_jq', 'json_output', 'regex', 'expr', 'json_path', 'extract_with_json_path']);

@@ -1,8 +1,8 @@
 // Names that must point at something declared elsewhere in the config: interfaces, MCP servers, actions.
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../source/suggest.ts';
 import { isObj, type InterfaceSite, forEachAction } from './walk.ts';
-import type { ConfigPath } from './yaml.ts';
-import type { Report } from './lint.ts';
+import type { ConfigPath } from '../source/yaml.ts';
+import type { Report } from './report.ts';
 
 export function lintRefs(config: Record<string, unknown>, ifaces: InterfaceSite[], report: Report): void {
   const ifaceNames = ifaces.map((i) => i.name);

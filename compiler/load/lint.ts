@@ -1,12 +1,12 @@
 // Checks the schema cannot express: cross-references, markers, and combinations the spec rules out.
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic } from '../source/diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
+import { lintUnbuilt } from './lint-unbuilt.ts';
 import { interfaces, isObj } from './walk.ts';
-import type { ConfigPath, Locate } from './yaml.ts';
-
-export type Report = (severity: Diagnostic['severity'], path: ConfigPath, message: string, hint?: string, at?: 'key' | 'value') => void;
+import type { Locate } from '../source/yaml.ts';
+import type { Report } from './report.ts';
 
 /** Lints a parsed config. Tolerates configs that failed schema validation (it only reads what it understands). */
 export function lintConfig(config: unknown, locate: Locate, file: string): Diagnostic[] {
@@ -21,6 +21,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintUnbuilt(config, ifaces, report);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // Visiting the interfaces and (nested) actions of a config that may not match the schema:
 // every access is guarded, so lints run even on a config with schema errors.
-import { actionName } from './describe.ts';
-import type { ConfigPath } from './yaml.ts';
+import { actionName } from '../source/describe.ts';
+import type { ConfigPath } from '../source/yaml.ts';
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

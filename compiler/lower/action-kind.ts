@@ -1,5 +1,7 @@
 // Which kind an action is: the field that is set. One runtime/actions file per kind.
-const KINDS: Array<[field: string, kind: string]> = [
+import type { Action } from '../schema/config-types.ts';
+
+export const KINDS: ReadonlyArray<[field: keyof Action, kind: string]> = [
   ['lookup', 'lookup'], ['http', 'http'], ['url', 'http'], ['query', 'database'], ['database', 'database'],
   ['command', 'command'], ['sftp', 'sftp'], ['email', 'email'], ['state', 'state'], ['only_new', 'only_new'],
   ['discover', 'discover'], ['delay', 'delay'], ['wait_for_callback', 'wait_for_callback'], ['agent', 'agent'],
@@ -7,7 +9,7 @@ const KINDS: Array<[field: string, kind: string]> = [
   ['mqtt_publish', 'mqtt_publish'], ['aws', 'aws'], ['google', 'google'],
 ];
 
-export function actionKind(a: Record<string, unknown>): string {
+export function actionKind(a: Action): string {
   for (const [field, kind] of KINDS) if (a[field] !== undefined) return kind;
   return 'input';
 }

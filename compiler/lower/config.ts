@@ -1,21 +1,21 @@
-// A validated config → ConfigIR, the input of both code generation and the interpreter.
+// A config valid against the schema → ConfigIR, the input of both code generation and the interpreter.
 import type { ConfigIR } from '../../runtime/config-ir.ts';
-import { supportedKinds } from '../../runtime/actions/index.ts';
+import { BUILT_KINDS } from '../../runtime/actions/kinds.ts';
+import type { Config } from '../schema/config-types.ts';
+import type { Path } from './error.ts';
 import { lowerInterface } from './interface.ts';
 
-type Obj = Record<string, unknown>;
-
-export function lowerConfig(name: string, file: string, config: Obj, lineOf: (p: Array<string | number>) => number): ConfigIR {
-  const supported = new Set(supportedKinds);
-  const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...((config.features as Record<string, boolean>) ?? {}) };
-  const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features }));
+export function lowerConfig(name: string, file: string, config: Config, lineOf: (p: Path) => number): ConfigIR {
+  const supported = new Set<string>(BUILT_KINDS);
+  const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...config.features };
+  const interfaces = Object.entries(config.interfaces).map(([n, i]) => lowerInterface(n, i ?? {}, { lineOf, supported, features }));
   const ir: ConfigIR = { name, file, interfaces, settings: { features } };
-  const onError = config.on_error as Obj | undefined;
+  const onError = config.on_error;
   if (onError) {
     ir.onError = {
-      interface: String(onError.interface),
-      maxPerMinute: Number(onError.max_per_minute ?? 12),
-      ...(Array.isArray(onError.status) ? { status: onError.status.map(Number) } : {}),
+      interface: onError.interface,
+      maxPerMinute: onError.max_per_minute ?? 12,
+      ...(onError.status ? { status: onError.status } : {}),
     };
   }
   return ir;

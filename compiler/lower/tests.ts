@@ -1,12 +1,13 @@
 // Test and Assert objects → TestIR / AssertIR.
 import type { TestIR } from '../../runtime/ir.ts';
 import type { AssertIR } from '../../runtime/config-ir.ts';
+import type { Assert, Test } from '../schema/config-types.ts';
 import { lowerValue, lowerString } from './values.ts';
-import { segments } from './markers.ts';
+import { segments } from '../markers/parse.ts';
 
 const SUBJECT = new Set(['value', 'jq', 'json_path']);
 
-export function lowerTest(t: Record<string, unknown>): TestIR {
+export function lowerTest(t: Test): TestIR {
   const test: TestIR = { checks: [], src: describe(t) };
   if (typeof t.value === 'string') test.value = lowerString(t.value, true);
   else if (t.value !== undefined) test.value = lowerValue(t.value);
@@ -18,18 +19,16 @@ export function lowerTest(t: Record<string, unknown>): TestIR {
   return test;
 }
 
-export function lowerAssert(a: unknown): AssertIR | undefined {
-  if (!a || typeof a !== 'object') return undefined;
-  const o = a as Record<string, unknown>;
-  const tests = Array.isArray(o.tests) ? o.tests : Array.isArray(a) ? a : [];
-  const out: AssertIR = { tests: tests.map((t) => lowerTest(t as Record<string, unknown>)) };
-  if (o.success_message !== undefined) out.successMessage = lowerValue(o.success_message);
-  if (o.error_message !== undefined) out.errorMessage = lowerValue(o.error_message);
+export function lowerAssert(a: Assert | undefined): AssertIR | undefined {
+  if (!a) return undefined;
+  const out: AssertIR = { tests: a.tests.map(lowerTest) };
+  if (a.success_message !== undefined) out.successMessage = lowerValue(a.success_message);
+  if (a.error_message !== undefined) out.errorMessage = lowerValue(a.error_message);
   return out;
 }
 
 /** A short rendering of a Test for messages: `value a|Fetch::status| is_equal_to 200`. */
-function describe(t: Record<string, unknown>): string {
+function describe(t: Test): string {
   return Object.entries(t)
     .map(([k, v]) => (typeof v === 'string' ? `${k} ${v}` : `${k} ${JSON.stringify(v)}`))
     .join(', ');

@@ -1,18 +1,15 @@
 // post_transforms → TransformIR[]: each field becomes a value or a precompiled function, as the
-// transform's own `spec` (runtime/transforms/<name>.ts) declares.
+// transform's spec (runtime/transforms/specs.ts, a table that loads no implementation) declares.
 import type { Json, Node, TransformIR } from '../../runtime/ir.ts';
 import type { FieldKind } from '../../runtime/transforms/types.ts';
-import { transforms } from '../../runtime/transforms/index.ts';
+import { specOf, transformSpecs } from '../../runtime/transforms/specs.ts';
 import { gateMessage } from '../../runtime/transforms/util/features.ts';
 import { lowerTest } from './tests.ts';
 import { lowerValue } from './values.ts';
-import { segments } from './markers.ts';
+import { segments } from '../markers/parse.ts';
+import type { Test, Transform } from '../schema/config-types.ts';
+import { LowerError } from './error.ts';
 
-export class LowerError extends Error {
-  constructor(message: string, public path: Array<string | number>, public hint?: string) {
-    super(message);
-  }
-}
 
 /** What lowering transforms needs: YAML lines, and the config-wide gate of the heavy transforms. */
 export interface TransformCtx {
@@ -20,19 +17,18 @@ export interface TransformCtx {
   features: Record<string, boolean>;
 }
 
-export function lowerTransforms(list: unknown, at: Array<string | number>, tx: TransformCtx): TransformIR[] {
+export function lowerTransforms(list: Transform[] | undefined, at: Array<string | number>, tx: TransformCtx): TransformIR[] {
   const lineOf = tx.lineOf;
   if (!Array.isArray(list)) return [];
   return list.map((t, i) => {
-    const entries = Object.entries(t as Record<string, unknown>);
+    const entries = Object.entries(t);
     const [op, value] = entries[0] ?? ['', undefined];
-    const def = transforms[op];
-    if (!def || entries.length !== 1) {
-      throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transforms).join(', ')}`);
+    const spec = specOf(op);
+    if (!spec || entries.length !== 1) {
+      throw new LowerError(`unknown transform "${op}"`, [...at, i], `one transform per list item; known: ${Object.keys(transformSpecs).join(', ')}`);
     }
     const gated = gateMessage(op, tx.features);
     if (gated) throw new LowerError(gated, [...at, i, op], `remove the transform, or set features.${op}: true`);
-    const spec = def.spec;
     const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
     let args: Node;
     if (spec.self) args = lowerField(spec.self, value, [...at, i, op], tx);
@@ -67,10 +63,10 @@ function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, tx:
     case 'jq': return { k: 'jq', src: str('a jq program') };
     case 'jsonpath': return { k: 'jsonpath', src: str('a JSON path') };
     case 'path': return lowerPath(str('a path'));
-    case 'test': return { k: 'test', test: lowerTest(v as Record<string, unknown>) };
-    case 'tests': return { k: 'arr', items: entries(v, at).map(([p, t]) => ({ k: 'arr', items: [lowerPath(p), { k: 'test', test: lowerTest(t as Record<string, unknown>) }] })) };
+    case 'test': return { k: 'test', test: lowerTest(v as Test) };
+    case 'tests': return { k: 'arr', items: entries(v, at).map(([p, t]) => ({ k: 'arr', items: [lowerPath(p), { k: 'test', test: lowerTest(t as Test) }] })) };
     case 'calcs': return { k: 'arr', items: entries(v, at).map(([name, e]) => ({ k: 'arr', items: [{ k: 'lit', v: name }, { k: 'calc', src: String(e) }] })) };
-    case 'chains': return { k: 'arr', items: entries(v, at).map(([key, list]) => ({ k: 'arr', items: [{ k: 'lit', v: key }, { k: 'chain', steps: lowerTransforms(list, [...at, key], tx) }] })) };
+    case 'chains': return { k: 'arr', items: entries(v, at).map(([key, list]) => ({ k: 'arr', items: [{ k: 'lit', v: key }, { k: 'chain', steps: lowerTransforms(list as Transform[], [...at, key], tx) }] })) };
   }
 }
 

@@ -1,7 +1,7 @@
 // Config values → Expr. A string that is exactly one marker keeps the value's JSON type; a string
 // with markers inside is a template; objects and arrays without markers fold into one literal.
 import type { Expr, Json, Node, Ref } from '../../runtime/ir.ts';
-import { parseMarkers } from './markers.ts';
+import { parseMarkers } from '../markers/parse.ts';
 
 export function lowerValue(v: unknown): Expr {
   if (typeof v === 'string') return lowerString(v, false);

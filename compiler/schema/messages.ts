@@ -1,9 +1,9 @@
 // One ajv error -> one diagnostic in a config author's words, placed at the offending YAML.
 import type { ErrorObject } from 'ajv';
-import type { Diagnostic } from '../load/diagnostics.ts';
-import { describePath, describeSubject, get } from '../load/describe.ts';
-import { didYouMean } from '../load/suggest.ts';
-import type { ConfigPath, Locate } from '../load/yaml.ts';
+import type { Diagnostic } from '../source/diagnostics.ts';
+import { describePath, describeSubject, get } from '../source/describe.ts';
+import { didYouMean } from '../source/suggest.ts';
+import type { ConfigPath, Locate } from '../source/yaml.ts';
 import { deref, type SchemaNode } from './ajv.ts';
 import { jsonType } from './unions.ts';
 

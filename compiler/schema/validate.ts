@@ -1,27 +1,11 @@
-// Parse a config and check it against config.schema.json; problems come back as positioned diagnostics.
-import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../load/diagnostics.ts';
-import { parseYamlWithPositions, type Locate } from '../load/yaml.ts';
+// Check a parsed config against config.schema.json; problems come back as positioned diagnostics.
+// Parsing is not done here: compiler/load parses (compiler/source/yaml.ts), then calls this.
+import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from '../source/diagnostics.ts';
+import type { Locate } from '../source/yaml.ts';
 import { configValidator } from './ajv.ts';
 import { errorToDiagnostic } from './messages.ts';
 import { collapseUnions } from './unions.ts';
 import type { ErrorObject } from 'ajv';
-
-export interface ValidationResult {
-  config: unknown;
-  diagnostics: Diagnostic[];
-  locate: Locate;
-  /** False when the YAML itself is broken (then no schema check ran). */
-  parsed: boolean;
-}
-
-export function validateConfig(file: string, text: string): ValidationResult {
-  const parsed = parseYamlWithPositions(file, text);
-  const { value: config, locate } = parsed;
-  // Broken YAML yields a partial value; validating it would only add noise.
-  if (hasErrors(parsed.diagnostics)) return { config, diagnostics: sortDiagnostics(parsed.diagnostics), locate, parsed: false };
-  const diagnostics = sortDiagnostics([...parsed.diagnostics, ...schemaDiagnostics(file, config, locate)]);
-  return { config, diagnostics, locate, parsed: true };
-}
 
 export function schemaDiagnostics(file: string, config: unknown, locate: Locate): Diagnostic[] {
   const validate = configValidator();

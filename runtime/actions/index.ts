@@ -1,4 +1,6 @@
 // The action kinds this build runs, by name. `lookup` is run by the executor itself (it nests actions).
+// Adding a kind: implement it here and add its name to ./kinds.ts (the type makes both agree).
+import type { BuiltKind } from './kinds.ts';
 import type { ActionKind } from './types.ts';
 import { http } from './http.ts';
 import { input } from './input.ts';
@@ -7,6 +9,6 @@ import { state } from './state.ts';
 import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
 
-export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew };
 
-export const supportedKinds: readonly string[] = [...Object.keys(actionKinds), 'lookup'];
+export const actionKinds: Record<string, ActionKind> = kinds;

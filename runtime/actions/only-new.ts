@@ -1,7 +1,7 @@
 // `only_new` action: keeps the records of its input whose id was not seen before under `key`, and
 // records their ids, in one store write per execution (one page). Data: the new records, in order.
 import { jqAll } from '../jq/engine.ts';
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store-types.ts';
 import { optionalDurationMs } from '../values/duration.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 

@@ -1,7 +1,7 @@
 // `state` action: one durable key/value operation (get, set, advance, increment or delete) in the
 // config's namespace. Data: get → the value (null when absent), set → the value,
 // advance → {advanced, value}, increment → the new number, delete → {deleted}.
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store-types.ts';
 import { optionalDurationMs } from '../values/duration.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 

@@ -1,6 +1,7 @@
 // `contains: <value>`: a substring of a string (numbers are stringified), an element of an array
 // (deep JSON equality), or a key of an object. Anything else does not contain anything.
-import { deepEqual, show } from './json.ts';
+import { deepEqual } from '../values/equal.ts';
+import { show } from './json.ts';
 import type { AssertOp } from './types.ts';
 
 const scalar = (v: unknown): string | undefined =>

@@ -1,5 +1,6 @@
 // `is_not_equal_to: <value>`: the negation of is_equal_to (same strict typing).
-import { deepEqual, show } from './json.ts';
+import { deepEqual } from '../values/equal.ts';
+import { show } from './json.ts';
 import type { AssertOp } from './types.ts';
 
 export const op: AssertOp = {

@@ -1,5 +1,6 @@
 // `is_one_of: [a, b, c]`: deep JSON equality against each element (strict types, like is_equal_to).
-import { deepEqual, show } from './json.ts';
+import { deepEqual } from '../values/equal.ts';
+import { show } from './json.ts';
 import type { AssertOp } from './types.ts';
 
 export const op: AssertOp = {

@@ -2,7 +2,7 @@
 // interpreter's closures call the very same functions, so both paths compute identical results.
 // Rule of thumb: numbers and numeric strings are numbers; anything else in arithmetic is NaN,
 // and a NaN or infinite final result becomes null (JSON has neither).
-import { deepEqual } from '../asserts/json.ts';
+import { deepEqual } from '../values/equal.ts';
 import { toNumber } from './num.ts';
 import { roundDecimal } from './round.ts';
 

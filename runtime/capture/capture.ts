@@ -7,7 +7,7 @@
 // reloaded plan is a new object, so it gets a new window; a restart opens a new one too.
 import type { ActionPlan, InterfacePlan, Plan } from '../plan.ts';
 import type { RunState, Trigger } from '../run-state.ts';
-import type { CapturedRun, Store } from '../store/types.ts';
+import type { CapturedRun, Store } from '../store-types.ts';
 import { executeInterface, type RunOptions, type RunResult } from '../exec/run.ts';
 import { redactRun } from './redact.ts';
 import { captureSetting, type CaptureSetting } from './setting.ts';

@@ -4,7 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
-import type { CapturedRun, Store } from '../store/types.ts';
+import type { CapturedRun, Store } from '../store-types.ts';
 import type { RunResult } from '../exec/run.ts';
 import { replay, ReplayError, type ReplayOptions } from './capture.ts';
 

@@ -5,7 +5,7 @@ import type { Plan } from '../plan.ts';
 import type { RunState } from '../run-state.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
 import type { RunHooks } from '../server/hooks.ts';
 

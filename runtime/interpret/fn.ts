@@ -7,7 +7,7 @@ import { jsonPathAll } from '../jsonpath/query.ts';
 import { compileCalcClosure } from '../calc/eval.ts';
 import { path } from '../values/get.ts';
 import { jqValue } from '../values/jq-value.ts';
-import { runTest } from '../test.ts';
+import { runTest } from '../asserts/run-test.ts';
 import { transforms } from '../transforms/index.ts';
 import { applyTransform, applyTransformAsync } from '../transforms/apply.ts';
 import { buildNode } from './expr.ts';

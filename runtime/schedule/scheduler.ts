@@ -14,7 +14,7 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData } from '../run-state.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
-import type { Store } from '../store/types.ts';
+import type { Store } from '../store-types.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 

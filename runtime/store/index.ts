@@ -1,11 +1,11 @@
 // Picks the store for this process: Postgres when SERVICE__DATABASE_URL is set, else memory.
 import { MemoryStore } from './memory.ts';
 import { PostgresStore } from './postgres.ts';
-import type { Store } from './types.ts';
+import type { Store } from '../store-types.ts';
 
 export { MemoryStore } from './memory.ts';
 export { PostgresStore } from './postgres.ts';
-export type { Store } from './types.ts';
+export type { Store } from '../store-types.ts';
 
 /** Opens and initialises (creates or migrates) the store. `SERVICE__DATABASE_SCHEMA` names the
  *  Postgres schema (default `pipewright`), so several deployments can share one database. */

@@ -3,7 +3,7 @@
 import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { MemoryKv } from './memory-kv.ts';
-import type { CapturedRun, Store, SuspendedRun, TokenClaim } from './types.ts';
+import type { CapturedRun, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
 interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
 

@@ -6,7 +6,7 @@ import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { PgKv } from './pg-kv.ts';
 import { migrate, quoteSchema } from './pg-schema.ts';
-import type { CapturedRun, Store, SuspendedRun, TokenClaim } from './types.ts';
+import type { CapturedRun, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
 export interface PostgresOptions {
   url: string;

@@ -5,12 +5,11 @@
 // the hash for HS256, and a short one can be brute-forced offline from any issued token.
 import { SignJWT } from 'jose';
 import { durationMs } from '../values/duration.ts';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
 
-export const spec: TransformSpec = { async: true };
 const W = 'add_jwt';
 
 function claimsOf(d: unknown, input: unknown): Rec {

@@ -10,11 +10,9 @@
 import type { Scope } from '../scope.ts';
 import { getDotted } from '../calc/locate.ts';
 import { toNumber } from '../calc/num.ts';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import { copyRecord } from '../values/build.ts';
 import { setOwn } from './util/path.ts';
-
-export const spec: TransformSpec = { fields: { over: 'path' } };
 
 export interface AggregateArgs {
   over?: (data: unknown) => unknown;

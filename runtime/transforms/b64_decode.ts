@@ -3,10 +3,9 @@
 // Invalid Base64 or bytes that are not UTF-8 fail: JSON cannot carry binary, and a silent
 // replacement character would corrupt the value.
 import { TransformError, type TransformRun } from './types.ts';
-import { convertAt, convertSpec, needText } from './util/convert.ts';
+import { convertAt, needText } from './util/convert.ts';
 import { fromBase64 } from './util/encodings.ts';
 
-export const spec = convertSpec;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function b64Text(v: unknown, who: string): string {

@@ -2,9 +2,8 @@
 // parsed as JSON. Text that is not JSON fails rather than passing through as a string.
 import { b64Text } from './b64_decode.ts';
 import { TransformError, type TransformRun } from './types.ts';
-import { convertAt, convertSpec } from './util/convert.ts';
+import { convertAt } from './util/convert.ts';
 
-export const spec = convertSpec;
 const W = 'b64_decode_as_json';
 
 export const run: TransformRun = (data, args) =>

@@ -4,12 +4,11 @@
 // Cost 4..15 (15 is ~2.5 s in bcryptjs). Input over bcrypt's 72-byte limit fails instead of being
 // silently truncated (two passwords sharing 72 bytes would otherwise match).
 import bcryptjs from 'bcryptjs';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import { guard } from './util/args.ts';
 import { config, int, writeKey } from './util/fields.ts';
 import { kindOf, splitPath } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { jq: 'jq' }, async: true };
 const W = 'bcrypt';
 
 export async function run(data: unknown, args: unknown): Promise<unknown> {

@@ -5,9 +5,7 @@
 import { pack, algorithmArg } from './util/codec.ts';
 import { byteBound, encodeBinary, encodingArg, MiB } from './util/bytes.ts';
 import { valueKey } from './util/value-key.ts';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
-
-export const spec: TransformSpec = { fields: { value: 'path' } };
+import { TransformError, type TransformRun } from './types.ts';
 
 export const DEFAULT_MAX_COMPRESS_BYTES = 8 * MiB;
 const W = 'compress';

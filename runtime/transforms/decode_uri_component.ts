@@ -1,4 +1,4 @@
 // decode_uri_component: TransformConfig (util/convert.ts) -> every percent-escape decoded (decodeURIComponent).
 import { uriTransform } from './util/uri.ts';
 
-export const { spec, run } = uriTransform('decode_uri_component', decodeURIComponent, true);
+export const run = uriTransform('decode_uri_component', decodeURIComponent, true);

@@ -7,9 +7,7 @@ import { unpack, algorithmArg } from './util/codec.ts';
 import { byteBound, decodeBinary, encodingArg } from './util/bytes.ts';
 import { valueKey } from './util/value-key.ts';
 import { DEFAULT_MAX_COMPRESS_BYTES } from './compress.ts';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
-
-export const spec: TransformSpec = { fields: { value: 'path' } };
+import { TransformError, type TransformRun } from './types.ts';
 
 const W = 'decompress';
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -10,7 +10,6 @@ import { fromBase64 } from './util/encodings.ts';
 import { config, text, writeKey } from './util/fields.ts';
 
 const W = 'decrypt_value';
-export const spec = {};
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export const run: TransformRun = (data, args) => {

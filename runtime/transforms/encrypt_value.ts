@@ -9,7 +9,6 @@ import { nonceOf, secretKey } from './util/aes.ts';
 import { bytesOf, config, text, writeKey } from './util/fields.ts';
 
 const W = 'encrypt_value';
-export const spec = {};
 
 export const run: TransformRun = (data, args) => {
   const a = config(args, W);

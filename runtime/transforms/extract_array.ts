@@ -4,11 +4,9 @@
 //   path's last segment (null when absent, so every row has the same keys); none/[] -> elements as is.
 // flatten: true splices array values in (one level). dedupe: true drops structurally equal
 //   repeats (key order ignored), keeping the first.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { fnArg, guard, objectArg, pathList } from './util/args.ts';
 import { isObject, kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
-
-export const spec: TransformSpec = { fields: { from: 'path' } };
 
 const W = 'extract_array';
 const at = (el: unknown, p: string[]) => { const v = lookup(el, p); return v === MISSING ? null : v; };

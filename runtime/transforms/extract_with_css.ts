@@ -5,11 +5,10 @@
 // document order), otherwise the first match or null. The result is written under `key` in the
 // data; when the data is the HTML itself, the result is the object {key: result}.
 import { load } from 'cheerio';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { config, dataPath, flag, text, writeKey } from './util/fields.ts';
 import { kindOf, lookup, MISSING } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { value: 'literal', selector: 'literal', attribute: 'literal' } };
 const W = 'extract_with_css';
 
 export const run: TransformRun = (data, args) => {

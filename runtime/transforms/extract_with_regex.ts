@@ -3,11 +3,10 @@
 // keys[i] is group i+1. A group that did not take part, no match, or null/absent text give null
 // for every key, so the shape never depends on the data. Like the other extract_* transforms, the
 // result replaces the data. Numbers are matched as their text; objects fail.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { config, dataPath } from './util/fields.ts';
 import { kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { value: 'literal', expr: 'literal', keys: 'literal' } };
 const W = 'extract_with_regex';
 
 export const run: TransformRun = (data, args) => {

@@ -4,9 +4,7 @@
 // it the data itself is the array.
 import type { Scope } from '../scope.ts';
 import { replacePart } from '../calc/locate.ts';
-import { TransformError, type TransformSpec } from './types.ts';
-
-export const spec: TransformSpec = { fields: { target: 'path', conditions: 'tests' } };
+import { TransformError } from './types.ts';
 
 export interface FilterArgs {
   target?: (data: unknown) => unknown;

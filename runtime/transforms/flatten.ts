@@ -4,12 +4,11 @@
 // every key as a first segment ("user" -> "user.a.b"). `target` (a path) flattens only that
 // object inside the data; an array target (or data) flattens each object element.
 import { replacePart } from '../calc/locate.ts';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { guard } from './util/args.ts';
 import { config, text } from './util/fields.ts';
 import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { target: 'path', key_separator: 'literal', prefix: 'literal' } };
 const W = 'flatten';
 const MAX_DEPTH = 512;
 

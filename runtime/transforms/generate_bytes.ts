@@ -6,7 +6,6 @@ import type { TransformRun } from './types.ts';
 import { config, int, writeKey } from './util/fields.ts';
 
 const W = 'generate_bytes';
-export const spec = {};
 
 export const run: TransformRun = (data, args) => {
   const a = config(args, W);

@@ -9,7 +9,6 @@ import { TransformError, type TransformRun } from './types.ts';
 import { config, flag, int, writeKey } from './util/fields.ts';
 
 const W = 'generate_password';
-export const spec = {};
 
 const CLASSES = {
   numbers: ['0123456789', true],

@@ -3,10 +3,9 @@
 // trailing "-". Text with nothing to keep (e.g. only CJK) gives "".
 import slugify from 'slugify';
 import type { TransformRun } from './types.ts';
-import { convertAt, convertSpec } from './util/convert.ts';
+import { convertAt } from './util/convert.ts';
 import { scalarText } from './util/uri.ts';
 
-export const spec = convertSpec;
 const W = 'generate_slug';
 
 export const run: TransformRun = (data, args) =>

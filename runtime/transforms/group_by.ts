@@ -2,11 +2,9 @@
 // as text (strings as is, numbers/booleans via String, objects as JSON); several fields are joined
 // with "|"; an absent or null field is "null". Groups keep elements in input order. Note: JSON
 // objects list integer-like keys first, so group order is first appearance except for those.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { pathList } from './util/args.ts';
 import { kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 const text = (v: unknown): string =>
   v === MISSING || v === null || v === undefined ? 'null' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);

@@ -7,7 +7,6 @@ import { config, choice, text, writeKey } from './util/fields.ts';
 import { HMAC_ALGORITHMS, HMAC_ENCODINGS, hmacBytes } from './util/hmac.ts';
 
 const W = 'hmac';
-export const spec = {};
 
 export const run: TransformRun = (data, args) => {
   const a = config(args, W);

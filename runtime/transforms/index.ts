@@ -1,6 +1,8 @@
-// Registry of transforms by config field name, shared by the compiler and the interpreter.
+// Registry of transforms by config field name: each one's spec (./specs.ts) with its implementation,
+// for the interpreter and generated code. The compiler reads ./specs.ts alone (no engines loaded).
 // Null prototype: a config naming "constructor" or "toString" must not find an inherited member
 // (look names up with Object.hasOwn(transforms, name) or transforms[name] !== undefined).
+import { transformSpecs, type TransformName } from './specs.ts';
 import type { TransformRun, TransformSpec } from './types.ts';
 import * as add_attribute from './add_attribute.ts';
 import * as extract_array from './extract_array.ts';
@@ -55,7 +57,8 @@ export interface TransformDef {
   run: TransformRun;
 }
 
-const all: Record<string, TransformDef> = {
+// Typed by the spec table: a transform missing on either side does not compile.
+const runs: Record<TransformName, { run: TransformRun }> = {
   rename_attributes, remove_attributes, keep_attributes, move_attributes,
   rename_keys, remove_keys, add_attribute, return_row,
   extract_value, extract_array, extract_with_json_path, extract_with_jq,
@@ -68,5 +71,7 @@ const all: Record<string, TransformDef> = {
   bcrypt, generate_password, generate_bytes, encrypt_value, decrypt_value, hmac,
   add_jwt, read_jwt, totp, s3_generate_presigned_url,
 };
+
+const all = Object.fromEntries(Object.entries(runs).map(([name, m]) => [name, { spec: transformSpecs[name as TransformName], run: m.run }]));
 
 export const transforms: Record<string, TransformDef> = Object.freeze(Object.assign(Object.create(null), all));

@@ -1,12 +1,10 @@
 // keep_attributes: [id, "user.name", ...] keeps only these in each record, in the listed order.
 // A dotted name keeps just that nested value ({ user: { name } }); absent names are omitted
 // rather than filled with null, so "keep" never invents fields.
-import type { TransformRun, TransformSpec } from './types.ts';
+import type { TransformRun } from './types.ts';
 import { pathList } from './util/args.ts';
 import { eachRecord } from './util/each.ts';
 import { lookup, MISSING, setPath } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 export const run: TransformRun = (data, args) => {
   const paths = pathList(args, 'keep_attributes');

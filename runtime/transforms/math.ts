@@ -5,11 +5,9 @@ import type { Scope } from '../scope.ts';
 import * as calc from '../calc/ops.ts';
 import { replacePart } from '../calc/locate.ts';
 import { roundDecimal, roundNumber, MAX_PLACES } from '../calc/round.ts';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import { setOwn } from './util/path.ts';
 import { copyRecord } from '../values/build.ts';
-
-export const spec: TransformSpec = { fields: { expressions: 'calcs', target: 'path' } };
 
 export interface MathArgs {
   expressions: Array<[name: string, calc: (target: unknown) => unknown]>;

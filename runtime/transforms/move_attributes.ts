@@ -2,12 +2,10 @@
 // Moves run in the listed order, each on the result of the previous one. An absent source is a
 // no-op (the destination is not created); missing or null intermediates become objects; an
 // existing destination is overwritten; a non-object in the way fails (as jq does).
-import type { TransformRun, TransformSpec } from './types.ts';
+import type { TransformRun } from './types.ts';
 import { stringPairs } from './util/args.ts';
 import { eachRecord } from './util/each.ts';
 import { deletePath, lookup, MISSING, setPath, splitPath } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 export const run: TransformRun = (data, args) => {
   const W = 'move_attributes';

@@ -2,11 +2,9 @@
 // paths ok) of the record (each object element of an array) and its result replaces that value.
 // Chains run in the listed order; an absent key is skipped (no chain runs on nothing). A failure
 // inside names the key, so the author can find which chain broke.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { eachRecord } from './util/each.ts';
 import { kindOf, lookup, MISSING, setPath, splitPath } from './util/path.ts';
-
-export const spec: TransformSpec = { self: 'chains' };
 
 type Chain = (data: unknown, scope: unknown) => unknown;
 const W = 'nested_transforms';

@@ -2,13 +2,11 @@
 // record (each object element of an array). Only plain decimal text converts (" 12.50 ", "-3",
 // "1e3"); other strings ("N/A", "", "0x1F", "1,000") and integers beyond 2^53 (ids that would lose
 // digits) stay as they are, as do non-strings and absent fields: one odd row must not fail a batch.
-import type { TransformRun, TransformSpec } from './types.ts';
+import type { TransformRun } from './types.ts';
 import { pathList } from './util/args.ts';
 import { eachRecord } from './util/each.ts';
 import { lookup, setPath } from './util/path.ts';
 import { toNumber } from '../calc/num.ts';
-
-export const spec: TransformSpec = {};
 
 /** The shared numeric-text rule (calc/num.ts), minus integers that would lose digits. */
 function convert(s: string): number | undefined {

@@ -3,10 +3,9 @@
 // a row with a different column count or a broken quote fails.
 import { parse } from 'csv-parse/sync';
 import { TransformError, type TransformRun } from './types.ts';
-import { convertAt, convertSpec, needText } from './util/convert.ts';
+import { convertAt, needText } from './util/convert.ts';
 import { setOwn, type Rec } from './util/path.ts';
 
-export const spec = convertSpec;
 const W = 'parse_csv';
 
 export const run: TransformRun = (data, args) =>

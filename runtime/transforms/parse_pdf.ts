@@ -12,10 +12,8 @@ import { byteBound, decodeBinary, encodingArg } from './util/bytes.ts';
 import { valueKey } from './util/value-key.ts';
 import { guardPdfjsRejections } from './util/pdfjs-guard.ts';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from './parse_xlsx.ts';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import type { Scope } from '../scope.ts';
-
-export const spec: TransformSpec = { fields: { value: 'path' }, async: true };
 
 const W = 'parse_pdf';
 const MAX_PAGES = 1000;

@@ -13,9 +13,7 @@ import { sheetRows } from './util/sheet-rows.ts';
 import { valueKey } from './util/value-key.ts';
 import { fixAstralRefs, inflateZip, storedZip } from './util/zip-guard.ts';
 import { withDeadline } from './util/deadline.ts';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
-
-export const spec: TransformSpec = { fields: { value: 'path' } };
+import { TransformError, type TransformRun } from './types.ts';
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * MiB;
 const W = 'parse_xlsx';

@@ -3,11 +3,10 @@
 // token fails; verified is true. Without it the token is only decoded: nothing proves who made
 // it, so verified is false and the payload must not be trusted for access decisions.
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
-import { TransformError, type TransformSpec } from './types.ts';
+import { TransformError } from './types.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 
-export const spec: TransformSpec = { async: true };
 const W = 'read_jwt';
 
 export async function run(data: unknown, args: unknown): Promise<unknown> {

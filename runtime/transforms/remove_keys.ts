@@ -1,9 +1,7 @@
 // remove_keys: [name, ...] removed from the root object only. Names are literal keys (a dot is
 // part of the name). An array root is returned unchanged, as for rename_keys.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { isObject, kindOf } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 export const run: TransformRun = (data, args) => {
   if (!Array.isArray(args) || args.some((a) => typeof a !== 'string'))

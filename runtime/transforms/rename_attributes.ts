@@ -1,12 +1,10 @@
 // rename_attributes: { old: new } on the record's own top-level keys (each object element of an
 // array). Renames apply simultaneously to the original (so a swap works), keep the key's
 // position, and a renamed value wins over an existing key of the new name.
-import type { TransformRun, TransformSpec } from './types.ts';
+import type { TransformRun } from './types.ts';
 import { stringPairs } from './util/args.ts';
 import { eachRecord } from './util/each.ts';
 import { setOwn, type Rec } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 /** Shared with rename_keys. Returns rec itself when no old name is present. */
 export function rename(rec: Rec, pairs: Array<[string, string]>): Rec {

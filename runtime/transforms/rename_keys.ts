@@ -1,11 +1,9 @@
 // rename_keys: { old: new } on the root object only (same rules as rename_attributes). An array
 // root is returned unchanged: "root-level keys" of a list are not its elements' keys.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { rename } from './rename_attributes.ts';
 import { stringPairs } from './util/args.ts';
 import { isObject, kindOf } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 export const run: TransformRun = (data, args) => {
   const pairs = stringPairs(args, 'rename_keys');

@@ -7,11 +7,10 @@
 //   value in scope is selected, which needs `target_key` (replacing every scalar is a mistake).
 // - Replacement: the selected value becomes `target_value` (any JSON, e.g. null or "***"). With
 //   `new_str` and a find, only the matched parts of the string are replaced by new_str.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { config, flag, text } from './util/fields.ts';
 import { setOwn, type Rec } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { find_str: 'literal', regex: 'literal', target_key: 'literal' } };
 const W = 'replace_values';
 const MAX_DEPTH = 512;
 

@@ -1,10 +1,8 @@
 // return_row: N -> the Nth element (0-based) of an array; negative N counts from the end (-1 is
 // the last). Out of range gives null (an empty result is data, not a failure). N may be an
 // integer string, since an interpolated marker (a|params::row|) yields text.
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { kindOf } from './util/path.ts';
-
-export const spec: TransformSpec = {};
 
 export const run: TransformRun = (data, args) => {
   const n = typeof args === 'string' && /^\s*-?\d+\s*$/.test(args) ? Number(args) : args;

@@ -6,12 +6,11 @@
 // (optional, a dotted path) names the object inside the data that receives `key`. Time comes from
 // util/clock.ts. Credentials never appear in messages.
 import aws4 from 'aws4';
-import { TransformError, type TransformRun, type TransformSpec } from './types.ts';
+import { TransformError, type TransformRun } from './types.ts';
 import { nowMs } from './util/clock.ts';
 import { choice, config, dataPath, int, text } from './util/fields.ts';
 import { setPath, splitPath } from './util/path.ts';
 
-export const spec: TransformSpec = { fields: { json_path: 'literal' } };
 const W = 's3_generate_presigned_url';
 const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 

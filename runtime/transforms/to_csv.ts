@@ -3,10 +3,9 @@
 // empty, numbers and booleans are their JSON text, objects and arrays compact JSON. [] gives "".
 import { stringify } from 'csv-stringify/sync';
 import { TransformError, type TransformRun } from './types.ts';
-import { convertAt, convertSpec } from './util/convert.ts';
+import { convertAt } from './util/convert.ts';
 import { isObject, kindOf } from './util/path.ts';
 
-export const spec = convertSpec;
 const W = 'to_csv';
 
 const cell = (v: unknown): string =>

@@ -8,7 +8,6 @@ import { choice, config, int, text, writeKey } from './util/fields.ts';
 import { hotp, step, TOTP_ALGORITHMS, TOTP_ENCODINGS, totpKey } from './util/totp.ts';
 
 const W = 'totp';
-export const spec = {};
 
 export const run: TransformRun = (data, args) => {
   const a = config(args, W);

@@ -1,5 +1,5 @@
-// The contract of a transform: one file per transform under runtime/transforms/, exporting
-// `spec` (how the compiler lowers its config) and `run` (its semantics, shared by both paths).
+// The contract of a transform: its spec (how the compiler lowers its config) is a row of
+// runtime/transforms/specs.ts; its file under runtime/transforms/ exports `run` (its semantics, shared by both paths).
 import type { Scope } from '../scope.ts';
 
 /**

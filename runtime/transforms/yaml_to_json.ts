@@ -3,9 +3,8 @@
 // result goes through JSON so only JSON values remain (.inf/.nan become null).
 import { parse } from 'yaml';
 import { TransformError, type TransformRun } from './types.ts';
-import { convertAt, convertSpec, needText } from './util/convert.ts';
+import { convertAt, needText } from './util/convert.ts';
 
-export const spec = convertSpec;
 const W = 'yaml_to_json';
 
 export const run: TransformRun = (data, args) =>

@@ -17,5 +17,5 @@ export function val(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
-/** `count(...)`: one implementation for both paths (runtime/test.ts). */
-export { countOf as countOfValue } from '../test.ts';
+/** `count(...)`: one implementation for both paths. */
+export { countOf as countOfValue } from './count.ts';

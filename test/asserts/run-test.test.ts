@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, runTest } from '../../runtime/test.ts';
+import { runTest } from '../../runtime/asserts/run-test.ts';
+import { countOf } from '../../runtime/values/count.ts';
 
 describe('runTest', () => {
   it('passes when every check holds', () => {

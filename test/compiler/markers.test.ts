@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMarkers, parseRef } from '../../compiler/lower/markers.ts';
+import { parseMarkers, parseRef } from '../../compiler/markers/parse.ts';
 
 const ref = (s: string) => {
   const r = parseRef(s);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Plan } from '../../runtime/plan.ts';
 import type { Services } from '../../runtime/services.ts';
 import { systemClock } from '../../runtime/services.ts';
-import type { Store } from '../../runtime/store/types.ts';
+import type { Store } from '../../runtime/store-types.ts';
 import { startResumer } from '../../runtime/durable/resumer.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { processEnvironment } from '../../runtime/environment.ts';

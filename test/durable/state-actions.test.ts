@@ -6,7 +6,7 @@ import { executeInterface } from '../../runtime/exec/run.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { PostgresStore } from '../../runtime/store/postgres.ts';
-import type { Store } from '../../runtime/store/types.ts';
+import type { Store } from '../../runtime/store-types.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { DATABASE_URL, dropSchema, schemaName } from './helpers.ts';
 

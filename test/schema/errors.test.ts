@@ -221,7 +221,7 @@ secrets: {}
     expect(check('')).toEqual([
       { at: '1:1', severity: 'error', message: 'the config: expected object, got null', hint: 'a config is a mapping with an `interfaces:` key' },
     ]);
-    expect(check('expose_metrics: true\n')).toEqual([{ at: '1:1', severity: 'error', message: 'missing required field "interfaces" in the config' }]);
+    expect(check('features: { compress: true }\n')).toEqual([{ at: '1:1', severity: 'error', message: 'missing required field "interfaces" in the config' }]);
   });
 
   it('does not repeat the same problem', () => {

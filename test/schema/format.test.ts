@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, type Diagnostic } from '../../compiler/load/diagnostics.ts';
+import { formatDiagnostic, type Diagnostic } from '../../compiler/source/diagnostics.ts';
 import { loadConfig } from '../../compiler/load/index.ts';
 
 const TEXT = `interfaces:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lintConfig } from '../../compiler/load/lint.ts';
-import { parseYamlWithPositions } from '../../compiler/load/yaml.ts';
-import { check, withActions } from './helpers.ts';
+import { parseYamlWithPositions } from '../../compiler/source/yaml.ts';
+import { check, checkLints, withActions } from './helpers.ts';
 
 describe('lintConfig', () => {
   it('can be called on its own with a parsed config', () => {
@@ -167,7 +167,7 @@ describe('action checks', () => {
         multi: true
         params: [1]
 `);
-    expect(check(text)).toEqual([
+    expect(checkLints(text)).toEqual([
       {
         at: '7:9',
         severity: 'error',
@@ -240,17 +240,17 @@ describe('action checks', () => {
 
   it('expect_exit strings other than any never match', () => {
     const text = withActions(`      - name: Run\n        command: { run: "true" }\n        expect_exit: "0"\n`);
-    expect(check(text)).toEqual([
+    expect(checkLints(text)).toEqual([
       { at: '6:22', severity: 'warning', message: 'expect_exit "0" in action "Run" never matches', hint: 'write it as a number: expect_exit: 0' },
     ]);
   });
 
   it('emit_metric needs expose_metrics', () => {
     const text = withActions(`      - name: M\n        emit_metric: { name: runs, value: 1 }\n`);
-    expect(check(text)).toEqual([
+    expect(checkLints(text)).toEqual([
       { at: '5:9', severity: 'error', message: 'emit_metric in action "M" requires expose_metrics: true on the config', hint: 'add expose_metrics: true at the top level' },
     ]);
-    expect(check(withActions(`      - name: M\n        emit_metric: { name: runs, value: 1 }\n`, 'expose_metrics: true\n'))).toEqual([]);
+    expect(checkLints(withActions(`      - name: M\n        emit_metric: { name: runs, value: 1 }\n`, 'expose_metrics: true\n'))).toEqual([]);
   });
 });
 
@@ -276,7 +276,7 @@ interfaces:
       - name: Bot
         agent: { url: https://llm, model: m, tools: [auth, a, zzz] }
 `;
-    expect(check(text)).toEqual([
+    expect(checkLints(text)).toEqual([
       { at: '5:27', severity: 'error', message: 'subscribe_authorizer of interface "a" names unknown interface "auht"', hint: 'did you mean "auth"?' },
       { at: '6:35', severity: 'error', message: 'mcp.server of interface "a" names undeclared MCP server "shops"', hint: 'did you mean "shop"?' },
       { at: '7:50', severity: 'error', message: 'response.http_code_inherit_error of interface "a" names unknown action "Nope"' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closedForm, markerRoot, scanMarkers } from '../../compiler/load/markers.ts';
-import { closest, editDistance } from '../../compiler/load/suggest.ts';
+import { closedForm, markerRoot, scanMarkers } from '../../compiler/markers/scan.ts';
+import { closest, editDistance } from '../../compiler/source/suggest.ts';
 
 describe('suggestions', () => {
   it('counts an adjacent swap as one edit', () => {

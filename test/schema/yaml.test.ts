@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseYamlWithPositions } from '../../compiler/load/yaml.ts';
+import { parseYamlWithPositions } from '../../compiler/source/yaml.ts';
 import { check } from './helpers.ts';
 
 const TEXT = `defaults: &d

@@ -6,7 +6,7 @@ import type { ActionContext } from '../../runtime/actions/types.ts';
 import { initJq } from '../../runtime/jq/engine.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { PostgresStore } from '../../runtime/store/postgres.ts';
-import type { Store } from '../../runtime/store/types.ts';
+import type { Store } from '../../runtime/store-types.ts';
 import { dropSchema, freshSchema, PG_URL } from './pg.ts';
 import { runState } from './runs.ts';
 

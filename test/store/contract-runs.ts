@@ -1,7 +1,7 @@
 // The store contract, part 1: suspended runs, claims, ticks, captures. `nodes()` gives two stores
 // sharing the same data (two pools for Postgres, one instance for memory).
 import { expect, it } from 'vitest';
-import type { Store } from '../../runtime/store/types.ts';
+import type { Store } from '../../runtime/store-types.ts';
 import { at, runState, T0 } from './runs.ts';
 
 export function runContract(nodes: () => [Store, Store]): void {

@@ -1,6 +1,6 @@
 // The store contract, part 2: key/value state and only_new sets, with injected clocks.
 import { expect, it } from 'vitest';
-import type { Store } from '../../runtime/store/types.ts';
+import type { Store } from '../../runtime/store-types.ts';
 
 const NS = 'cfg';
 const ids = (from: number, to: number): string[] => Array.from({ length: to - from }, (_, i) => `id-${String(from + i).padStart(5, '0')}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec, type AggregateArgs } from '../../runtime/transforms/aggregate.ts';
+import { run, type AggregateArgs } from '../../runtime/transforms/aggregate.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { at, frozen, scope } from './helpers.ts';
 
@@ -14,7 +15,7 @@ const agg = (data: unknown, args: AggregateArgs) => run(data, args, scope) as an
 
 describe('aggregate', () => {
   it('declares how the compiler lowers its fields', () => {
-    expect(spec).toEqual({ fields: { over: 'path' } });
+    expect(transformSpecs.aggregate).toEqual({ fields: { over: 'path' } });
   });
 
   it('counts by default', () => {

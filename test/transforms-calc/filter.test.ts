@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/filter.ts';
+import { run } from '../../runtime/transforms/filter.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { at, conditions, frozen, scope } from './helpers.ts';
 
@@ -15,7 +16,7 @@ const page = () => frozen({
 
 describe('filter', () => {
   it('declares how the compiler lowers its fields', () => {
-    expect(spec).toEqual({ fields: { target: 'path', conditions: 'tests' } });
+    expect(transformSpecs.filter).toEqual({ fields: { target: 'path', conditions: 'tests' } });
   });
 
   it('keeps elements for which every condition holds, keeping the rest of the data', () => {

@@ -5,7 +5,7 @@ import { compileCalcClosure } from '../../runtime/calc/eval.ts';
 import { getDotted } from '../../runtime/calc/locate.ts';
 import * as ops from '../../runtime/calc/ops.ts';
 import type { Scope } from '../../runtime/scope.ts';
-import { runTest } from '../../runtime/test.ts';
+import { runTest } from '../../runtime/asserts/run-test.ts';
 
 export const scope: Scope = {
   body: null, rawBody: '', params: {}, headers: {}, steps: {}, state: {},

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec, type MathArgs } from '../../runtime/transforms/math.ts';
+import { run, type MathArgs } from '../../runtime/transforms/math.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { at, backends, calcs, frozen, scope } from './helpers.ts';
 
@@ -20,7 +21,7 @@ describe.each(backends)('math (%s expressions)', (backend) => {
     run(data, { expressions: calcs(expressions, backend), ...rest }, scope);
 
   it('declares how the compiler lowers its fields', () => {
-    expect(spec).toEqual({ fields: { expressions: 'calcs', target: 'path' } });
+    expect(transformSpecs.math).toEqual({ fields: { expressions: 'calcs', target: 'path' } });
   });
 
   it('computes on each element of a nested array and returns the whole data', () => {

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { run as compress, spec } from '../../runtime/transforms/compress.ts';
+import { run as compress } from '../../runtime/transforms/compress.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { run as decompress } from '../../runtime/transforms/decompress.ts';
 import { executeInterface } from '../../runtime/exec/run.ts';
 import { systemClock } from '../../runtime/services.ts';
@@ -15,7 +16,7 @@ const encodings = ['base64', 'base64url', 'hex'] as const;
 const text = 'héllo 😀 𝄞 wörld '.repeat(50);
 
 describe('compress / decompress', () => {
-  it('lowers value as a path', () => expect(spec).toEqual({ fields: { value: 'path' } }));
+  it('lowers value as a path', () => expect(transformSpecs.compress).toEqual({ fields: { value: 'path' } }));
 
   for (const algorithm of algorithms)
     for (const encoding of encodings)

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getDocumentProxy } from 'unpdf';
 import { isPdfjsError } from '../../runtime/transforms/util/pdfjs-guard.ts';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { run, spec } from '../../runtime/transforms/parse_pdf.ts';
+import { run } from '../../runtime/transforms/parse_pdf.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { at, frozen, refuses, scope } from './helpers.ts';
 
 let pdf: Buffer;
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 
 describe('parse_pdf', () => {
-  it('is asynchronous and lowers value as a path', () => expect(spec).toEqual({ fields: { value: 'path' }, async: true }));
+  it('is asynchronous and lowers value as a path', () => expect(transformSpecs.parse_pdf).toEqual({ fields: { value: 'path' }, async: true }));
 
   it('extracts the text, pages joined by a blank line, and keeps the rest of the data', async () => {
     const out = await parse(pdf.toString('base64'));

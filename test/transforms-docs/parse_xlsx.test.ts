@@ -2,7 +2,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as XLSX from '@e965/xlsx';
 import { readFileSync } from 'node:fs';
-import { run, setParseDeadline, spec } from '../../runtime/transforms/parse_xlsx.ts';
+import { run, setParseDeadline } from '../../runtime/transforms/parse_xlsx.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { withDeadline } from '../../runtime/transforms/util/deadline.ts';
 import { at, frozen, refuses, scope } from './helpers.ts';
 
@@ -53,7 +54,7 @@ const expected = JSON.parse(`[
   {"name":"","qty":1e21,"when":null,"at":null,"ok":null,"F":null,"name_2":null,"__proto__":null}]`);
 
 describe('parse_xlsx', () => {
-  it('lowers value as a path', () => expect(spec).toEqual({ fields: { value: 'path' } }));
+  it('lowers value as a path', () => expect(transformSpecs.parse_xlsx).toEqual({ fields: { value: 'path' } }));
 
   for (const f of formats) {
     it(`reads a generated .${f}: unicode (astral too), numbers, dates as ISO text, formulas, empty cells`, () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/extract_array.ts';
+import { run } from '../../runtime/transforms/extract_array.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { clean, frozen, scope } from './helpers.ts';
 
@@ -15,7 +16,7 @@ const resp = () => frozen({
 const from = (d: any) => d?.data?.orders;
 
 describe('extract_array', () => {
-  it('declares `from` as a path', () => expect(spec).toEqual({ fields: { from: 'path' } }));
+  it('declares `from` as a path', () => expect(transformSpecs.extract_array).toEqual({ fields: { from: 'path' } }));
   it('one path gives an array of values (null when absent)', () => {
     expect(run(resp(), { from, paths: ['customer.email'] }, scope)).toEqual(['a@x', 'b@x', 'a@x']);
     expect(run(resp(), { from, paths: ['tags'] }, scope)).toEqual([['new', 'vip'], ['new'], null]);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/extract_value.ts';
+import { run } from '../../runtime/transforms/extract_value.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { frozen, scope } from './helpers.ts';
 
 describe('extract_value', () => {
-  it('declares its config as a path', () => expect(spec).toEqual({ self: 'path' }));
+  it('declares its config as a path', () => expect(transformSpecs.extract_value).toEqual({ self: 'path' }));
   it('returns the value the getter finds', () => {
     const data = frozen({ data: { user: { id: 42, tags: ['x'] } } });
     expect(run(data, (d: any) => d?.data?.user?.id, scope)).toBe(42);

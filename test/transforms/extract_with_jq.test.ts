@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/extract_with_jq.ts';
+import { run } from '../../runtime/transforms/extract_with_jq.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { frozen, scope } from './helpers.ts';
 
 describe('extract_with_jq', () => {
-  it('declares its config as jq', () => expect(spec).toEqual({ self: 'jq' }));
+  it('declares its config as jq', () => expect(transformSpecs.extract_with_jq).toEqual({ self: 'jq' }));
   it('returns the program result as is', () => {
     const data = frozen({ items: [{ id: 1, price: 2 }, { id: 2, price: 3 }] });
     expect(run(data, (d: any) => d.items.map((i: any) => ({ id: i.id })), scope)).toEqual([{ id: 1 }, { id: 2 }]);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/extract_with_json_path.ts';
+import { run } from '../../runtime/transforms/extract_with_json_path.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
 import { frozen, scope } from './helpers.ts';
 
 const data = () => frozen({ items: [{ id: 1, sku: 'A' }, { id: 2 }] });
 
 describe('extract_with_json_path', () => {
-  it('declares its config as a jsonpath', () => expect(spec).toEqual({ self: 'jsonpath' }));
+  it('declares its config as a jsonpath', () => expect(transformSpecs.extract_with_json_path).toEqual({ self: 'jsonpath' }));
   it('returns all matches as an array', () => {
     expect(run(data(), (d: any) => d.items.map((i: any) => i.id), scope)).toEqual([1, 2]);
   });

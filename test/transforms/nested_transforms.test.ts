@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { run, spec } from '../../runtime/transforms/nested_transforms.ts';
+import { run } from '../../runtime/transforms/nested_transforms.ts';
+import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { run as keep } from '../../runtime/transforms/keep_attributes.ts';
 import { run as numerics } from '../../runtime/transforms/numerics.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
@@ -8,7 +9,7 @@ import { clean, frozen, scope } from './helpers.ts';
 const order = () => frozen({ id: 'o1', lines: [{ sku: 'A', qty: '2', cost: 1 }, { sku: 'B', qty: '1', cost: 2 }], meta: { total: '3' } });
 
 describe('nested_transforms', () => {
-  it('declares its config as chains', () => expect(spec).toEqual({ self: 'chains' }));
+  it('declares its config as chains', () => expect(transformSpecs.nested_transforms).toEqual({ self: 'chains' }));
   it('runs each chain on the value at its key and replaces it', () => {
     const chains = [
       ['lines', (d: unknown, s: any) => keep(numerics(d, ['qty'], s), ['sku', 'qty'], s)],

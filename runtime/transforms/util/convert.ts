@@ -6,13 +6,11 @@
 // - {key, json_path}: the value at json_path (JSONPath or dotted; compiled to a getter) is
 //   converted and written under `key`; the source stays.
 // Null or absent converts to null (nothing to convert is not an error; the shape stays stable).
-import { TransformError, type TransformSpec } from '../types.ts';
+import { TransformError } from '../types.ts';
 import { guard } from './args.ts';
 import { eachRecord } from './each.ts';
 import { dataPath } from './fields.ts';
 import { isObject, kindOf, lookup, MISSING, setPath, splitPath } from './path.ts';
-
-export const convertSpec: TransformSpec = { fields: { json_path: 'path' } };
 
 export type Convert = (v: unknown) => unknown;
 

@@ -1,8 +1,8 @@
 // The four URI transforms share one shape: TransformConfig (util/convert.ts) and a text mapping.
 // Encoders take text, numbers and booleans (ids are often numbers); decoders take text, and
 // malformed percent-encoding fails instead of throwing a raw URIError.
-import { TransformError, type TransformRun, type TransformSpec } from '../types.ts';
-import { convertAt, convertSpec, needText } from './convert.ts';
+import { TransformError, type TransformRun } from '../types.ts';
+import { convertAt, needText } from './convert.ts';
 import { kindOf } from './path.ts';
 
 export function scalarText(v: unknown, who: string): string {
@@ -11,7 +11,7 @@ export function scalarText(v: unknown, who: string): string {
   throw new TransformError(`${who}: expected text, got ${kindOf(v)}`);
 }
 
-export function uriTransform(who: string, f: (s: string) => string, decode: boolean): { spec: TransformSpec; run: TransformRun } {
+export function uriTransform(who: string, f: (s: string) => string, decode: boolean): TransformRun {
   const one = (v: unknown) => {
     const s = decode ? needText(v, who) : scalarText(v, who);
     try {
@@ -21,5 +21,5 @@ export function uriTransform(who: string, f: (s: string) => string, decode: bool
       throw new TransformError(`${who}: ${decode ? 'malformed percent-encoding' : 'text contains a lone surrogate'}`);
     }
   };
-  return { spec: convertSpec, run: (data, args) => convertAt(data, args, who, one) };
+  return (data, args) => convertAt(data, args, who, one);
 }

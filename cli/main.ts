@@ -1,12 +1,9 @@
-// The `pipewright` command line.
+// The `pipewright` command line: the composition root. It uses the compiler through compiler/index.ts
+// and the runtime through runtime/index.ts, nothing deeper.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { schemaFile, writeTypes } from '../compiler/index.ts';
 import { check } from './check.ts';
-import { compile } from './compile.ts';
-import { run } from './run.ts';
-import { serve } from './serve.ts';
-import { testConfigs } from './test-cmd.ts';
 import { err } from './output.ts';
 
 const USAGE = `usage:
@@ -29,13 +26,14 @@ export async function main(argv: string[]): Promise<number> {
   const { values: o, positionals: files } = parsed;
   const needFiles = (min: number) => { if (files.length < min) { err(USAGE); return false; } return true; };
   switch (cmd) {
-    case 'serve': return needFiles(1) ? serve(files, o) : 2;
-    case 'compile': return needFiles(1) ? compile(files, o) : 2;
-    case 'run': return needFiles(2) ? run(files[0]!, files[1]!, o) : 2;
+    // Commands that run configs load the runtime (and esbuild for compile) only when used: check stays light.
+    case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
+    case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
+    case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;
     case 'check': return needFiles(1) ? check(files) : 2;
-    case 'test': return needFiles(1) ? testConfigs(files, o) : 2;
-    case 'schema': process.stdout.write(readFileSync(fileURLToPath(new URL('../schema/config.schema.json', import.meta.url)), 'utf8')); return 0;
-    case 'gen-types': { const { writeTypes } = await import('../schema/gen-types-cli.ts'); await writeTypes(); return 0; }
+    case 'test': return needFiles(1) ? (await import('./test-cmd.ts')).testConfigs(files, o) : 2;
+    case 'schema': process.stdout.write(readFileSync(schemaFile, 'utf8')); return 0;
+    case 'gen-types': await writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;
   }
 }

@@ -1,6 +1,5 @@
 // Services for one-shot commands (`run`, `test`): the same store and limits a server would use.
-import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../../runtime/services.ts';
-import { openStore } from '../../runtime/store/index.ts';
+import { DEFAULT_MAX_DELAY_MS, systemClock, type Services, openStore } from '../runtime/index.ts';
 
 export async function cliServices(): Promise<Services> {
   const store = await openStore(process.env);

@@ -1,6 +1,6 @@
 // Finding interpolation markers (`a|<reference>|`) in config strings, for load-time checks.
-// The grammar itself is compiler/lower/markers.ts; this finds unclosed markers too, for warnings.
-import { closingPipe, parseRef } from '../lower/markers.ts';
+// The grammar itself is ./parse.ts; this finds unclosed markers too, for warnings.
+import { BARE_ROOTS, closingPipe, markerHead, NAMED_ROOTS, parseRef } from './parse.ts';
 
 export interface MarkerHit {
   /** Offset of the `a|`. */
@@ -10,9 +10,6 @@ export interface MarkerHit {
   closed: boolean;
 }
 
-/** Roots usable bare (`a|body|`) and roots that need a name (`a|secret::NAME|`). */
-export const BARE_ROOTS = ['body', 'raw_body', 'params', 'headers', 'uuid'];
-export const NAMED_ROOTS = ['params', 'header', 'headers', 'state', 'secret', 'ap_secret', 'var', 'ap_var', 'env', 'body'];
 export const MARKER_ROOTS = [...new Set([...BARE_ROOTS, ...NAMED_ROOTS])];
 
 export function scanMarkers(s: string): MarkerHit[] {
@@ -38,10 +35,8 @@ export function scanMarkers(s: string): MarkerHit[] {
  * `valid` is false for text the grammar does not read as a reference (it is then sent literally).
  */
 export function markerRoot(body: string): { root: string; named: boolean; valid: boolean } {
-  const [head, ...arrows] = body.replace(/->default\([\s\S]*\)$/, '').split('->');
-  const sep = head.indexOf('::');
-  const root = (sep < 0 ? head : head.slice(0, sep)).trim();
-  return { root, named: sep >= 0, valid: arrows.every((a) => a !== '') && parseRef(body) !== null };
+  const { root, name } = markerHead(body.replace(/->default\([\s\S]*\)$/, ''));
+  return { root, named: name !== undefined, valid: parseRef(body) !== null };
 }
 
 /** How an unclosed marker was probably meant: `a|body` in `id=a|body&x=1` -> `a|body|`. */

@@ -3,10 +3,7 @@
 // Semantics are in docs/decisions.md.
 import { Ajv } from 'ajv';
 import { isDeepStrictEqual } from 'node:util';
-import type { InterfacePlan, Plan } from '../../runtime/plan.ts';
-import { executeInterface } from '../../runtime/exec/run.ts';
-import { processEnvironment } from '../../runtime/environment.ts';
-import type { Services } from '../../runtime/services.ts';
+import { type InterfacePlan, type Plan, executeInterface, processEnvironment, type Services } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err, paint } from './output.ts';

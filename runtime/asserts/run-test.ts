@@ -1,7 +1,7 @@
 // Runs one Test object's checks against a value. Shared by both paths: generated code and the
 // interpreter call runTest with the value they selected and the checks' configured values.
-import { asserts } from './asserts/index.ts';
-import type { TestOutcome } from './plan.ts';
+import { asserts } from './index.ts';
+import type { TestOutcome } from '../plan.ts';
 
 /**
  * All checks must hold; the first failing one gives the message `<src>: <why>`. An unknown
@@ -19,19 +19,4 @@ export function runTest(actual: unknown, checks: Array<[op: string, expected: un
     }
   }
   return { ok: true };
-}
-
-/**
- * `count(<expr>)`: array length, string length in characters (code points, so an emoji is 1, as
- * an author counts), object key count; null, undefined, numbers and booleans are 0 (not a
- * collection, so `count(x) > 0` never claims items that are not there).
- */
-export function countOf(v: unknown): number {
-  if (Array.isArray(v)) return v.length;
-  if (typeof v === 'string') {
-    let n = 0;
-    for (const _ of v) n++;
-    return n;
-  }
-  return v !== null && typeof v === 'object' ? Object.keys(v).length : 0;
 }

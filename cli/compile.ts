@@ -1,9 +1,7 @@
 // `pipewright compile <config.yaml>... [--out DIR] [--no-bundle]`: DIR/<name>/<name>.ts and server.mjs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateModule } from '../codegen/module.ts';
-import { bundleServer } from '../bundle.ts';
-import { compileConfig } from '../project.ts';
+import { generateModule, bundleServer, compileConfig } from '../compiler/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
 import { err, paint, progress } from './output.ts';
 

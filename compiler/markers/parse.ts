@@ -1,4 +1,5 @@
-// Parser of interpolation markers: `a|<root>[::<name>][->seg]*[->default(<json>)]|`.
+// The one grammar of interpolation markers: `a|<root>[::<name>][->seg]*[->default(<json>)]|`.
+// Lowering (compiler/lower) and the load-time checks (compiler/markers/scan.ts) both read it.
 // Grammar and its decisions are in docs/interpolation.md. Strings are split into literal text and
 // parsed references; an unclosed or malformed marker stays literal text, as the spec requires.
 import type { Json, Ref, RefRoot } from '../../runtime/ir.ts';
@@ -10,6 +11,9 @@ const NAMED: Record<string, RefRoot> = {
 };
 const BARE: Record<string, RefRoot> = { body: 'body', raw_body: 'raw_body', params: 'params', headers: 'headers', uuid: 'uuid' };
 const PARTS = new Set(['status', 'headers', 'body']);
+/** Roots usable bare (`a|body|`) and roots that need a name (`a|secret::NAME|`; `body::x` reads a body field). */
+export const BARE_ROOTS: readonly string[] = Object.keys(BARE);
+export const NAMED_ROOTS: readonly string[] = [...Object.keys(NAMED), 'body'];
 const own = (table: Record<string, RefRoot>, k: string): RefRoot | undefined => (Object.hasOwn(table, k) ? table[k] : undefined);
 
 export type Part = string | Ref;
@@ -62,19 +66,23 @@ export function parseRef(body: string): Ref | null {
   let hasDefault = false;
   const d = /->default\(([\s\S]*)\)$/.exec(rest);
   if (d) { dflt = parseDefault(d[1]!); hasDefault = true; rest = rest.slice(0, d.index); }
-  const [head, ...arrows] = rest.split('->');
-  if (!head || arrows.some((a) => a === '')) return null;
+  const { root, name, arrows } = markerHead(rest);
+  if (!root || arrows.some((a) => a === '')) return null;
   const path: Array<string | number> = [];
   for (const a of arrows) path.push(...segments(a));
-  const sep = head.indexOf('::');
-  const root = (sep < 0 ? head : head.slice(0, sep)).trim();
-  const name = sep < 0 ? undefined : head.slice(sep + 2);
-  if (!root || /[|\n\r\u2028\u2029]/.test(root) || name === '') return null;
+  if (/[|\n\r\u2028\u2029]/.test(root) || name === '') return null;
   const ref = build(root, name, path);
   if (!ref) return null;
   ref.src = src;
   if (hasDefault) ref.default = dflt as Json;
   return ref;
+}
+
+/** The head of a marker body without its `->default(...)`: `Fetch::body.id->x` is root `Fetch`, name `body.id`, arrows ['x']. */
+export function markerHead(body: string): { root: string; name: string | undefined; arrows: string[] } {
+  const [head = '', ...arrows] = body.split('->');
+  const sep = head.indexOf('::');
+  return { root: (sep < 0 ? head : head.slice(0, sep)).trim(), name: sep < 0 ? undefined : head.slice(sep + 2), arrows };
 }
 
 function build(root: string, name: string | undefined, path: Array<string | number>): Ref | null {

@@ -1,8 +1,6 @@
 // `pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]...`: runs one interface once,
 // prints the response body, exits 0 on success and 1 on a failed run.
-import { executeInterface } from '../../runtime/exec/run.ts';
-import { processEnvironment } from '../../runtime/environment.ts';
-import { encodeResponse } from '../../runtime/server/reply.ts';
+import { executeInterface, processEnvironment, encodeResponse } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';

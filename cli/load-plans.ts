@@ -4,14 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Plan } from '../../runtime/plan.ts';
-import { interpretConfig } from '../../runtime/interpret/plan.ts';
-import { initJq } from '../../runtime/jq/engine.ts';
-import { generateModule } from '../codegen/module.ts';
-import { compileConfig } from '../project.ts';
+import { type Plan, interpretConfig, initJq } from '../runtime/index.ts';
+import { generateModule, compileConfig } from '../compiler/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
 
-const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../../runtime/index.ts', import.meta.url))).href;
+const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../runtime/index.ts', import.meta.url))).href;
 
 export function fastpathDisabled(flag: boolean | undefined): boolean {
   return flag === true || /^(1|true|yes)$/i.test(process.env.SERVICE__DISABLE_FASTPATH ?? '');

@@ -1,5 +1,5 @@
 // `pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]`
-import { listen } from '../../runtime/server/main.ts';
+import { listen } from '../runtime/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 
 export async function serve(files: string[], o: { port?: string; host?: string; 'no-fastpath'?: boolean }): Promise<number> {

@@ -1,5 +1,5 @@
 // `pipewright check <config.yaml>...`: exit 0 when every config is valid (warnings on stderr), else 1.
-import { compileConfig } from '../project.ts';
+import { compileConfig } from '../compiler/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
 import { err, paint } from './output.ts';
 

@@ -1,6 +1,5 @@
 // Prints a config's problems as `file:line:col: message` with a code frame, errors and warnings alike.
-import { formatDiagnostic } from '../load/diagnostics.ts';
-import type { Compiled } from '../project.ts';
+import { formatDiagnostic, type Compiled } from '../compiler/index.ts';
 import { color, err } from './output.ts';
 
 export function printDiagnostics(c: Pick<Compiled, 'diagnostics' | 'text'>): void {

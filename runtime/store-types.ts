@@ -1,7 +1,7 @@
 // The durable store: everything that outlives one process goes through this interface.
 // Two implementations: memory.ts (the embedded default, single node, not durable) and
 // postgres.ts (SERVICE__DATABASE_URL; durable, shared by every node).
-import type { RunState } from '../run-state.ts';
+import type { RunState } from './run-state.ts';
 
 export interface SuspendedRun {
   state: RunState;

@@ -1,0 +1,13 @@
+// The compiler's public surface: what the command line (cli/) and tests outside compiler/ use.
+export { compileConfig, type Compiled } from './project.ts';
+export { generateModule } from './codegen/module.ts';
+export { bundleServer } from './bundle.ts';
+export { formatDiagnostic, type Diagnostic } from './source/diagnostics.ts';
+
+/** Path of the config JSON Schema, printed by `pipewright schema`. */
+export const schemaFile = new URL('./schema/config.schema.json', import.meta.url);
+
+/** Regenerates compiler/schema/config-types.ts (`pipewright gen-types`), loading its tools only then. */
+export async function writeTypes(): Promise<string> {
+  return (await import('./schema/gen-types-cli.ts')).writeTypes();
+}

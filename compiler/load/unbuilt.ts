@@ -1,0 +1,46 @@
+// The ONE table of config fields the schema accepts but this build does not implement. Until a field
+// is built, `check`, `serve` and `compile` refuse a config that sets it, at the field's position
+// (./lint-unbuilt.ts), so nothing in a config is silently ignored. Building a field: implement it,
+// delete its line here, and make sure test/schema/field-readers.ts lists the code that reads it.
+// Unbuilt action kinds are refused by lowering instead (the runtime's list of built kinds,
+// runtime/actions/kinds.ts). test/schema/fields.test.ts fails when a schema field is neither read by
+// the code nor listed here.
+
+/** The schema definitions whose instances lint-unbuilt finds in a config. */
+export type UnbuiltOwner = 'Config' | 'Interface' | 'InterfaceResponse' | 'Action';
+
+export interface Unbuilt {
+  /** The schema definition that declares the field (`Config` is the top level). */
+  owner: UnbuiltOwner;
+  field: string;
+  /** What the field would do, for the refusal's hint. */
+  feature: string;
+}
+
+export const UNBUILT: readonly Unbuilt[] = [
+  { owner: 'Config', field: 'network', feature: 'network policies' },
+  { owner: 'Config', field: 'mcp_servers', feature: 'MCP servers' },
+  { owner: 'Config', field: 'expose_metrics', feature: 'Prometheus metrics' },
+  { owner: 'Interface', field: 'network', feature: 'network policies' },
+  { owner: 'Interface', field: 'mqtt', feature: 'MQTT triggers' },
+  { owner: 'Interface', field: 'ws', feature: 'WebSocket channels' },
+  { owner: 'Interface', field: 'public', feature: 'WebSocket channels' },
+  { owner: 'Interface', field: 'subscribe_authorizer', feature: 'WebSocket channels' },
+  { owner: 'Interface', field: 'mcp', feature: 'MCP tools' },
+  { owner: 'Interface', field: 'log', feature: 'custom logs' },
+  { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
+  { owner: 'InterfaceResponse', field: 'logs', feature: 'logs in responses' },
+  { owner: 'Action', field: 'pre_log', feature: 'custom logs' },
+  { owner: 'Action', field: 'post_log', feature: 'custom logs' },
+  { owner: 'Action', field: 'error_log', feature: 'custom logs' },
+  { owner: 'Action', field: 'success_log', feature: 'custom logs' },
+  { owner: 'Action', field: 'retry_log', feature: 'custom logs' },
+  { owner: 'Action', field: 'hide_metrics', feature: 'Prometheus metrics' },
+  // Companions of action kinds not built yet (database, command): refused even on another kind.
+  { owner: 'Action', field: 'conn_string', feature: 'database actions' },
+  { owner: 'Action', field: 'params', feature: 'database actions' },
+  { owner: 'Action', field: 'multi', feature: 'database actions' },
+  { owner: 'Action', field: 'expect_exit', feature: 'command actions' },
+  { owner: 'Action', field: 'output_stdout', feature: 'command actions' },
+  { owner: 'Interface', field: 'conn_string', feature: 'database actions' },
+];

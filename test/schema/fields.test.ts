@@ -1,0 +1,65 @@
+// Nothing in a config is silently ignored: every field of the schema is read by the code (a reader
+// listed in ./field-readers.ts names it), documentation, or refused (compiler/load/unbuilt.ts, or the
+// action kind is not built).
+import { describe, expect, it } from 'vitest';
+import schema from '../../compiler/schema/config.schema.json' with { type: 'json' };
+import { KINDS } from '../../compiler/lower/action-kind.ts';
+import { UNBUILT } from '../../compiler/load/unbuilt.ts';
+import { BUILT_KINDS } from '../../runtime/actions/kinds.ts';
+import { check } from './helpers.ts';
+import { DOCUMENTATION, FIELD_READERS } from './field-readers.ts';
+import { schemaFields, sourceOf, unread, type Field } from './field-walk.ts';
+
+const refused = (f: Field) => UNBUILT.some((u) => u.owner === f.owner && u.field === f.field);
+const unbuiltKind = (f: Field) => f.owner === 'Action' && KINDS.some(([field, kind]) => field === f.field && !(BUILT_KINDS as readonly string[]).includes(kind));
+const stop = (f: Field) => refused(f) || unbuiltKind(f) || DOCUMENTATION.has(`${f.owner}.${f.field}`);
+const cache = new Map<string, string>();
+const source = (p: string) => cache.get(p) ?? (cache.set(p, sourceOf(p)), cache.get(p)!);
+
+describe('every schema field is built or refused', () => {
+  const fields = schemaFields(schema, stop);
+
+  it('walks the whole schema', () => expect(fields.length).toBeGreaterThan(300));
+
+  it('each field is named by the code its definition lists as reader', () => {
+    expect(unread(fields, FIELD_READERS, source).map((f) => `${f.owner}.${f.field}`)).toEqual([]);
+  });
+
+  it('fails on a field nothing reads and nothing refuses', () => {
+    const grown = structuredClone(schema) as any;
+    grown.definitions.Interface.properties.frobnicate = { type: 'boolean' };
+    expect(unread(schemaFields(grown, stop), FIELD_READERS, source)).toEqual([{ owner: 'Interface', field: 'frobnicate' }]);
+  });
+
+  it('lists only readers of reachable definitions, and refusals of real fields', () => {
+    const owners = new Set(fields.map((f) => f.owner));
+    expect(Object.keys(FIELD_READERS).filter((o) => !owners.has(o))).toEqual([]);
+    const declared = (owner: string) => (owner === 'Config' ? schema.properties : (schema.definitions as any)[owner]?.properties) ?? {};
+    expect(UNBUILT.filter((u) => !Object.hasOwn(declared(u.owner), u.field))).toEqual([]);
+    for (const doc of DOCUMENTATION) expect(Object.hasOwn(declared(doc.split('.')[0]!), doc.split('.')[1]!)).toBe(true);
+  });
+});
+
+describe('unbuilt fields are refused at load', () => {
+  it('points at each field with "not available in this build"', () => {
+    const yaml = [
+      'expose_metrics: true',
+      'interfaces:',
+      '  orders:',
+      '    ws: orders',
+      '    response:',
+      '      logs: [{ message: hi }]',
+      '    actions:',
+      '      - name: Fetch',
+      '        input: x',
+      '        pre_log: [{ message: hi }]',
+    ].join('\n');
+    const refusals = check(yaml).filter((d) => d.message.endsWith('is not available in this build'));
+    expect(refusals).toEqual([
+      { at: '1:1', severity: 'error', message: 'expose_metrics in the config is not available in this build', hint: 'this build does not implement Prometheus metrics; remove the field' },
+      { at: '4:5', severity: 'error', message: 'ws in interface "orders" is not available in this build', hint: 'this build does not implement WebSocket channels; remove the field' },
+      { at: '6:7', severity: 'error', message: 'response.logs in interface "orders" is not available in this build', hint: 'this build does not implement logs in responses; remove the field' },
+      { at: '10:9', severity: 'error', message: 'pre_log in action "Fetch" is not available in this build', hint: 'this build does not implement custom logs; remove the field' },
+    ]);
+  });
+});
