@@ -7,6 +7,8 @@ export class Emitter {
   readonly names = new Names();
   readonly decls: Code[] = [];
   private consts = new Map<string, Name>();
+  private readonly lineKeys = new Names();
+  private readonly lines: Array<[string, number]> = [];
 
   constructor(readonly file: string) {}
 
@@ -22,8 +24,25 @@ export class Emitter {
     return name;
   }
 
-  /** A named declaration with a comment saying where in the config it comes from. */
-  declare(note: string, line: number, decl: Code): void {
-    this.decls.push(new Code(`// ${comment(note)} (${comment(this.file)}:${line})\n${decl.text}`));
+  /** A named declaration with a comment naming its place in the config (interface › action › field). */
+  declare(note: string, decl: Code): void {
+    this.decls.push(new Code(`// ${comment(note)}\n${decl.text}`));
+  }
+
+  /**
+   * A source line, as a reference into the module's one position table: a line inserted in the
+   * YAML then changes only that table, never the code that refers to it.
+   */
+  line(n: number, at: readonly string[]): Code {
+    const key = this.lineKeys.make(...at);
+    this.lines.push([key.text, n]);
+    return new Code(`lines.${key.text}`);
+  }
+
+  /** The position table, one entry per line (prettier keeps an object literal broken when its source is). */
+  linesTable(): Code | undefined {
+    if (!this.lines.length) return undefined;
+    const rows = this.lines.map(([k, n]) => `  ${k}: ${n},`).join('\n');
+    return new Code(`// Lines in ${comment(this.file)} of what the code below refers to as lines.<name>.\nconst lines = {\n${rows}\n};`);
   }
 }
