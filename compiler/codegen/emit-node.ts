@@ -65,24 +65,23 @@ function rootOf(r: Ref): Code {
 /** A function of data, hoisted and named; returns its name. */
 export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
   const name = e.names.make(...owner, n.k);
-  const label = owner.join(' › ');
   switch (n.k) {
-    case 'jq': e.declare(`${label}: jq ${n.src}`, _`const ${name} = ${jqFn(n.src)};`); break;
+    case 'jq': e.declare(owner, `jq ${n.src}`, _`const ${name} = ${jqFn(n.src)};`); break;
     case 'jsonpath': {
       const c = compileJsonPath(n.src);
       const all = c ? new Code(`(${c.code})(d)`) : _`rt.jsonPathAll(${n.src}, d)`;
-      e.declare(`${label}: JSON path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
+      e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
       break;
     }
     case 'path': {
       let c: Code = _`d`;
       for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;
-      e.declare(`${label}: path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${c};`);
+      e.declare(owner, `path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${c};`);
       break;
     }
-    case 'calc': e.declare(`${label}: ${n.src}`, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
-    case 'test': e.declare(`${label}: test ${n.test.src}`, emitTest(e, name, n.test, owner)); break;
-    case 'chain': e.declare(`${label}: ${n.steps.map((t) => t.op).join(' → ')}`, emitChain(e, name, n.steps, owner)); break;
+    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
+    case 'test': e.declare(owner, `test ${n.test.src}`, emitTest(e, name, n.test, owner)); break;
+    case 'chain': e.declare(owner, n.steps.map((t) => t.op).join(' → '), emitChain(e, name, n.steps, owner)); break;
   }
   return name;
 }

@@ -37,7 +37,7 @@ function leaf(e: Emitter, n: Node, at: Where): Code {
   const body = emitNode(e, n, [...at]);
   if (!readsScope(n)) return _`() => ${body}`;
   const name = e.names.make(...at);
-  e.declare(at.join(' › '), _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
+  e.declare(at, undefined, _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
   return name;
 }
 

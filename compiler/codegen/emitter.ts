@@ -9,6 +9,8 @@ export class Emitter {
   private consts = new Map<string, Name>();
   private readonly lineKeys = new Names();
   private readonly lines: Array<[string, number]> = [];
+  /** Config path → its position-table key, for the comments of what sits inside it. */
+  private readonly located = new Map<string, string>();
 
   constructor(readonly file: string) {}
 
@@ -24,9 +26,16 @@ export class Emitter {
     return name;
   }
 
-  /** A named declaration with a comment naming its place in the config (interface › action › field). */
-  declare(note: string, decl: Code): void {
-    this.decls.push(new Code(`// ${comment(note)}\n${decl.text}`));
+  /**
+   * A named declaration with a comment naming its place in the config (interface › action › field)
+   * and the position-table entry of the nearest enclosing interface or action.
+   */
+  declare(at: readonly string[], what: string | undefined, decl: Code): void {
+    const note = at.join(' › ') + (what === undefined ? '' : `: ${what}`);
+    let near: string | undefined;
+    for (let n = at.length; n > 0 && !near; n--) near = this.located.get(at.slice(0, n).join('\0'));
+    const ref = near ? ` (in lines.${near})` : '';
+    this.decls.push(new Code(`// ${comment(note)}${ref}\n${decl.text}`));
   }
 
   /**
@@ -36,6 +45,7 @@ export class Emitter {
   line(n: number, at: readonly string[]): Code {
     const key = this.lineKeys.make(...at);
     this.lines.push([key.text, n]);
+    this.located.set(at.join('\0'), key.text);
     return new Code(`lines.${key.text}`);
   }
 

@@ -15,7 +15,7 @@ const lines = {
 
 const customer_overview_params_id_validate_checks_const = [["regex", "^[0-9]+$"]];
 
-// customer_overview › params › id › validate: test regex ^[0-9]+$
+// customer_overview › params › id › validate: test regex ^[0-9]+$ (in lines.customer_overview)
 function customer_overview_params_id_validate_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
@@ -31,7 +31,7 @@ const customer_overview_Customer_http_headers_const = {
   "x-request-source": "pipewright",
 };
 
-// customer_overview › Customer › http
+// customer_overview › Customer › http (in lines.customer_overview_Customer)
 function customer_overview_Customer_http(s: rt.Scope): unknown {
   return {
     headers: customer_overview_Customer_http_headers_const,
@@ -41,7 +41,7 @@ function customer_overview_Customer_http(s: rt.Scope): unknown {
 
 const customer_overview_Customer_post_keep_attributes_const = ["id", "name", "email", "tier"];
 
-// customer_overview › Customer › post: keep_attributes
+// customer_overview › Customer › post: keep_attributes (in lines.customer_overview_Customer)
 function customer_overview_Customer_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
@@ -56,7 +56,7 @@ function customer_overview_Customer_post_chain(d: unknown, s: rt.Scope): unknown
 
 const customer_overview_Orders_http_expect_status_const = [200, 404];
 
-// customer_overview › Orders › http
+// customer_overview › Orders › http (in lines.customer_overview_Orders)
 function customer_overview_Orders_http(s: rt.Scope): unknown {
   return {
     url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")) + "/orders",
@@ -64,12 +64,12 @@ function customer_overview_Orders_http(s: rt.Scope): unknown {
   };
 }
 
-// customer_overview › Orders › post › filter › conditions › 0 › 0: path status
+// customer_overview › Orders › post › filter › conditions › 0 › 0: path status (in lines.customer_overview_Orders)
 const customer_overview_Orders_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "status");
 
 const customer_overview_Orders_post_filter_conditions_0_1_checks_const = [["is_not_equal_to", "cancelled"]];
 
-// customer_overview › Orders › post › filter › conditions › 0 › 1: test is_not_equal_to cancelled
+// customer_overview › Orders › post › filter › conditions › 0 › 1: test is_not_equal_to cancelled (in lines.customer_overview_Orders)
 function customer_overview_Orders_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
@@ -89,7 +89,7 @@ const customer_overview_Orders_post_filter_args = {
 
 const customer_overview_Orders_post_rename_attributes_const = { total: "amount" };
 
-// customer_overview › Orders › post: filter → rename_attributes
+// customer_overview › Orders › post: filter → rename_attributes (in lines.customer_overview_Orders)
 function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "filter",
@@ -110,14 +110,14 @@ function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// customer_overview › Totals › input
+// customer_overview › Totals › input (in lines.customer_overview_Totals)
 function customer_overview_Totals_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Orders", "data"));
 }
 
 const customer_overview_Totals_post_aggregate_const = { sum: ["amount"], max: ["amount"], count: true };
 
-// customer_overview › Totals › post: aggregate
+// customer_overview › Totals › post: aggregate (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",

@@ -17,19 +17,19 @@ const lines = {
   flaky_Never: 72,
 };
 
-// inventory › Warehouse › http
+// inventory › Warehouse › http (in lines.inventory_Warehouse)
 function inventory_Warehouse_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/warehouse/" + rt.text(rt.param(s, "sku")) };
 }
 
-// inventory › Cache › http
+// inventory › Cache › http (in lines.inventory_Cache)
 function inventory_Cache_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/cache/" + rt.text(rt.param(s, "sku")) };
 }
 
 const inventory_Cache_post_add_attribute_const = { source: "cache" };
 
-// inventory › Cache › post: add_attribute
+// inventory › Cache › post: add_attribute (in lines.inventory_Cache)
 function inventory_Cache_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
@@ -42,14 +42,14 @@ function inventory_Cache_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// inventory › Result › conditional_input1 › input
+// inventory › Result › conditional_input1 › input (in lines.inventory_Result)
 function inventory_Result_conditional_input1_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Warehouse", "data"));
 }
 
 const inventory_Result_conditional_input1_test1_checks_const = [["is_equal_to", 200]];
 
-// inventory › Result › conditional_input1 › test1: test value a|Warehouse::status|, is_equal_to 200
+// inventory › Result › conditional_input1 › test1: test value a|Warehouse::status|, is_equal_to 200 (in lines.inventory_Result)
 function inventory_Result_conditional_input1_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.step(s, "Warehouse", "status")),
@@ -58,12 +58,12 @@ function inventory_Result_conditional_input1_test1_test(d: unknown, s: rt.Scope)
   );
 }
 
-// inventory › Result › conditional_input2 › input
+// inventory › Result › conditional_input2 › input (in lines.inventory_Result)
 function inventory_Result_conditional_input2_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Cache", "data"));
 }
 
-// inventory › Result › conditional_input2 › test1: test value a|Cache::status|, is_equal_to 200
+// inventory › Result › conditional_input2 › test1: test value a|Cache::status|, is_equal_to 200 (in lines.inventory_Result)
 function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.step(s, "Cache", "status")),
@@ -72,17 +72,17 @@ function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope)
   );
 }
 
-// order_status › response › custom_body
+// order_status › response › custom_body (in lines.order_status)
 function order_status_response_custom_body(s: rt.Scope): unknown {
   return '{"error":"order ' + rt.text(rt.param(s, "id")) + ' not found"}';
 }
 
-// order_status › Order › http
+// order_status › Order › http (in lines.order_status_Order)
 function order_status_Order_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/orders/" + rt.text(rt.param(s, "id")) };
 }
 
-// payment › Charge › http
+// payment › Charge › http (in lines.payment_Charge)
 function payment_Charge_http(s: rt.Scope): unknown {
   return {
     url: rt.text(rt.variable(s, "API_BASE")) + "/charge",
@@ -96,7 +96,7 @@ function payment_Charge_http(s: rt.Scope): unknown {
 
 const payment_Charge_assert_test1_checks_const = [["is_equal_to", true]];
 
-// payment › Charge › assert › test1: test value a|Charge::approved|, is_equal_to true
+// payment › Charge › assert › test1: test value a|Charge::approved|, is_equal_to true (in lines.payment_Charge)
 function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.at(rt.step(s, "Charge", "data"), "approved")),
@@ -105,17 +105,17 @@ function payment_Charge_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutco
   );
 }
 
-// payment › Charge › assert › error_message
+// payment › Charge › assert › error_message (in lines.payment_Charge)
 function payment_Charge_assert_error_message(s: rt.Scope): unknown {
   return "payment declined: " + rt.text(rt.at(rt.step(s, "Charge", "data"), "reason"));
 }
 
-// flaky › Flaky › http
+// flaky › Flaky › http (in lines.flaky_Flaky)
 function flaky_Flaky_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/always-503" };
 }
 
-// flaky › Never › http
+// flaky › Never › http (in lines.flaky_Never)
 function flaky_Never_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/never-called" };
 }

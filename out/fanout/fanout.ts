@@ -16,17 +16,17 @@ const lines = {
   resilient_Default: 41,
 };
 
-// customers_batch › response › headers
+// customers_batch › response › headers (in lines.customers_batch)
 function customers_batch_response_headers(s: rt.Scope): unknown {
   return { "x-batch": rt.text(rt.at(rt.step(s, "Summary", "data"), "found")) + " found" };
 }
 
-// customers_batch › Customers › lookup
+// customers_batch › Customers › lookup (in lines.customers_batch_Customers)
 function customers_batch_Customers_lookup(s: rt.Scope): unknown {
   return rt.val(rt.at(rt.body(s), "ids"));
 }
 
-// customers_batch › Customers › lookup_inherit › 0 › requested_id: jq .
+// customers_batch › Customers › lookup_inherit › 0 › requested_id: jq . (in lines.customers_batch_Customers)
 const customers_batch_Customers_lookup_inherit_0_requested_id_jq = (d: unknown): unknown =>
   rt.jqValue((((input) => [input]) as (input: any) => unknown[])(d));
 
@@ -34,14 +34,14 @@ const customers_batch_Customers_lookup_inherit_args = [
   ["requested_id", customers_batch_Customers_lookup_inherit_0_requested_id_jq],
 ];
 
-// customers_batch › Customers › Customer › http
+// customers_batch › Customers › Customer › http (in lines.customers_batch_Customers_Customer)
 function customers_batch_Customers_Customer_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.body(s)) };
 }
 
 const customers_batch_Customers_Customer_post_keep_attributes_const = ["id", "name", "tier"];
 
-// customers_batch › Customers › Customer › post: keep_attributes
+// customers_batch › Customers › Customer › post: keep_attributes (in lines.customers_batch_Customers_Customer)
 function customers_batch_Customers_Customer_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
@@ -54,12 +54,12 @@ function customers_batch_Customers_Customer_post_chain(d: unknown, s: rt.Scope):
   return d;
 }
 
-// customers_batch › Summary › input
+// customers_batch › Summary › input (in lines.customers_batch_Summary)
 function customers_batch_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Customers", "data"));
 }
 
-// customers_batch › Summary › post › extract_with_jq: jq {found: (.succeeded | length), missing: [.failed[].item]}
+// customers_batch › Summary › post › extract_with_jq: jq {found: (.succeeded | length), missing: [.failed[].item]} (in lines.customers_batch_Summary)
 const customers_batch_Summary_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
@@ -77,7 +77,7 @@ const customers_batch_Summary_post_extract_with_jq_jq = (d: unknown): unknown =>
     )(d),
   );
 
-// customers_batch › Summary › post: extract_with_jq
+// customers_batch › Summary › post: extract_with_jq (in lines.customers_batch_Summary)
 function customers_batch_Summary_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_with_jq",
@@ -90,12 +90,12 @@ function customers_batch_Summary_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// resilient › Flaky › http
+// resilient › Flaky › http (in lines.resilient_Flaky)
 function resilient_Flaky_http(s: rt.Scope): unknown {
   return { url: rt.text(rt.variable(s, "API_BASE")) + "/always-503" };
 }
 
-// resilient › Default › input
+// resilient › Default › input (in lines.resilient_Default)
 function resilient_Default_input(s: rt.Scope): unknown {
   return { status: "unknown", upstream_status: rt.val(rt.step(s, "Flaky", "status")) };
 }

@@ -17,12 +17,12 @@ const lines = {
 
 const evil_process_exit_1_process_exit_1_response_headers_const = { "x-evil": "'); process.exit(1)//" };
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › input
+// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › input (in lines.evil_process_exit_1_process_exit_1_proto)
 function evil_process_exit_1_process_exit_1_proto_input(s: rt.Scope): unknown {
   return rt.val(rt.body(s));
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › post: add_attribute
+// evil */ `${process.exit(1)}` '); process.exit(1)// › __proto__ › post: add_attribute (in lines.evil_process_exit_1_process_exit_1_proto)
 function evil_process_exit_1_process_exit_1_proto_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
@@ -39,12 +39,12 @@ function evil_process_exit_1_process_exit_1_proto_post_chain(d: unknown, s: rt.S
   return d;
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › input
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › input (in lines.evil_process_exit_1_process_exit_1_process_exit_1)
 function evil_process_exit_1_process_exit_1_process_exit_1_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "__proto__", "data"));
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post › extract_with_jq: jq { "k": ."*/ '); process.exit(1)//", "p": .constructor }
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post › extract_with_jq: jq { "k": ."*/ '); process.exit(1)//", "p": .constructor } (in lines.evil_process_exit_1_process_exit_1_process_exit_1)
 const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
@@ -54,7 +54,7 @@ const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq 
     )(d),
   );
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post: extract_with_jq
+// evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post: extract_with_jq (in lines.evil_process_exit_1_process_exit_1_process_exit_1)
 function evil_process_exit_1_process_exit_1_process_exit_1_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_with_jq",
@@ -67,7 +67,7 @@ function evil_process_exit_1_process_exit_1_process_exit_1_post_chain(d: unknown
   return d;
 }
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › input
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › input (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "'); process.exit(1)//", "data"));
 }
@@ -76,7 +76,7 @@ const evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_checks_cons
   ["regex", "^`\\$\\{1\\+1\\}`"],
 ];
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › test1: test value a|__proto__::*/ '); process.exit(1)//|, regex ^`\$\{1\+1\}`
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › assert › test1: test value a|__proto__::*/ '); process.exit(1)//|, regex ^`\$\{1\+1\}` (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
   d: unknown,
   s: rt.Scope,
@@ -90,12 +90,12 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
 
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_const = { k: "__proto__" };
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__']
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath = (
   d: unknown,
 ): unknown => ((data) => jp.one(jp.prop(data, "__proto__")))(d);
 
-// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "rename_attributes",

@@ -18,7 +18,7 @@ const lines = {
 
 const hello_params_name_validate_checks_const = [["regex", "^[A-Za-z -]{1,40}$"]];
 
-// hello › params › name › validate: test regex ^[A-Za-z -]{1,40}$
+// hello › params › name › validate: test regex ^[A-Za-z -]{1,40}$ (in lines.hello)
 function hello_params_name_validate_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
@@ -27,14 +27,14 @@ function hello_params_name_validate_test(d: unknown, s: rt.Scope): rt.TestOutcom
   );
 }
 
-// hello › Greeting › input
+// hello › Greeting › input (in lines.hello_Greeting)
 function hello_Greeting_input(s: rt.Scope): unknown {
   return rt.val(rt.params(s));
 }
 
 const hello_Greeting_post_keep_attributes_const = ["message"];
 
-// hello › Greeting › post: add_attribute → keep_attributes
+// hello › Greeting › post: add_attribute → keep_attributes (in lines.hello_Greeting)
 function hello_Greeting_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
@@ -55,14 +55,14 @@ function hello_Greeting_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// order_total › Lines › input
+// order_total › Lines › input (in lines.order_total_Lines)
 function order_total_Lines_input(s: rt.Scope): unknown {
   return rt.val(rt.at(rt.body(s), "items"));
 }
 
 const order_total_Lines_assert_test1_checks_const = [["is_greater_than", 0]];
 
-// order_total › Lines › assert › test1: test value count(a|body::items|), is_greater_than 0
+// order_total › Lines › assert › test1: test value count(a|body::items|), is_greater_than 0 (in lines.order_total_Lines)
 function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.countOfValue(rt.val(rt.at(rt.body(s), "items"))),
@@ -71,7 +71,7 @@ function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOu
   );
 }
 
-// order_total › Lines › post › math › expressions › 0 › line_total: target.price * target.qty
+// order_total › Lines › post › math › expressions › 0 › line_total: target.price * target.qty (in lines.order_total_Lines)
 const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknown) => unknown = (target) =>
   calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")));
 
@@ -80,7 +80,7 @@ const order_total_Lines_post_math_args = {
   decimal_places: 2,
 };
 
-// order_total › Lines › post: math
+// order_total › Lines › post: math (in lines.order_total_Lines)
 function order_total_Lines_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "math",
@@ -93,14 +93,14 @@ function order_total_Lines_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// order_total › Summary › input
+// order_total › Summary › input (in lines.order_total_Summary)
 function order_total_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Lines", "data"));
 }
 
 const order_total_Summary_post_aggregate_const = { sum: ["line_total", "qty"], count: true };
 
-// order_total › Summary › post: aggregate
+// order_total › Summary › post: aggregate (in lines.order_total_Summary)
 function order_total_Summary_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",

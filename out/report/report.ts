@@ -23,23 +23,23 @@ const lines = {
   sales_report_Report: 51,
 };
 
-// sales_report › Sales › http
+// sales_report › Sales › http (in lines.sales_report_Sales)
 function sales_report_Sales_http(s: rt.Scope): unknown {
   return { data_type: "json", url: rt.text(rt.variable(s, "API_BASE")) + "/sales" };
 }
 
-// sales_report › Sales › post › extract_value: path data.records
+// sales_report › Sales › post › extract_value: path data.records (in lines.sales_report_Sales)
 const sales_report_Sales_post_extract_value_path = (d: unknown): unknown =>
   rt.at(rt.at(d, "data"), "records");
 
 const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
 
-// sales_report › Sales › post › filter › conditions › 0 › 0: path state
+// sales_report › Sales › post › filter › conditions › 0 › 0: path state (in lines.sales_report_Sales)
 const sales_report_Sales_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "state");
 
 const sales_report_Sales_post_filter_conditions_0_1_checks_const = [["is_equal_to", "completed"]];
 
-// sales_report › Sales › post › filter › conditions › 0 › 1: test is_equal_to completed
+// sales_report › Sales › post › filter › conditions › 0 › 1: test is_equal_to completed (in lines.sales_report_Sales)
 function sales_report_Sales_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
@@ -54,11 +54,11 @@ const sales_report_Sales_post_filter_args = {
   ],
 };
 
-// sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price
+// sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_report_Sales)
 const sales_report_Sales_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
   calc.fin(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")));
 
-// sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2
+// sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2 (in lines.sales_report_Sales)
 const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: unknown) => unknown = (
   target,
 ) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
@@ -75,7 +75,7 @@ const sales_report_Sales_post_rename_attributes_const = { cust: "customer" };
 
 const sales_report_Sales_post_remove_attributes_const = ["internal_note"];
 
-// sales_report › Sales › post: extract_value → numerics → filter → math → rename_attributes → remove_attributes
+// sales_report › Sales › post: extract_value → numerics → filter → math → rename_attributes → remove_attributes (in lines.sales_report_Sales)
 function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_value",
@@ -128,15 +128,15 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Big › input
+// sales_report › Big › input (in lines.sales_report_Big)
 function sales_report_Big_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
-// sales_report › Big › post › filter › conditions › 0 › 0: path total
+// sales_report › Big › post › filter › conditions › 0 › 0: path total (in lines.sales_report_Big)
 const sales_report_Big_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "total");
 
-// sales_report › Big › post › filter › conditions › 0 › 1: test is_greater_than_or_equal_to a|params::min_total|
+// sales_report › Big › post › filter › conditions › 0 › 1: test is_greater_than_or_equal_to a|params::min_total| (in lines.sales_report_Big)
 function sales_report_Big_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
@@ -145,7 +145,7 @@ function sales_report_Big_post_filter_conditions_0_1_test(d: unknown, s: rt.Scop
   );
 }
 
-// sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse
+// sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (in lines.sales_report_Big)
 const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
@@ -164,7 +164,7 @@ const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown =>
     )(d),
   );
 
-// sales_report › Big › post: filter → extract_with_jq
+// sales_report › Big › post: filter → extract_with_jq (in lines.sales_report_Big)
 function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "filter",
@@ -189,7 +189,7 @@ function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › ByRegion › input
+// sales_report › ByRegion › input (in lines.sales_report_ByRegion)
 function sales_report_ByRegion_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
@@ -201,7 +201,7 @@ const sales_report_ByRegion_post_aggregate_const = {
   count: true,
 };
 
-// sales_report › ByRegion › post: aggregate
+// sales_report › ByRegion › post: aggregate (in lines.sales_report_ByRegion)
 function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",
@@ -214,14 +214,14 @@ function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Regions › input
+// sales_report › Regions › input (in lines.sales_report_Regions)
 function sales_report_Regions_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
 const sales_report_Regions_post_extract_array_const = { paths: ["region"], dedupe: true };
 
-// sales_report › Regions › post: extract_array
+// sales_report › Regions › post: extract_array (in lines.sales_report_Regions)
 function sales_report_Regions_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "extract_array",
@@ -234,7 +234,7 @@ function sales_report_Regions_post_chain(d: unknown, s: rt.Scope): unknown {
   return d;
 }
 
-// sales_report › Report › input
+// sales_report › Report › input (in lines.sales_report_Report)
 function sales_report_Report_input(s: rt.Scope): unknown {
   return {
     big_sales: rt.val(rt.step(s, "Big", "data")),

@@ -37,7 +37,7 @@ describe('generated code', () => {
 
   it('names each leaf after its config path; source lines live in one table', () => {
     const text = readFileSync('out/aggregation/aggregation.ts', 'utf8');
-    expect(text).toContain('// customer_overview › Orders › http\n');
+    expect(text).toContain('// customer_overview › Orders › http (in lines.customer_overview_Orders)\n');
     expect(text).toMatch(/function customer_overview_Orders_http\(s: rt\.Scope\): unknown/);
     expect(text).toMatch(/const lines = \{\n  customer_overview: \d+,\n/);
     expect(text).toContain('line: lines.customer_overview_Orders,');
