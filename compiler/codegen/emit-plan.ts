@@ -54,7 +54,8 @@ function embedded(e: Emitter, i: InterfaceIR): InterfacePlanOf<CodeMade> {
     if (Array.isArray(v)) return v.map((x, n) => withLines(x, [...at, String(n)]));
     if (v === null || typeof v !== 'object') return v;
     const o = v as Record<string, unknown>;
-    const here = typeof o.name === 'string' && at.length > 1 ? [...at.slice(0, -1), o.name] : at;
+    if (o.k === 'lit') return o; // config data: a `line` key there is the user's
+    const here = typeof o.name === 'string' && at[at.length - 2] === 'actions' ? [...at.slice(0, -2), o.name] : at; // as the walk names them
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'line' && typeof x === 'number' ? e.line(x, here) : withLines(x, [...here, k])]));
   };
   // The generated module holds code here, not a plan: the runtime call builds the plan.
