@@ -1,18 +1,18 @@
 // Collects the hoisted declarations of one generated module: named leaf functions and
-// de-duplicated constants, in a deterministic order.
+// de-duplicated constants, in a deterministic order, and its position table.
 import { Code, _, comment, type Name } from './code.ts';
 import { Names } from './names.ts';
+import { Positions } from './positions.ts';
 
 export class Emitter {
   readonly names = new Names();
   readonly decls: Code[] = [];
   private consts = new Map<string, Name>();
-  private readonly lineKeys = new Names();
-  private readonly lines: Array<[string, number]> = [];
-  /** Config path → its position-table key, for the comments of what sits inside it. */
-  private readonly located = new Map<string, string>();
+  readonly positions: Positions;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.positions = new Positions(file);
+  }
 
   /** A constant hoisted once per distinct value (objects and arrays are shared, never mutated). */
   constant(value: unknown, ...hint: string[]): Code {
@@ -32,27 +32,12 @@ export class Emitter {
    */
   declare(at: readonly string[], what: string | undefined, decl: Code): void {
     const note = at.join(' › ') + (what === undefined ? '' : `: ${what}`);
-    let near: string | undefined;
-    for (let n = at.length; n > 0 && !near; n--) near = this.located.get(at.slice(0, n).join('\0'));
-    const ref = near ? ` (in lines.${near})` : '';
-    this.decls.push(new Code(`// ${comment(note)}${ref}\n${decl.text}`));
+    const near = this.positions.near(at);
+    this.decls.push(new Code(`// ${comment(note)}${near ? ` (in lines.${near.text})` : ''}\n${decl.text}`));
   }
 
-  /**
-   * A source line, as a reference into the module's one position table: a line inserted in the
-   * YAML then changes only that table, never the code that refers to it.
-   */
+  /** A source line, as a reference into the module's position table. */
   line(n: number, at: readonly string[]): Code {
-    const key = this.lineKeys.make(...at);
-    this.lines.push([key.text, n]);
-    this.located.set(at.join('\0'), key.text);
-    return new Code(`lines.${key.text}`);
-  }
-
-  /** The position table, one entry per line (prettier keeps an object literal broken when its source is). */
-  linesTable(): Code | undefined {
-    if (!this.lines.length) return undefined;
-    const rows = this.lines.map(([k, n]) => `  ${k}: ${n},`).join('\n');
-    return new Code(`// Lines in ${comment(this.file)} of what the code below refers to as lines.<name>.\nconst lines = {\n${rows}\n};`);
+    return this.positions.line(n, at);
   }
 }
