@@ -108,7 +108,7 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const isAsync = steps.some((t) => t.async);
-  const lines = steps.map((t, i) => {
+  const calls = steps.map((t, i) => {
     const args = emitNode(e, t.args, [...owner, t.op]);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
     const line = e.line(t.line, [...owner, String(i + 1), t.op]);
@@ -116,6 +116,6 @@ function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): 
   });
   const head = isAsync ? 'async function' : 'function';
   const ret = isAsync ? 'Promise<unknown>' : 'unknown';
-  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(lines, '\n').text}\n  return d;\n}`);
+  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(calls, '\n').text}\n  return d;\n}`);
 }
 
