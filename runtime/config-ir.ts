@@ -1,6 +1,6 @@
 // A lowered config: what the compiler hands to code generation and to the interpreter.
 // Plain JSON (no functions), so a compiled bundle can embed it for `disable_fastpath` interfaces.
-import type { Expr, Json, Node, TestIR, TransformIR } from './ir.ts';
+import type { Expr, Fn, Json, Node, TestIR, TransformIR } from './ir.ts';
 
 export interface ConfigIR {
   /** Config name: the file name without extension. */
@@ -109,7 +109,8 @@ export interface ActionIR {
   retry?: RetryIR;
   assert?: AssertIR;
   post?: TransformIR[];
-  jsonOutput?: Array<[string, string]>;
+  /** json_output: [name, jq of the data] pairs. */
+  jsonOutput?: Array<[string, Extract<Fn, { k: 'jq' }>]>;
   output?: string;
   hide: {
     action?: boolean;

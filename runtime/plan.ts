@@ -1,7 +1,10 @@
-// A Plan is the lowered config with its leaves turned into functions: generated code builds one
-// directly (fast path), runtime/interpret builds one from the IR (interpreter). One executor runs both.
+// A Plan is the lowered config with its leaves made: generated code builds one directly (fast path),
+// runtime/interpret builds one from the IR (interpreter). One executor runs both, and one walk
+// (runtime/walk.ts) builds both: the Plan type is the IR type with every leaf replaced by what a
+// leaf maker makes of it, so no field list is written twice.
 import type { Scope } from './scope.ts';
-import type { ActionIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
+import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
+import type { Fn, Json, Node, TestIR, TransformIR } from './ir.ts';
 
 export type Leaf<T = unknown> = (s: Scope) => T;
 export type DataFn = (data: unknown, s: Scope) => unknown;
@@ -13,59 +16,86 @@ export interface TestOutcome {
 }
 export type Pred = (data: unknown, s: Scope) => TestOutcome;
 
-export interface AssertPlan {
-  tests: Pred[];
-  successMessage?: Leaf<unknown>;
-  errorMessage?: Leaf<unknown>;
+/** What a leaf maker makes of each kind of IR leaf. */
+export interface Made {
+  /** An Expr or Node read from the scope. */
+  value: unknown;
+  /** A TestIR. */
+  pred: unknown;
+  /** A function of data: a Fn in a data position (jq of json_output) or a transform chain. */
+  data: unknown;
+  /** A source line (any field named `line`): a number at run time, a position-table entry in generated code. */
+  line: unknown;
 }
 
-export interface ActionResponsePlan {
-  httpCode?: number;
-  headers?: Leaf<unknown>;
-  body?: Leaf<unknown>;
+/** The leaves at run time, whichever path made them. */
+export interface Closures {
+  value: Leaf;
+  pred: Pred;
+  data: DataFn;
+  line: number;
 }
 
-type Static<T, K extends keyof T> = Omit<T, K>;
+/**
+ * The IR type T with every leaf made by M. The rules are checked on the whole field type (not
+ * distributed over unions), so a `Node` field is one value leaf even though Node contains Fn.
+ */
+export type Lift<T, M extends Made> = [T] extends [undefined] ? T : undefined extends T ? LiftDefined<Exclude<T, undefined>, M> | undefined : LiftDefined<T, M>;
 
-export interface ActionPlan
-  extends Static<
-    ActionIR,
-    'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'lookup' | 'actions'
-  > {
-  config?: Leaf<unknown>;
-  input?: Leaf<unknown>[];
-  conditionalInput?: Array<{ input: Leaf<unknown>; tests: Pred[] }>;
-  onAssertion?: AssertPlan;
-  assert?: AssertPlan;
-  post?: DataFn;
-  jsonOutput?: Array<[string, DataFn]>;
-  responseOnSuccess?: ActionResponsePlan;
-  responseOnError?: ActionResponsePlan;
-  lookup?: Omit<NonNullable<ActionIR['lookup']>, 'over' | 'inherit'> & { over: Leaf<unknown>; inherit?: Leaf<unknown> };
-  actions?: ActionPlan[];
+type LiftDefined<T, M extends Made> = [T] extends [Fn]
+  ? M['data']
+  : [T] extends [Node]
+    ? M['value']
+    : [T] extends [TestIR]
+      ? M['pred']
+      : [T] extends [TransformIR[]]
+        ? M['data']
+        : [Json] extends [T]
+          ? T // fields typed Json are carried as data
+          : T extends object
+            ? { [K in keyof T]: LiftField<K, T[K], M> }
+            : T;
+
+/** A field named `line` is a source position; any other field is lifted by its type. */
+type LiftField<K, V, M extends Made> = K extends 'line' ? M['line'] : Lift<V, M>;
+
+/** Brands that no IR type contains: a field whose lifted type holds one of them holds a leaf. */
+interface Probe {
+  value: { readonly __leaf: 'value' };
+  pred: { readonly __leaf: 'pred' };
+  data: { readonly __leaf: 'data' };
+  line: { readonly __leaf: 'line' };
 }
 
-export interface ParamPlan extends Omit<ParamIR, 'value' | 'validate'> {
-  value?: Leaf<unknown>;
-  validate?: Pred;
-}
+/** The fields of T that hold leaves (directly or nested): exactly the fields the walk must visit. */
+export type LeafKeys<T> = { [K in keyof T]-?: [LiftField<K, T[K], Probe>] extends [T[K]] ? never : K }[keyof T];
 
-export interface ResponsePlan extends Omit<ResponseIR, 'headers' | 'customBody' | 'templates'> {
-  headers?: Leaf<unknown>;
-  customBody?: Leaf<unknown>;
-  templates?: Record<string, Leaf<unknown>>;
+/** Fields that are left out when they hold their default; absence means the default (runtime/walk.ts). */
+interface Defaulted {
+  config: 'settings';
+  interface: 'disableFastpath';
+  response: 'showErrorDetail';
+  action: 'hide';
 }
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
 
-export interface InterfacePlan extends Omit<InterfaceIR, 'params' | 'response' | 'assert' | 'actions' | 'tests'> {
-  params: ParamPlan[];
-  response: ResponsePlan;
-  assert?: AssertPlan;
-  actions: ActionPlan[];
-  tests?: Pred[];
-}
-
-export interface Plan extends Omit<ConfigIR, 'interfaces'> {
-  interfaces: InterfacePlan[];
+export type PlanOf<M extends Made> = Optional<Omit<Lift<ConfigIR, M>, 'interfaces'>, Defaulted['config']> & {
+  interfaces: Array<InterfacePlanOf<M>>;
   /** How the leaves were made: 'compiled' (fast path) or 'interpreted'. */
   mode: 'compiled' | 'interpreted';
-}
+};
+export type InterfacePlanOf<M extends Made> = Optional<Omit<Lift<InterfaceIR, M>, 'response' | 'actions'>, Defaulted['interface']> & {
+  response: Optional<Lift<ResponseIR, M>, Defaulted['response']>;
+  actions: Array<ActionPlanOf<M>>;
+};
+export type ActionPlanOf<M extends Made> = Optional<Omit<Lift<ActionIR, M>, 'actions'>, Defaulted['action']> & {
+  actions?: Array<ActionPlanOf<M>>;
+};
+
+export type Plan = PlanOf<Closures>;
+export type InterfacePlan = InterfacePlanOf<Closures>;
+export type ActionPlan = ActionPlanOf<Closures>;
+export type ParamPlan = Lift<ParamIR, Closures>;
+export type ResponsePlan = InterfacePlan['response'];
+export type AssertPlan = Lift<AssertIR, Closures>;
+export type ActionResponsePlan = Lift<ActionResponseIR, Closures>;

@@ -4,12 +4,13 @@ import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
-import { Code, _, join, key, lit, member } from './code.ts';
+import { rootCall } from '../../runtime/values/roots.ts';
+import { Code, Name, _, join, key, lit, member } from './code.ts';
 import type { Emitter } from './emitter.ts';
 
 type Owner = string[];
 
-export function emitNode(e: Emitter, n: Node, owner: Owner, line: number, hoist = true): Code {
+export function emitNode(e: Emitter, n: Node, owner: Owner, hoist = true): Code {
   switch (n.k) {
     case 'lit': return e.constant(n.v, ...owner);
     case 'ref': return _`rt.val(${emitRef(n.ref)})`;
@@ -18,19 +19,19 @@ export function emitNode(e: Emitter, n: Node, owner: Owner, line: number, hoist 
       return join(parts, ' + ');
     }
     case 'obj': {
-      const code = new Code(`{ ${n.props.map(([k, x]) => `${key(k)}: ${emitNode(e, x, [...owner, k], line, false).text}`).join(', ')} }`);
+      const code = new Code(`{ ${n.props.map(([k, x]) => `${key(k)}: ${emitNode(e, x, [...owner, k], false).text}`).join(', ')} }`);
       return hoist ? hoistIfStatic(e, n, owner, code) : code;
     }
     case 'arr': {
       // [name, fn] pairs (math expressions, filter conditions, nested chains) name their function after the pair.
       const head = n.items[0];
       const label = head?.k === 'lit' && typeof head.v === 'string' ? head.v : undefined;
-      const items = n.items.map((x, i) => emitNode(e, x, label !== undefined && i > 0 ? [...owner, label] : [...owner, String(i)], line, false).text);
+      const items = n.items.map((x, i) => emitNode(e, x, label !== undefined && i > 0 ? [...owner, label] : [...owner, String(i)], false).text);
       const code = new Code(`[${items.join(', ')}]`);
       return hoist ? hoistIfStatic(e, n, owner, code) : code;
     }
-    case 'count': return _`rt.countOfValue(${emitNode(e, n.of, owner, line)})`;
-    default: return emitFn(e, n, owner, line);
+    case 'count': return _`rt.countOfValue(${emitNode(e, n.of, owner)})`;
+    default: return emitFn(e, n, owner);
   }
 }
 
@@ -57,42 +58,30 @@ export function emitRef(r: Ref): Code {
 }
 
 function rootOf(r: Ref): Code {
-  const name = r.name ?? '';
-  switch (r.root) {
-    case 'body': return _`s.body`;
-    case 'raw_body': return _`s.rawBody`;
-    case 'params': return r.name === undefined ? _`s.params` : _`rt.param(s, ${name})`;
-    case 'headers': return r.name === undefined ? _`s.headers` : _`rt.header(s, ${name})`;
-    case 'action': return _`rt.step(s, ${name}, ${r.part ?? 'data'})`;
-    case 'state': return _`rt.state(s, ${name})`;
-    case 'secret': case 'ap_secret': return _`rt.secret(s, ${name})`;
-    case 'var': case 'ap_var': return _`rt.variable(s, ${name})`;
-    case 'env': return _`rt.envVar(s, ${name})`;
-    case 'uuid': return _`rt.uuid(s)`;
-  }
+  const [op, ...args] = rootCall(r);
+  return new Code(`rt.${new Name(op).text}(${join([_`s`, ...args.map((a) => _`${a}`)]).text})`);
 }
 
 /** A function of data, hoisted and named; returns its name. */
-export function emitFn(e: Emitter, n: Fn, owner: Owner, line: number): Code {
+export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
   const name = e.names.make(...owner, n.k);
-  const label = owner.join(' › ');
   switch (n.k) {
-    case 'jq': e.declare(`${label}: jq ${n.src}`, line, _`const ${name} = ${jqFn(n.src)};`); break;
+    case 'jq': e.declare(owner, `jq ${n.src}`, _`const ${name} = ${jqFn(n.src)};`); break;
     case 'jsonpath': {
       const c = compileJsonPath(n.src);
       const all = c ? new Code(`(${c.code})(d)`) : _`rt.jsonPathAll(${n.src}, d)`;
-      e.declare(`${label}: JSON path ${n.src}`, line, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
+      e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
       break;
     }
     case 'path': {
       let c: Code = _`d`;
       for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;
-      e.declare(`${label}: path ${n.src}`, line, _`const ${name} = (d: unknown): unknown => ${c};`);
+      e.declare(owner, `path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${c};`);
       break;
     }
-    case 'calc': e.declare(`${label}: ${n.src}`, line, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
-    case 'test': e.declare(`${label}: test ${n.test.src}`, line, emitTest(e, name, n.test, owner, line)); break;
-    case 'chain': e.declare(`${label}: ${n.steps.map((t) => t.op).join(' → ')}`, line, emitChain(e, name, n.steps, owner)); break;
+    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
+    case 'test': e.declare(owner, `test ${n.test.src}`, emitTest(e, name, n.test, owner)); break;
+    case 'chain': e.declare(owner, n.steps.map((t) => t.op).join(' → '), emitChain(e, name, n.steps, owner)); break;
   }
   return name;
 }
@@ -104,28 +93,29 @@ export function jqFn(src: string): Code {
   return _`(d: unknown): unknown => rt.jqValue(rt.jqAll(${src}, d))`;
 }
 
-function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number): Code {
+function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
   let subject: Code = _`d`;
-  if (t.value) subject = emitNode(e, t.value, [...owner, 'value'], line);
+  if (t.value) subject = emitNode(e, t.value, [...owner, 'value']);
   else if (t.jq !== undefined) subject = new Code(`(${jqFn(t.jq).text})(d)`);
   else if (t.path) for (const seg of t.path) subject = _`rt.at(${subject}, ${seg})`;
   // Constant checks are built once, not on every call.
   const allLit = t.checks.every((c) => c.arg.k === 'lit');
   const checks = allLit
     ? e.constant(t.checks.map((c) => [c.op, (c.arg as { v: unknown }).v]), ...owner, 'checks')
-    : new Code(`[${join(t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op], line)}]`)).text}]`);
+    : new Code(`[${join(t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op])}]`)).text}]`);
   return _`function ${name}(d: unknown, s: rt.Scope): rt.TestOutcome {\n  return rt.runTest(${subject}, ${checks} as Array<[string, unknown]>, ${t.src});\n}`;
 }
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const isAsync = steps.some((t) => t.async);
-  const lines = steps.map((t) => {
-    const args = emitNode(e, t.args, [...owner, t.op], t.line);
+  const calls = steps.map((t, i) => {
+    const args = emitNode(e, t.args, [...owner, t.op]);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
-    return new Code(`  d = ${call}(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
+    const line = e.line(t.line, [...owner, String(i + 1), t.op]);
+    return new Code(`  d = ${call}(${lit(t.op)}, ${line.text}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
   });
   const head = isAsync ? 'async function' : 'function';
   const ret = isAsync ? 'Promise<unknown>' : 'unknown';
-  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(lines, '\n').text}\n  return d;\n}`);
+  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(calls, '\n').text}\n  return d;\n}`);
 }
 

@@ -1,94 +1,63 @@
-// ConfigIR → the `plan` literal of a generated module: static settings as literals, every leaf a
-// named function declared above it. Interfaces with disable_fastpath embed their IR for the interpreter.
-import type { ActionIR, AssertIR, ConfigIR, InterfaceIR } from '../../runtime/config-ir.ts';
+// ConfigIR → the `plan` literal of a generated module, through the one walk (runtime/walk.ts) with
+// a leaf maker that makes code: static settings stay literals, every leaf that reads the scope is a
+// named function declared above the plan, constant leaves are inlined, and every source line is a
+// reference into the module's position table. Interfaces with disable_fastpath embed their IR for the interpreter.
+import type { ConfigIR, InterfaceIR } from '../../runtime/config-ir.ts';
 import type { Node } from '../../runtime/ir.ts';
+import type { InterfacePlanOf } from '../../runtime/plan.ts';
+import { walkConfig, type Maker, type Where } from '../../runtime/walk.ts';
 import { Code, _ } from './code.ts';
 import type { Emitter } from './emitter.ts';
-import { emitNode, jqFn } from './emit-node.ts';
+import { emitFn, emitNode } from './emit-node.ts';
 
-type Owner = string[];
-
-/** A leaf `(s) => value`, hoisted and named. */
-function leaf(e: Emitter, n: Node, owner: Owner, line: number, what: string): Code {
-  const body = emitNode(e, n, owner, line);
-  if (n.k !== 'lit' && n.k !== 'ref' && n.k !== 'tmpl' && n.k !== 'obj' && n.k !== 'arr' && n.k !== 'count') return _`() => ${body}`;
-  const name = e.names.make(...owner);
-  const label = owner.join(' › ');
-  e.declare(owner[owner.length - 1] === what ? label : `${label}: ${what}`, line, _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
-  return name;
-}
-
-function assertPlan(e: Emitter, a: AssertIR, owner: Owner, line: number): Record<string, unknown> {
-  return {
-    tests: a.tests.map((t, i) => emitNode(e, { k: 'test', test: t }, [...owner, `test${i + 1}`], line)),
-    successMessage: a.successMessage ? leaf(e, a.successMessage, [...owner, 'success_message'], line, 'success_message') : undefined,
-    errorMessage: a.errorMessage ? leaf(e, a.errorMessage, [...owner, 'error_message'], line, 'error_message') : undefined,
-  };
-}
-
-function actionPlan(e: Emitter, a: ActionIR, owner: Owner): Record<string, unknown> {
-  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, ...rest } = a;
-  const o = [...owner, a.name];
-  const l = a.line;
-  const resp = (r: typeof responseOnSuccess, what: string) => r && {
-    httpCode: r.httpCode,
-    headers: r.headers ? leaf(e, r.headers, [...o, what, 'headers'], l, `${what}.headers`) : undefined,
-    body: r.body ? leaf(e, r.body, [...o, what, 'body'], l, `${what}.body`) : undefined,
-  };
-  return {
-    ...rest,
-    config: config ? leaf(e, config, [...o, a.kind], l, a.kind) : undefined,
-    input: input?.map((x, i) => leaf(e, x, [...o, i ? `input_fallback${i}` : 'input'], l, i ? `input_fallbacks[${i - 1}]` : 'input')),
-    conditionalInput: conditionalInput?.map((c, i) => ({
-      input: leaf(e, c.input, [...o, `conditional_input${i + 1}`], l, 'conditional_input'),
-      tests: c.tests.map((t, j) => emitNode(e, { k: 'test', test: t }, [...o, `conditional_input${i + 1}`, `test${j + 1}`], l)),
-    })),
-    onAssertion: onAssertion && assertPlan(e, onAssertion, [...o, 'run_on_assertion'], l),
-    assert: assert && assertPlan(e, assert, [...o, 'assert'], l),
-    post: post && emitNode(e, { k: 'chain', steps: post }, [...o, 'post'], l),
-    jsonOutput: jsonOutput?.map(([k, src]) => [k, declared(e, [...o, 'json_output', k], l, `json_output ${k}: ${src}`, jqFn(src))]),
-    responseOnSuccess: resp(responseOnSuccess, 'response_on_success'),
-    responseOnError: resp(responseOnError, 'response_on_error'),
-    lookup: lookup && {
-      ...lookup,
-      over: leaf(e, lookup.over, [...o, 'lookup'], l, 'lookup'),
-      inherit: lookup.inherit ? leaf(e, lookup.inherit, [...o, 'lookup_inherit'], l, 'lookup_inherit') : undefined,
-    },
-    actions: actions?.map((n) => actionPlan(e, n, o)),
-  };
-}
-
-function declared(e: Emitter, owner: Owner, line: number, note: string, fn: Code): Code {
-  const name = e.names.make(...owner);
-  e.declare(note, line, _`const ${name} = ${fn};`);
-  return name;
-}
-
-export function interfacePlan(e: Emitter, i: InterfaceIR): Code | Record<string, unknown> {
-  if (i.disableFastpath) return _`rt.interpretInterface(${i as unknown as Record<string, unknown>})`;
-  const { params, response, assert, actions, tests, ...rest } = i;
-  const o = [i.name];
-  const { headers, customBody, templates, ...resp } = response;
-  return {
-    ...rest,
-    params: params.map(({ value, validate, ...p }) => ({
-      ...p,
-      value: value ? leaf(e, value, [...o, 'param', p.name], i.line, `param ${p.name}`) : undefined,
-      validate: validate ? emitNode(e, { k: 'test', test: validate }, [...o, 'param', p.name, 'validate'], i.line) : undefined,
-    })),
-    response: {
-      ...resp,
-      headers: headers ? leaf(e, headers, [...o, 'response', 'headers'], i.line, 'response.headers') : undefined,
-      customBody: customBody ? leaf(e, customBody, [...o, 'response', 'custom_body'], i.line, 'response.custom_body') : undefined,
-      templates: templates ? Object.fromEntries(Object.entries(templates).map(([k, t]) => [k, leaf(e, t, [...o, 'template', k], i.line, `templates.${k}`)])) : undefined,
-    },
-    assert: assert && assertPlan(e, assert, [...o, 'assert'], i.line),
-    actions: actions.map((a) => actionPlan(e, a, o)),
-    tests: tests?.map((t, n) => emitNode(e, { k: 'test', test: t }, [...o, `test${n + 1}`], i.line)),
-  };
+/** In generated code every leaf is code, and the plan literal is built from it. */
+export interface CodeMade {
+  value: Code;
+  pred: Code;
+  data: Code;
+  line: Code;
 }
 
 export function planLiteral(e: Emitter, ir: ConfigIR): Code {
-  const { interfaces, ...rest } = ir;
-  return _`${{ ...rest, mode: 'compiled', interfaces: interfaces.map((i) => interfacePlan(e, i)) }}`;
+  return _`${walkConfig(ir, codeMaker(e), 'compiled') as unknown as Record<string, unknown>}`;
+}
+
+function codeMaker(e: Emitter): Maker<CodeMade> {
+  return {
+    value: (n, at) => leaf(e, n, at),
+    pred: (t, at) => emitNode(e, { k: 'test', test: t }, [...at]),
+    data: (f, at) => emitFn(e, f, [...at]),
+    line: (n, at) => e.line(n, at),
+    interface: (i) => (i.disableFastpath ? embedded(e, i) : undefined),
+  };
+}
+
+/** `(s) => value`: a named function when it reads the run, else the constant (or function) inline. */
+function leaf(e: Emitter, n: Node, at: Where): Code {
+  const body = emitNode(e, n, [...at]);
+  if (!readsScope(n)) return _`() => ${body}`;
+  const name = e.names.make(...at);
+  e.declare(at, undefined, _`function ${name}(s: rt.Scope): unknown {\n  return ${body};\n}`);
+  return name;
+}
+
+function readsScope(n: Node): boolean {
+  if (n.k === 'ref' || n.k === 'tmpl' || n.k === 'count') return true;
+  if (n.k === 'obj') return n.props.some(([, x]) => readsScope(x));
+  if (n.k === 'arr') return n.items.some(readsScope);
+  return false;
+}
+
+/** A disable_fastpath interface: its IR, interpreted at start-up; its lines too go through the table. */
+function embedded(e: Emitter, i: InterfaceIR): InterfacePlanOf<CodeMade> {
+  const withLines = (v: unknown, at: string[]): unknown => {
+    if (Array.isArray(v)) return v.map((x, n) => withLines(x, [...at, String(n)]));
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    if (o.k === 'lit') return o; // config data: a `line` key there is the user's
+    const here = typeof o.name === 'string' && at[at.length - 2] === 'actions' ? [...at.slice(0, -2), o.name] : at; // as the walk names them
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'line' && typeof x === 'number' ? e.line(x, here) : withLines(x, [...here, k])]));
+  };
+  // The generated module holds code here, not a plan: the runtime call builds the plan.
+  return _`rt.interpretInterface(${withLines(i, [i.name]) as Record<string, unknown>})` as unknown as InterfacePlanOf<CodeMade>;
 }

@@ -1,14 +1,18 @@
 // Collects the hoisted declarations of one generated module: named leaf functions and
-// de-duplicated constants, in a deterministic order.
+// de-duplicated constants, in a deterministic order, and its position table.
 import { Code, _, comment, type Name } from './code.ts';
 import { Names } from './names.ts';
+import { Positions } from './positions.ts';
 
 export class Emitter {
   readonly names = new Names();
   readonly decls: Code[] = [];
   private consts = new Map<string, Name>();
+  readonly positions: Positions;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.positions = new Positions(file);
+  }
 
   /** A constant hoisted once per distinct value (objects and arrays are shared, never mutated). */
   constant(value: unknown, ...hint: string[]): Code {
@@ -22,8 +26,18 @@ export class Emitter {
     return name;
   }
 
-  /** A named declaration with a comment saying where in the config it comes from. */
-  declare(note: string, line: number, decl: Code): void {
-    this.decls.push(new Code(`// ${comment(note)} (${comment(this.file)}:${line})\n${decl.text}`));
+  /**
+   * A named declaration with a comment naming its place in the config (interface › action › field)
+   * and the position-table entry of the nearest enclosing interface or action.
+   */
+  declare(at: readonly string[], what: string | undefined, decl: Code): void {
+    const note = at.join(' › ') + (what === undefined ? '' : `: ${what}`);
+    const near = this.positions.near(at);
+    this.decls.push(new Code(`// ${comment(note)}${near ? ` (in lines.${near.text})` : ''}\n${decl.text}`));
+  }
+
+  /** A source line, as a reference into the module's position table. */
+  line(n: number, at: readonly string[]): Code {
+    return this.positions.line(n, at);
   }
 }

@@ -2,7 +2,7 @@
 // two ids sanitise to the same identifier. Deterministic: the same config gives the same names.
 import { Name } from './code.ts';
 
-const RESERVED = new Set(['rt', 'jq', 'jp', 'calc', 'plan', 'd', 's', 'input', 'target', 'default', 'class', 'function', 'new', 'delete', 'return', 'var', 'let', 'const', 'this', 'in', 'if', 'do', 'for', 'while', 'switch', 'case', 'try', 'catch', 'throw', 'void', 'typeof', 'with', 'yield', 'await', 'enum', 'export', 'import', 'super', 'null', 'true', 'false', 'eval', 'arguments']);
+const RESERVED = new Set(['rt', 'jq', 'jp', 'calc', 'plan', 'lines', 'd', 's', 'input', 'target', 'default', 'class', 'function', 'new', 'delete', 'return', 'var', 'let', 'const', 'this', 'in', 'if', 'do', 'for', 'while', 'switch', 'case', 'try', 'catch', 'throw', 'void', 'typeof', 'with', 'yield', 'await', 'enum', 'export', 'import', 'super', 'null', 'true', 'false', 'eval', 'arguments']);
 
 export class Names {
   private used = new Map<string, number>();

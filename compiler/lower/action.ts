@@ -114,13 +114,13 @@ function retry(r: Retry, at: Path): RetryIR {
   return out;
 }
 
-function jsonOutput(v: StringMap | string, at: Path): Array<[string, string]> {
+function jsonOutput(v: StringMap | string, at: Path): NonNullable<ActionIR['jsonOutput']> {
   let o = v;
   if (typeof v === 'string') {
     try { o = JSON.parse(v); } catch { throw new LowerError('json_output must be a mapping of name to jq path (or that mapping as a JSON string)', [...at, 'json_output']); }
   }
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw new LowerError('json_output must be a mapping of name to jq path', [...at, 'json_output']);
-  return Object.entries(o).map(([k, jq]) => [k, String(jq)]);
+  return Object.entries(o).map(([k, jq]) => [k, { k: 'jq', src: String(jq) }]);
 }
 
 function hideFlags(a: Action): ActionIR['hide'] {

@@ -30,10 +30,10 @@ export function successBody(i: InterfacePlan, state: RunState): unknown {
   const body: Record<string, unknown> = {};
   for (const a of i.actions) {
     const r = state.steps[a.name];
-    if (!r || r.outcome === 'skipped' || a.hide.action) continue;
-    if (r.outcome === 'succeeded' && a.hide.dataOnSuccess) continue;
-    if (r.outcome === 'failed' && (a.hide.dataOnError || a.hide.errors)) continue;
-    if (a.hide.dataOnEmpty && isEmpty(r.data)) continue;
+    if (!r || r.outcome === 'skipped' || a.hide?.action) continue;
+    if (r.outcome === 'succeeded' && a.hide?.dataOnSuccess) continue;
+    if (r.outcome === 'failed' && (a.hide?.dataOnError || a.hide?.errors)) continue;
+    if (a.hide?.dataOnEmpty && isEmpty(r.data)) continue;
     setOwn(body, a.name, r.data ?? null);
   }
   return body;
@@ -85,8 +85,8 @@ export function errorBody(i: InterfacePlan, state: RunState, f: RunFailure, stat
   const error: Record<string, unknown> = { status, message: f.message };
   if (f.action) error.action = f.action;
   const rec = f.action ? state.steps[f.action] : undefined;
-  if (i.response.showErrorDetail && !failing?.hide.errors && f.detail) error.detail = f.detail;
-  if (i.response.showErrorDetail && rec && !failing?.hide.dataOnError && !failing?.hide.errors && rec.data !== undefined && rec.data !== null) error.data = rec.data;
+  if (i.response.showErrorDetail && !failing?.hide?.errors && f.detail) error.detail = f.detail;
+  if (i.response.showErrorDetail && rec && !failing?.hide?.dataOnError && !failing?.hide?.errors && rec.data !== undefined && rec.data !== null) error.data = rec.data;
   return { error };
 }
 

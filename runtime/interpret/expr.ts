@@ -3,7 +3,7 @@ import type { Expr, Node, Ref } from '../ir.ts';
 import type { Leaf } from '../plan.ts';
 import type { Scope } from '../scope.ts';
 import { path } from '../values/get.ts';
-import * as refs from '../values/refs.ts';
+import { rootCall, rootOps, type RootFn } from '../values/roots.ts';
 import { countOfValue, orDefault, text, val } from '../values/text.ts';
 import { buildFn } from './fn.ts';
 
@@ -38,17 +38,10 @@ export function buildRef(r: Ref): (s: Scope) => unknown {
 }
 
 function rootOf(r: Ref): (s: Scope) => unknown {
-  const name = r.name ?? '';
-  switch (r.root) {
-    case 'body': return (s) => s.body;
-    case 'raw_body': return (s) => s.rawBody;
-    case 'params': return r.name === undefined ? (s) => s.params : (s) => refs.param(s, name);
-    case 'headers': return r.name === undefined ? (s) => s.headers : (s) => refs.header(s, name);
-    case 'action': { const part = r.part ?? 'data'; return (s) => refs.step(s, name, part); }
-    case 'state': return (s) => refs.state(s, name);
-    case 'secret': case 'ap_secret': return (s) => refs.secret(s, name);
-    case 'var': case 'ap_var': return (s) => refs.variable(s, name);
-    case 'env': return (s) => refs.envVar(s, name);
-    case 'uuid': return (s) => refs.uuid(s);
-  }
+  const [op, ...args] = rootCall(r);
+  const f = rootOps[op] as RootFn;
+  const [a, b] = args;
+  if (b !== undefined) return (s) => f(s, a!, b);
+  if (a !== undefined) return (s) => f(s, a);
+  return (s) => f(s);
 }

@@ -1,59 +1,21 @@
-// The interpreter: ConfigIR → Plan, by turning every node into a closure once, at start-up.
-import type { ActionIR, AssertIR, ConfigIR, InterfaceIR } from '../config-ir.ts';
-import type { ActionPlan, AssertPlan, InterfacePlan, Plan } from '../plan.ts';
-import { jqAll } from '../jq/engine.ts';
-import { jqValue } from '../values/jq-value.ts';
+// The interpreter: ConfigIR → Plan through the one walk, every leaf made a closure once, at start-up.
+import type { InterfaceIR, ConfigIR } from '../config-ir.ts';
+import type { Closures, InterfacePlan, Plan } from '../plan.ts';
+import { walkConfig, walkInterface, type Maker } from '../walk.ts';
 import { buildNode } from './expr.ts';
 import { buildFn, buildTest } from './fn.ts';
 
+const closures: Maker<Closures> = {
+  value: (n) => buildNode(n),
+  pred: (t) => buildTest(t),
+  data: (f) => buildFn(f),
+  line: (n) => n,
+};
+
 export function interpretConfig(ir: ConfigIR): Plan {
-  return { ...ir, mode: 'interpreted', interfaces: ir.interfaces.map(interpretInterface) };
+  return walkConfig(ir, closures, 'interpreted');
 }
 
 export function interpretInterface(i: InterfaceIR): InterfacePlan {
-  const { params, response, assert, actions, tests, ...rest } = i;
-  const { headers, customBody, templates, ...resp } = response;
-  const plan: InterfacePlan = {
-    ...rest,
-    params: params.map(({ value, validate, ...p }) => ({ ...p, ...(value ? { value: buildNode(value) } : {}), ...(validate ? { validate: buildTest(validate) } : {}) })),
-    response: {
-      ...resp,
-      ...(headers ? { headers: buildNode(headers) } : {}),
-      ...(customBody ? { customBody: buildNode(customBody) } : {}),
-      ...(templates ? { templates: Object.fromEntries(Object.entries(templates).map(([k, e]) => [k, buildNode(e)])) } : {}),
-    },
-    actions: actions.map(interpretAction),
-  };
-  if (assert) plan.assert = interpretAssert(assert);
-  if (tests) plan.tests = tests.map(buildTest);
-  return plan;
-}
-
-function interpretAssert(a: AssertIR): AssertPlan {
-  return {
-    tests: a.tests.map(buildTest),
-    ...(a.successMessage ? { successMessage: buildNode(a.successMessage) } : {}),
-    ...(a.errorMessage ? { errorMessage: buildNode(a.errorMessage) } : {}),
-  };
-}
-
-export function interpretAction(a: ActionIR): ActionPlan {
-  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, ...rest } = a;
-  const p: ActionPlan = { ...rest };
-  if (config) p.config = buildNode(config);
-  if (input) p.input = input.map(buildNode);
-  if (conditionalInput) p.conditionalInput = conditionalInput.map((c) => ({ input: buildNode(c.input), tests: c.tests.map(buildTest) }));
-  if (onAssertion) p.onAssertion = interpretAssert(onAssertion);
-  if (assert) p.assert = interpretAssert(assert);
-  if (post) p.post = buildFn({ k: 'chain', steps: post });
-  if (jsonOutput) p.jsonOutput = jsonOutput.map(([k, src]) => [k, (d: unknown) => jqValue(jqAll(src, d))]);
-  for (const [key, r] of [['responseOnSuccess', responseOnSuccess], ['responseOnError', responseOnError]] as const) {
-    if (r) p[key] = { ...(r.httpCode !== undefined ? { httpCode: r.httpCode } : {}), ...(r.headers ? { headers: buildNode(r.headers) } : {}), ...(r.body ? { body: buildNode(r.body) } : {}) };
-  }
-  if (lookup) {
-    const { over, inherit, ...rest } = lookup;
-    p.lookup = { ...rest, over: buildNode(over), ...(inherit ? { inherit: buildNode(inherit) } : {}) };
-  }
-  if (actions) p.actions = actions.map(interpretAction);
-  return p;
+  return walkInterface(i, closures);
 }

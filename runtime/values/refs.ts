@@ -2,6 +2,22 @@
 import type { Scope } from '../scope.ts';
 import { at } from './get.ts';
 
+export function body(s: Scope): unknown {
+  return s.body;
+}
+
+export function rawBody(s: Scope): unknown {
+  return s.rawBody;
+}
+
+export function params(s: Scope): unknown {
+  return s.params;
+}
+
+export function headers(s: Scope): unknown {
+  return s.headers;
+}
+
 export function param(s: Scope, name: string): unknown {
   return at(s.params, name);
 }

@@ -35,10 +35,24 @@ describe('generated code', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
-  it('names each leaf after its interface and action, with the YAML line', () => {
+  it('names each leaf after its config path; source lines live in one table', () => {
     const text = readFileSync('out/aggregation/aggregation.ts', 'utf8');
-    expect(text).toContain('// customer_overview › Orders › http (aggregation.yaml:22)');
+    expect(text).toContain('// customer_overview › Orders › http (in lines.customer_overview_Orders)\n');
     expect(text).toMatch(/function customer_overview_Orders_http\(s: rt\.Scope\): unknown/);
+    expect(text).toMatch(/const lines = \{\n  customer_overview: \d+,\n/);
+    expect(text).toContain('line: lines.customer_overview_Orders,');
+  });
+
+  it('says no more than it needs: no default-valued fields, no unused helpers, constants inline', () => {
+    for (const f of fixtures) {
+      const text = readFileSync(join('out', f.replace(/\.yaml$/, ''), f.replace(/\.yaml$/, '.ts')), 'utf8');
+      expect(text).not.toMatch(/hide: \{\}|disableFastpath|features|showErrorDetail: false/);
+      const helpers = /const \{ ([\w, ]+) \} = rt;/.exec(text)?.[1]?.split(', ') ?? [];
+      for (const h of helpers) expect(text, `${f} uses ${h}`).toMatch(new RegExp(`\\b${h}\\.`));
+      // A leaf that does not read the run is the value itself, not a named function returning it.
+      expect(text).not.toMatch(/\(s: rt\.Scope\): unknown \{\n  return (?:"[^"\n]*"|-?\d[\d.]*|true|false|null);\n\}/);
+    }
+    expect(readFileSync('out/quickstart/quickstart.ts', 'utf8')).toContain('errorMessage: () => "an order needs at least one item"');
   });
 
   it('lets hostile strings in only as escaped literals', async () => {
@@ -56,5 +70,21 @@ describe('generated code', () => {
     await import('../../out/hostile/hostile.ts');
     expect(Object.keys(Object.prototype).length).toBe(before);
     expect((globalThis as { x?: unknown }).x).toBeUndefined();
+  });
+});
+
+describe('diff locality', () => {
+  const table = /\/\/ Lines in [^\n]*\nconst lines = \{\n[^}]*\};\n/;
+  const entries = (text: string) => [...table.exec(text)![0].matchAll(/^  (\w+): (\d+),$/gm)].map((m) => [m[1], Number(m[2])] as const);
+
+  it.each(fixtures)('%s: a comment line inserted at the top of the YAML changes only the position table', async (file) => {
+    const path = join('fixtures', file);
+    const text = readFileSync(path, 'utf8');
+    const before = await generateModule(irOf(path, text));
+    const after = await generateModule(irOf(path, `# one more line\n${text}`));
+    expect(after).not.toBe(before);
+    expect(after.replace(table, '')).toBe(before.replace(table, ''));
+    // Same names in the same order, each line one further down.
+    expect(entries(after)).toEqual(entries(before).map(([k, n]) => [k, n + 1]));
   });
 });
