@@ -1,38 +1,34 @@
 // Fast-path backend: turns a math expression into the source of `(target) => ...` that calls the
 // runtime helpers of runtime/calc/ops.ts as `calc.<name>` (the generated module imports them as
-// `calc`). Names and strings from the expression enter the code only as JSON literals, so an
+// `calc`). Names and strings from the expression enter the code only through the `_` builder, so an
 // expression can never inject code; the shape of the code comes solely from the checked tree.
 import { parseCalc, type CalcNode } from '../../runtime/calc/parse.ts';
+import { _, Code, join, Name } from '../codegen/code.ts';
 
-/** A JS literal for a JSON value; U+2028/9 escaped for engines and tools that predate ES2019. */
-function lit(v: string | number | boolean | null): string {
-  return JSON.stringify(v).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
-
-function emit(n: CalcNode): string {
+function emit(n: CalcNode): Code {
   switch (n.k) {
     case 'lit':
-      return lit(n.v);
+      return _`${n.v}`;
     case 'field':
       // One field (the usual case) has its own helper: no rest-argument array per call.
-      if (n.path.length === 1) return `calc.field(target, ${lit(n.path[0]!)})`;
-      return `calc.get(${['target', ...n.path.map(lit)].join(', ')})`;
+      if (n.path.length === 1) return _`calc.field(target, ${n.path[0]!})`;
+      return _`calc.get(target, ${join(n.path.map((p) => _`${p}`))})`;
     case 'neg':
     case 'not':
-      return `calc.${n.k}(${emit(n.a)})`;
+      return _`calc.${new Name(n.k)}(${emit(n.a)})`;
     case 'and':
     case 'or':
-      return `calc.${n.k}(${emit(n.a)}, () => ${emit(n.b)})`;
+      return _`calc.${new Name(n.k)}(${emit(n.a)}, () => ${emit(n.b)})`;
     case 'if':
-      return `(calc.truthy(${emit(n.c)}) ? ${emit(n.t)} : ${emit(n.e)})`;
+      return _`(calc.truthy(${emit(n.c)}) ? ${emit(n.t)} : ${emit(n.e)})`;
     case 'call':
-      return `calc.fn.${n.fn}(${n.args.map(emit).join(', ')})`;
+      return _`calc.fn.${new Name(n.fn)}(${join(n.args.map(emit))})`;
     default:
-      return `calc.${n.k}(${emit(n.a)}, ${emit(n.b)})`;
+      return _`calc.${new Name(n.k)}(${emit(n.a)}, ${emit(n.b)})`;
   }
 }
 
 /** Source text of `(target) => value` for a math expression; throws CalcError for a rejected one. */
 export function compileCalcSource(src: string): string {
-  return `(target) => calc.fin(${emit(parseCalc(src))})`;
+  return _`(target) => calc.fin(${emit(parseCalc(src))})`.text;
 }

@@ -1,7 +1,8 @@
 // Compiles the common jq subset to a plain JS function `(input) => unknown[]` (all outputs, in order).
 // Runtime helpers are referenced as `jq.<name>` (runtime/jq/ops.ts). Evaluation order follows jq
 // (index keys before targets, right operands before left, streams depth-first), so outputs and the
-// first error are the same as the engine's. Program strings reach the code only through `lit`.
+// first error are the same as the engine's. Program strings reach the code only through the `_` builder.
+import { _, Code, join, Name } from '../codegen/code.ts';
 import type { Node } from './ast.ts';
 import { UNARY, WITH_FILTER, WITH_VALUE } from './builtins.ts';
 import { parseJq } from './parse.ts';
@@ -13,16 +14,12 @@ class TooBig extends Error {}
 
 const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 
-/** A JS string literal that is safe anywhere in generated source. */
-export function lit(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
+/** A runtime helper of runtime/jq/ops.ts by name. */
+const op = (name: string): Code => _`jq.${new Name(name)}`;
 
-function value(v: null | boolean | number | string): string {
-  if (typeof v === 'string') return lit(v);
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
-  return String(v);
-}
+/** A literal object key; `__proto__` computed so that it stays an own member. */
+const propName = (k: string): Code => (k === '__proto__' ? _`[${k}]` : _`${k}`);
+const objectLit = (props: Code[]): Code => (props.length ? _`{ ${join(props)} }` : _`{}`);
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -36,29 +33,31 @@ export function compileJq(src: string): { code: string } | null {
   const ast = parseJq(src);
   if (!ast) return null;
   const g = new Gen();
-  let single: string | null;
-  let code: string;
+  let single: Code | null;
+  let code: Code;
+  const input = _`input`;
   try {
-    single = g.expr(ast, 'input');
+    single = g.expr(ast, input);
     // Parenthesised so that callers may write `${code}(d)` or `${code} as T` around it.
     code = single !== null
-      ? `((input) => [${single}])`
-      : ['((input) => {', '  const out = new Array();', ...indent(g.gen(ast, 'input', small((v) => [`out.push(${v});`]))), '  return out;', '})'].join('\n');
+      ? _`((input) => [${single}])`
+      : lines([_`((input) => {`, _`  const out = new Array();`, ...indent(g.gen(ast, input, small((v) => [_`out.push(${v});`]))), _`  return out;`, _`})`]);
   } catch (e) {
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
   }
-  return code.length > MAX_CODE ? null : { code };
+  return code.text.length > MAX_CODE ? null : { code: code.text };
 }
 
 /** A continuation: the statements that consume one output held in the JS expression v. */
-type K = ((v: string) => string[]) & { small?: boolean };
+type K = ((v: Code) => Code[]) & { small?: boolean };
 /** Marks a continuation as a single short statement, cheaper to repeat than to call. */
-const small = (k: (v: string) => string[]): K => Object.assign(k, { small: true });
+const small = (k: (v: Code) => Code[]): K => Object.assign(k, { small: true });
 
-const indent = (lines: string[]): string[] => lines.map((l) => '  ' + l);
+const indent = (ls: Code[]): Code[] => ls.map((l) => _`  ${l}`);
+const lines = (ls: Code[]): Code => join(ls, '\n');
 /** An object literal as an arrow function's body needs parentheses. */
-const arrowBody = (e: string): string => (e.startsWith('{') ? `(${e})` : e);
+const arrowBody = (e: Code): Code => (e.text.startsWith('{') ? _`(${e})` : e);
 const SIMPLE = /^(?:[A-Za-z_$][\w$]*|-?[0-9][0-9.e+-]*|"(?:[^"\\]|\\.)*")$/;
 const NEVER_THROW = new Set(['type', 'tostring', 'tojson', 'not']);
 
@@ -94,55 +93,55 @@ class Gen {
   /** Inside first-output / predicate functions continuations `return`, so they are never hoisted. */
   private inReturning = false;
 
-  private fresh(prefix: string): string {
-    return `${prefix}${++this.n}`;
+  private fresh(prefix: string): Name {
+    return new Name(`${prefix}${++this.n}`);
   }
 
   /** A JS expression for n when it has exactly one output (or throws), else null. */
-  expr(n: Node, inp: string): string | null {
+  expr(n: Node, inp: Code): Code | null {
     switch (n.k) {
       case 'identity': return inp;
-      case 'lit': return value(n.v);
+      case 'lit': return _`${n.v}`;
       case 'str': {
         if (n.parts.filter((p) => typeof p !== 'string' && canThrow(p)).length > 1) return null;
-        const parts = n.parts.map((p) => (typeof p === 'string' ? lit(p) : this.exprTo(p, inp, (e) => `jq.tostring(${e})`)));
-        return parts.includes(null) ? null : `(${parts.join(' + ')})`;
+        const parts = n.parts.map((p) => (typeof p === 'string' ? _`${p}` : this.exprTo(p, inp, (e) => _`jq.tostring(${e})`)));
+        return parts.includes(null) ? null : _`(${join(parts as Code[], ' + ')})`;
       }
       case 'index': {
         if (n.opt) return null;
         const t = this.expr(n.target, inp);
         if (t === null) return null;
-        if (n.key.k === 'lit' && typeof n.key.v === 'string') return `jq.field(${t}, ${lit(n.key.v)})`;
-        if (n.key.k === 'lit' && typeof n.key.v === 'number') return `jq.at(${t}, ${value(n.key.v)})`;
+        if (n.key.k === 'lit' && typeof n.key.v === 'string') return _`jq.field(${t}, ${n.key.v})`;
+        if (n.key.k === 'lit' && typeof n.key.v === 'number') return _`jq.at(${t}, ${n.key.v})`;
         const key = this.expr(n.key, inp);
         if (key === null || (canThrow(n.key) && canThrow(n.target))) return null;
-        return `jq.idx(${t}, ${key})`;
+        return _`jq.idx(${t}, ${key})`;
       }
       case 'slice': {
         if (n.opt || [n.from, n.to, n.target].filter((x) => x !== null && canThrow(x)).length > 1) return null;
         const t = this.expr(n.target, inp);
-        const from = n.from ? this.expr(n.from, inp) : 'null';
-        const to = n.to ? this.expr(n.to, inp) : 'null';
-        return t === null || from === null || to === null ? null : `jq.slice(${t}, ${from}, ${to})`;
+        const from = n.from ? this.expr(n.from, inp) : _`null`;
+        const to = n.to ? this.expr(n.to, inp) : _`null`;
+        return t === null || from === null || to === null ? null : _`jq.slice(${t}, ${from}, ${to})`;
       }
-      case 'neg': return this.exprTo(n.e, inp, (e) => `jq.neg(${e})`);
+      case 'neg': return this.exprTo(n.e, inp, (e) => _`jq.neg(${e})`);
       case 'bin': {
         if (canThrow(n.l) && canThrow(n.r)) return null; // jq evaluates the right operand first
         const l = this.expr(n.l, inp);
         const r = this.expr(n.r, inp);
-        return l === null || r === null ? null : `jq.${OPS[n.op]}(${l}, ${r})`;
+        return l === null || r === null ? null : _`${op(OPS[n.op])}(${l}, ${r})`;
       }
       case 'and': case 'or': {
         const l = this.expr(n.l, inp);
         const r = this.expr(n.r, inp);
         if (l === null || r === null) return null;
-        return n.k === 'and' ? `(jq.truthy(${l}) ? jq.truthy(${r}) : false)` : `(jq.truthy(${l}) ? true : jq.truthy(${r}))`;
+        return n.k === 'and' ? _`(jq.truthy(${l}) ? jq.truthy(${r}) : false)` : _`(jq.truthy(${l}) ? true : jq.truthy(${r}))`;
       }
       case 'if': {
         const c = this.expr(n.cond, inp);
         const t = this.expr(n.then, inp);
         const e = n.else ? this.expr(n.else, inp) : inp;
-        return c === null || t === null || e === null ? null : `(jq.truthy(${c}) ? ${t} : ${e})`;
+        return c === null || t === null || e === null ? null : _`(jq.truthy(${c}) ? ${t} : ${e})`;
       }
       case 'pipe': {
         const l = this.expr(n.l, inp);
@@ -151,33 +150,33 @@ class Gen {
       }
       case 'array': return this.arrayExpr(n.e, inp);
       case 'object': {
-        const parts: string[] = [];
+        const parts: Code[] = [];
         for (const { key, value: val } of n.entries) {
           const v = this.expr(val, inp);
           if (v === null) return null;
           if (key.k === 'lit' && typeof key.v === 'string') {
-            parts.push(`${key.v === '__proto__' ? '["__proto__"]' : lit(key.v)}: ${v}`);
+            parts.push(_`${propName(key.v)}: ${v}`);
           } else {
             // JS checks a computed key before evaluating the value; jq after.
             const k = this.expr(key, inp);
             if (k === null || canThrow(val)) return null;
-            parts.push(`[jq.key(${k})]: ${v}`);
+            parts.push(_`[jq.key(${k})]: ${v}`);
           }
         }
-        return parts.length ? `{ ${parts.join(', ')} }` : '{}';
+        return objectLit(parts);
       }
       case 'call': return this.callExpr(n, inp);
       default: return null;
     }
   }
 
-  private exprTo(n: Node, inp: string, wrap: (e: string) => string): string | null {
+  private exprTo(n: Node, inp: Code, wrap: (e: Code) => Code): Code | null {
     const e = this.expr(n, inp);
     return e === null ? null : wrap(e);
   }
 
-  private arrayExpr(e: Node | null, inp: string): string | null {
-    if (e === null) return '[]';
+  private arrayExpr(e: Node | null, inp: Code): Code | null {
+    if (e === null) return _`[]`;
     const items: Node[] = [];
     for (let c: Node = e; ; c = c.l) {
       if (c.k !== 'comma') {
@@ -187,7 +186,7 @@ class Gen {
       items.unshift(c.r);
     }
     const codes = items.map((x) => this.expr(x, inp));
-    if (!codes.includes(null)) return `[${codes.join(', ')}]`;
+    if (!codes.includes(null)) return _`[${join(codes as Code[])}]`;
     // [T[] | f] and [T[] | select(f)] with single-output T and f.
     if (e.k !== 'pipe' || e.l.k !== 'iter' || e.l.opt) return null;
     const t = this.expr(e.l.target, inp);
@@ -196,89 +195,89 @@ class Gen {
     const f = e.r;
     if (f.k === 'if' && f.then.k === 'identity' && f.else?.k === 'empty') {
       const c = this.expr(f.cond, v);
-      return c === null ? null : `jq.iter(${t}).filter((${v}) => jq.truthy(${c}))`;
+      return c === null ? null : _`jq.iter(${t}).filter((${v}) => jq.truthy(${c}))`;
     }
     const body = this.expr(f, v);
-    return body === null ? null : `jq.iter(${t}).map((${v}) => ${arrowBody(body)})`;
+    return body === null ? null : _`jq.iter(${t}).map((${v}) => ${arrowBody(body)})`;
   }
 
-  private callExpr(n: Node & { k: 'call' }, inp: string): string | null {
-    if (n.args.length === 0) return `jq.${UNARY[n.name]}(${inp})`;
+  private callExpr(n: Node & { k: 'call' }, inp: Code): Code | null {
+    if (n.args.length === 0) return _`${op(UNARY[n.name])}(${inp})`;
     const filter = WITH_FILTER[n.name];
-    if (filter) return `jq.${filter.helper}(${inp}, ${this.fn(n.args[0], filter.fn)})`;
+    if (filter) return _`${op(filter.helper)}(${inp}, ${this.fn(n.args[0], filter.fn)})`;
     const arg = this.expr(n.args[0], inp);
-    return arg === null ? null : `jq.${WITH_VALUE[n.name]}(${inp}, ${arg})`;
+    return arg === null ? null : _`${op(WITH_VALUE[n.name])}(${inp}, ${arg})`;
   }
 
   /** Source of the per-element function a helper calls for `sort_by(f)`, `map_values(f)`, `any(f)`... */
-  private fn(f: Node, kind: 'keys' | 'first' | 'any' | 'all'): string {
+  private fn(f: Node, kind: 'keys' | 'first' | 'any' | 'all'): Code {
     const v = this.fresh('v');
     const e = this.expr(f, v);
     if (e !== null) {
-      if (kind === 'keys') return `(${v}) => [${e}]`;
-      if (kind === 'first') return `(${v}) => ${arrowBody(e)}`;
-      return `(${v}) => jq.truthy(${e})`;
+      if (kind === 'keys') return _`(${v}) => [${e}]`;
+      if (kind === 'first') return _`(${v}) => ${arrowBody(e)}`;
+      return _`(${v}) => jq.truthy(${e})`;
     }
     const saved = this.inReturning;
-    let body: string[];
+    let body: Code[];
     if (kind === 'keys') {
       const a = this.fresh('a');
-      body = [`const ${a} = new Array();`, ...this.gen(f, v, small((x) => [`${a}.push(${x});`])), `return ${a};`];
+      body = [_`const ${a} = new Array();`, ...this.gen(f, v, small((x) => [_`${a}.push(${x});`])), _`return ${a};`];
     } else {
       this.inReturning = true;
-      if (kind === 'first') body = [...this.gen(f, v, small((x) => [`return ${x};`])), 'return undefined;'];
-      else if (kind === 'any') body = [...this.gen(f, v, small((x) => [`if (jq.truthy(${x})) return true;`])), 'return false;'];
-      else body = [...this.gen(f, v, small((x) => [`if (!jq.truthy(${x})) return false;`])), 'return true;'];
+      if (kind === 'first') body = [...this.gen(f, v, small((x) => [_`return ${x};`])), _`return undefined;`];
+      else if (kind === 'any') body = [...this.gen(f, v, small((x) => [_`if (jq.truthy(${x})) return true;`])), _`return false;`];
+      else body = [...this.gen(f, v, small((x) => [_`if (!jq.truthy(${x})) return false;`])), _`return true;`];
       this.inReturning = saved;
     }
-    return [`(${v}) => {`, ...indent(body), '}'].join('\n');
+    return lines([_`(${v}) => {`, ...indent(body), _`}`]);
   }
 
   /** Binds e to a const unless it is already a name or literal, then continues with k. */
-  private bind(e: string, k: K): string[] {
-    if (SIMPLE.test(e) || k.small) return k(e); // small continuations use their value once
+  private bind(e: Code, k: K): Code[] {
+    if (SIMPLE.test(e.text) || k.small) return k(e); // small continuations use their value once
     const v = this.fresh('v');
-    return [`const ${v} = ${e};`, ...k(v)];
+    return [_`const ${v} = ${e};`, ...k(v)];
   }
 
   /** k for use in more than one place: small ones are repeated, larger ones become a local function. */
-  private share(k: K, out: string[]): K {
+  private share(k: K, out: Code[]): K {
     if (this.inReturning || k.small) return k;
     const name = this.fresh('k');
     const p = this.fresh('v');
-    out.push(`const ${name} = jq.each((${p}) => {`, ...indent(k(p)), '});');
-    return small((v) => [`${name}(${v});`]);
+    out.push(_`const ${name} = jq.each((${p}) => {`, ...indent(k(p)), _`});`);
+    return small((v) => [_`${name}(${v});`]);
   }
 
   /** Statements that call k once per output of n (k's code appears once per branch of n). */
-  gen(n: Node, inp: string, k: K): string[] {
+  gen(n: Node, inp: Code, k: K): Code[] {
     if (++this.steps > MAX_STEPS) throw new TooBig();
     const e = this.expr(n, inp);
     if (e !== null) return this.bind(e, k);
     switch (n.k) {
       case 'pipe': return this.gen(n.l, inp, (v) => this.gen(n.r, v, k));
       case 'comma': {
-        const out: string[] = [];
+        const out: Code[] = [];
         const kk = this.share(k, out);
         return [...out, ...this.gen(n.l, inp, kk), ...this.gen(n.r, inp, kk)];
       }
       case 'empty': return [];
-      case 'error': return n.msg ? this.gen(n.msg, inp, (m) => [`jq.error(${m});`]) : [`jq.error(${inp});`];
+      case 'error': return n.msg ? this.gen(n.msg, inp, (m) => [_`jq.error(${m});`]) : [_`jq.error(${inp});`];
       case 'iter': return this.gen(n.target, inp, (t) => {
         const v = this.fresh('v');
-        return [`for (const ${v} of jq.${n.opt ? 'iterOpt' : 'iter'}(${t})) {`, ...indent(k(v)), '}'];
+        return [_`for (const ${v} of ${op(n.opt ? 'iterOpt' : 'iter')}(${t})) {`, ...indent(k(v)), _`}`];
       });
       case 'index': {
         if (n.key.k === 'lit') {
           const { v } = n.key;
-          const op = n.opt ? 'idx' : typeof v === 'string' ? 'field' : typeof v === 'number' ? 'at' : 'idx';
-          return this.gen(n.target, inp, (t) => this.access(op, [t, value(v)], n.opt, k));
+          const how = n.opt ? 'idx' : typeof v === 'string' ? 'field' : typeof v === 'number' ? 'at' : 'idx';
+          return this.gen(n.target, inp, (t) => this.access(how, [t, _`${v}`], n.opt, k));
         }
         // jq evaluates the key before the target (keys vary slowest).
         return this.gen(n.key, inp, (key) => this.gen(n.target, inp, (t) => this.access('idx', [t, key], n.opt, k)));
       }
       case 'slice': {
-        const bound = (b: Node | null, then: K): string[] => (b ? this.gen(b, inp, then) : then('null'));
+        const bound = (b: Node | null, then: K): Code[] => (b ? this.gen(b, inp, then) : then(_`null`));
         return bound(n.from, (f) => bound(n.to, (to) => this.gen(n.target, inp, (t) => this.access('slice', [t, f, to], n.opt, k))));
       }
       case 'try': {
@@ -287,98 +286,98 @@ class Gen {
         const err = this.fresh('e');
         const v = this.fresh('v');
         return [
-          `const ${a} = new Array();`,
-          'try {',
-          ...indent(this.gen(n.body, inp, small((x) => [`${a}.push(${x});`]))),
-          `} catch (${err}) {`,
-          `  jq.caught(${err});`,
-          '}',
-          `for (const ${v} of ${a}) {`,
+          _`const ${a} = new Array();`,
+          _`try {`,
+          ...indent(this.gen(n.body, inp, small((x) => [_`${a}.push(${x});`]))),
+          _`} catch (${err}) {`,
+          _`  jq.caught(${err});`,
+          _`}`,
+          _`for (const ${v} of ${a}) {`,
           ...indent(k(v)),
-          '}',
+          _`}`,
         ];
       }
-      case 'neg': return this.gen(n.e, inp, (v) => this.bind(`jq.neg(${v})`, k));
-      case 'bin': return this.gen(n.r, inp, (r) => this.gen(n.l, inp, (l) => this.bind(`jq.${OPS[n.op]}(${l}, ${r})`, k)));
+      case 'neg': return this.gen(n.e, inp, (v) => this.bind(_`jq.neg(${v})`, k));
+      case 'bin': return this.gen(n.r, inp, (r) => this.gen(n.l, inp, (l) => this.bind(_`${op(OPS[n.op])}(${l}, ${r})`, k)));
       case 'and': case 'or': {
-        const out: string[] = [];
+        const out: Code[] = [];
         const kk = this.share(k, out);
-        const short = n.k === 'and' ? 'false' : 'true';
+        const short = _`${n.k === 'or'}`;
         return [...out, ...this.gen(n.l, inp, (l) => [
-          `if (${n.k === 'and' ? '!' : ''}jq.truthy(${l})) {`,
+          n.k === 'and' ? _`if (!jq.truthy(${l})) {` : _`if (jq.truthy(${l})) {`,
           ...indent(kk(short)),
-          '} else {',
-          ...indent(this.gen(n.r, inp, (r) => this.bind(`jq.truthy(${r})`, kk))),
-          '}',
+          _`} else {`,
+          ...indent(this.gen(n.r, inp, (r) => this.bind(_`jq.truthy(${r})`, kk))),
+          _`}`,
         ])];
       }
       case 'alt': {
         // Truthy outputs of the left side stream through; the right side runs only if there were none.
-        const out: string[] = [];
+        const out: Code[] = [];
         const kk = this.share(k, out);
         const found = this.fresh('found');
         return [
           ...out,
-          `let ${found} = false;`,
-          ...this.gen(n.l, inp, (l) => [`if (jq.truthy(${l})) {`, `  ${found} = true;`, ...indent(kk(l)), '}']),
-          `if (!${found}) {`,
+          _`let ${found} = false;`,
+          ...this.gen(n.l, inp, (l) => [_`if (jq.truthy(${l})) {`, _`  ${found} = true;`, ...indent(kk(l)), _`}`]),
+          _`if (!${found}) {`,
           ...indent(this.gen(n.r, inp, kk)),
-          '}',
+          _`}`,
         ];
       }
       case 'if': {
-        const out: string[] = [];
+        const out: Code[] = [];
         const kk = n.else?.k === 'empty' ? k : this.share(k, out); // select(f): k is used once
         const otherwise = n.else ? this.gen(n.else, inp, kk) : kk(inp);
-        const branch = (c: string): string[] => [
-          `if (jq.truthy(${c})) {`,
+        const branch = (c: Code): Code[] => [
+          _`if (jq.truthy(${c})) {`,
           ...indent(this.gen(n.then, inp, kk)),
-          ...(otherwise.length ? ['} else {', ...indent(otherwise)] : []),
-          '}',
+          ...(otherwise.length ? [_`} else {`, ...indent(otherwise)] : []),
+          _`}`,
         ];
         const cond = this.expr(n.cond, inp);
         return [...out, ...(cond !== null ? branch(cond) : this.gen(n.cond, inp, branch))];
       }
       case 'array': {
         const a = this.fresh('a');
-        return [`const ${a} = new Array();`, ...(n.e ? this.gen(n.e, inp, small((v) => [`${a}.push(${v});`])) : []), ...k(a)];
+        return [_`const ${a} = new Array();`, ...(n.e ? this.gen(n.e, inp, small((v) => [_`${a}.push(${v});`])) : []), ...k(a)];
       }
       case 'object': return this.objectGen(n.entries, 0, inp, [], k);
       case 'str': return this.strGen(n.parts, n.parts.length - 1, inp, new Map(), k);
       case 'call': {
         // Only value arguments can have several outputs here (each gives one result).
         const helper = WITH_VALUE[n.name];
-        return this.gen(n.args[0], inp, (a) => this.bind(`jq.${helper}(${inp}, ${a})`, k));
+        return this.gen(n.args[0], inp, (a) => this.bind(_`${op(helper)}(${inp}, ${a})`, k));
       }
       default: throw new Error(`jq compiler: unhandled ${n.k}`);
     }
   }
 
-  private access(op: 'field' | 'at' | 'idx' | 'slice', args: string[], opt: boolean, k: K): string[] {
-    if (!opt) return this.bind(`jq.${op}(${args.join(', ')})`, k);
+  private access(how: 'field' | 'at' | 'idx' | 'slice', args: Code[], opt: boolean, k: K): Code[] {
+    if (!opt) return this.bind(_`${op(how)}(${join(args)})`, k);
     const v = this.fresh('v');
-    return [`const ${v} = jq.${op}Opt(${args.join(', ')});`, `if (${v} !== undefined) {`, ...indent(k(v)), '}'];
+    return [_`const ${v} = ${op(`${how}Opt`)}(${join(args)});`, _`if (${v} !== undefined) {`, ...indent(k(v)), _`}`];
   }
 
   // Entries in order; for each, the key then the value (jq checks the key's type after the value).
-  private objectGen(entries: { key: Node; value: Node }[], i: number, inp: string, acc: string[], k: K): string[] {
-    if (i === entries.length) return this.bind(acc.length ? `{ ${acc.join(', ')} }` : '{}', k);
+  private objectGen(entries: { key: Node; value: Node }[], i: number, inp: Code, acc: Code[], k: K): Code[] {
+    if (i === entries.length) return this.bind(objectLit(acc), k);
     const { key, value: val } = entries[i];
     if (key.k === 'lit' && typeof key.v === 'string') {
-      const name = key.v === '__proto__' ? '["__proto__"]' : lit(key.v);
-      return this.gen(val, inp, (v) => this.objectGen(entries, i + 1, inp, [...acc, `${name}: ${v}`], k));
+      const name = propName(key.v);
+      return this.gen(val, inp, (v) => this.objectGen(entries, i + 1, inp, [...acc, _`${name}: ${v}`], k));
     }
     return this.gen(key, inp, (kv) => this.gen(val, inp, (v) => {
       const name = this.fresh('key');
-      return [`const ${name} = jq.key(${kv});`, ...this.objectGen(entries, i + 1, inp, [...acc, `[${name}]: ${v}`], k)];
+      return [_`const ${name} = jq.key(${kv});`, ...this.objectGen(entries, i + 1, inp, [...acc, _`[${name}]: ${v}`], k)];
     }));
   }
 
   // Interpolations vary like jq's left-nested `+`: the last one is outermost.
-  private strGen(parts: (string | Node)[], i: number, inp: string, vals: Map<number, string>, k: K): string[] {
+  private strGen(parts: (string | Node)[], i: number, inp: Code, vals: Map<number, Code>, k: K): Code[] {
     if (i < 0) {
-      const text = parts.map((p, j) => (typeof p === 'string' ? lit(p) : `jq.tostring(${vals.get(j)})`));
-      return this.bind(`(${text.join(' + ')})`, k);
+      const text = parts.map((p, j) => (typeof p === 'string' ? _`${p}` : _`jq.tostring(${vals.get(j)!})`));
+      return this.bind(_`(${join(text, ' + ')})`, k);
     }
     const p = parts[i];
     if (typeof p === 'string') return this.strGen(parts, i - 1, inp, vals, k);

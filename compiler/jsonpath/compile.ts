@@ -1,38 +1,146 @@
-// Compiles simple JSONPaths ($.a.b, $['x'], $.a[0], $.a[*].b) and dotted paths (items.0.name) to a JS
-// function `(data) => unknown[]` using runtime/jsonpath/ops.ts as `jp`. Other paths (filters, slices,
-// recursive descent...) return null: the caller uses jsonPathAll. Strings enter the code only via `lit`.
-import { parseSimple } from '../../runtime/jsonpath/simple.ts';
+// Compiles RFC 9535 JSONPaths (parsed by json-p3, runtime/jsonpath/env.ts) and dotted paths (items.0.name)
+// to a JS function `(root) => unknown[]` that calls runtime/jsonpath/ops.ts as `jp`. Every segment,
+// selector and filter compiles; a path json-p3 refuses returns null (the caller reports or falls back).
+// Names and strings enter the code only through the `_` builder.
+import { jsonpath } from 'json-p3';
+import { env, isJsonPath } from '../../runtime/jsonpath/env.ts';
+import { dottedSegments } from '../../runtime/jsonpath/query.ts';
+import { _, Code, join, Name } from '../codegen/code.ts';
 
-function lit(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+type Query = ReturnType<typeof env.compile>;
+type Segment = Query['segments'][number];
+type Selector = Segment['selectors'][number];
+type Expr = InstanceType<typeof jsonpath.expressions.LogicalExpression>['expression'];
+type Sink = (x: Code) => Code;
+
+const S = jsonpath.selectors;
+const E = jsonpath.expressions;
+
+class Unsupported extends Error {}
+
+/** `single`: at most one match (a singular query). The code is parenthesised, ready to call. */
+export function compileJsonPath(src: string): { code: Code; single: boolean } | null {
+  if (!isJsonPath(src)) {
+    const e = dottedSegments(src).reduce((acc: Code, s) => _`jp.dot(${acc}, ${s})`, _`root`);
+    return { code: _`((root) => jp.one(${e}))`, single: true };
+  }
+  let q: Query;
+  try {
+    q = env.compile(src);
+  } catch {
+    return null;
+  }
+  try {
+    return new Gen().query(q);
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
+  }
 }
 
-/** `single`: at most one match (no wildcard). The code is parenthesised, ready to call or cast. */
-export function compileJsonPath(src: string): { code: string; single: boolean } | null {
-  const p = parseSimple(src);
-  if (!p) return null;
-  if (p.kind === 'dotted') {
-    const e = p.segs.reduce((acc, s) => `jp.dot(${acc}, ${lit(s)})`, 'data');
-    return { code: `((data) => jp.one(${e}))`, single: true };
+const singular = (segs: readonly Segment[]): boolean =>
+  segs.every((s) => s instanceof jsonpath.JSONPathSegment && !isDescendant(s) && s.selectors.length === 1 &&
+    (s.selectors[0] instanceof S.NameSelector || s.selectors[0] instanceof S.IndexSelector));
+
+const isDescendant = (s: Segment): boolean => s.constructor.name === 'DescendantSegment';
+
+class Gen {
+  private n = 0;
+  private helpers: Code[] = [];
+
+  private fresh(prefix: string): Name {
+    return new Name(`${prefix}${++this.n}`);
   }
-  const step = (acc: string, i: number): string => {
-    const s = p.steps[i] as { name: string } | { index: number };
-    return 'name' in s ? `jp.prop(${acc}, ${lit(s.name)})` : `jp.at(${acc}, ${s.index})`;
-  };
-  if (!p.steps.some((s) => 'wildcard' in s)) {
-    return { code: `((data) => jp.one(${p.steps.reduce((acc, _, i) => step(acc, i), 'data')}))`, single: true };
+
+  query(q: Query): { code: Code; single: boolean } {
+    if (singular(q.segments)) return { code: _`((root) => jp.one(${this.chain(q.segments, _`root`)}))`, single: true };
+    const body = this.segments(q.segments, 0, _`root`, (x) => _`out.push(${x});`);
+    const code = _`((root) => {\n${join(this.helpers, '\n')}\nconst out = new Array();\n${body}\nreturn out;\n})`;
+    return { code, single: false };
   }
-  // One loop per wildcard; a missing member ends that branch.
-  let n = 0;
-  const body = (i: number, v: string, depth: string): string[] => {
-    if (i === p.steps.length) return [`${depth}out.push(${v});`];
-    if ('wildcard' in p.steps[i]) {
-      const x = `v${++n}`;
-      return [`${depth}for (const ${x} of jp.values(${v})) {`, ...body(i + 1, x, depth + '  '), `${depth}}`];
+
+  /** A singular query as one expression: its value or undefined. */
+  private chain(segs: readonly Segment[], from: Code): Code {
+    return segs.reduce((acc, s) => {
+      const sel = s.selectors[0];
+      return sel instanceof S.NameSelector ? _`jp.prop(${acc}, ${sel.name})` : _`jp.at(${acc}, ${(sel as InstanceType<typeof S.IndexSelector>).index})`;
+    }, from);
+  }
+
+  /** Statements running `sink` on every node that segments i.. select from `v`. */
+  private segments(segs: readonly Segment[], i: number, v: Code, sink: Sink): Code {
+    if (i === segs.length) return sink(v);
+    const seg = segs[i];
+    let decl = _``;
+    let next: Sink = (x) => this.segments(segs, i + 1, x, sink);
+    if (seg.selectors.length > 1) {
+      // Several selectors share one continuation instead of copying it.
+      const k = this.fresh('k');
+      const x = this.fresh('x');
+      decl = _`const ${k} = jp.step((${x}) => {\n${next(x)}\n});\n`;
+      next = (y) => _`${k}(${y});`;
     }
-    const x = `v${++n}`;
-    return [`${depth}const ${x} = ${step(v, i)};`, `${depth}if (${x} !== undefined) {`, ...body(i + 1, x, depth + '  '), `${depth}}`];
-  };
-  const code = ['((data) => {', '  const out = new Array();', ...body(0, 'data', '  '), '  return out;', '})'].join('\n');
-  return { code, single: false };
+    const on = (node: Code) => join(seg.selectors.map((s) => this.selector(s, node, next)), '\n');
+    if (!isDescendant(seg)) return _`${decl}${on(v)}`;
+    const d = this.fresh('d');
+    return _`${decl}for (const ${d} of jp.descend(${v})) {\n${on(d)}\n}`;
+  }
+
+  private selector(s: Selector, v: Code, next: Sink): Code {
+    const x = this.fresh('v');
+    if (s instanceof S.NameSelector) return _`{\nconst ${x} = jp.prop(${v}, ${s.name});\nif (${x} !== undefined) {\n${next(x)}\n}\n}`;
+    if (s instanceof S.IndexSelector) return _`{\nconst ${x} = jp.at(${v}, ${s.index});\nif (${x} !== undefined) {\n${next(x)}\n}\n}`;
+    if (s instanceof S.WildcardSelector) return _`for (const ${x} of jp.values(${v})) {\n${next(x)}\n}`;
+    if (s instanceof S.SliceSelector) return _`for (const ${x} of jp.slice(${v}, ${s.start}, ${s.stop}, ${s.step})) {\n${next(x)}\n}`;
+    if (s instanceof S.FilterSelector) return _`for (const ${x} of jp.values(${v})) {\nif (${this.test(s.expression.expression, x)}) {\n${next(x)}\n}\n}`;
+    throw new Unsupported(s.constructor.name);
+  }
+
+  /** A filter expression as a boolean. */
+  private test(e: Expr, cur: Code): Code {
+    if (e instanceof E.LogicalExpression) return this.test(e.expression, cur);
+    if (e instanceof E.PrefixExpression && e.operator === '!') return _`!(${this.test(e.right, cur)})`;
+    if (e instanceof E.InfixExpression) {
+      if (e.operator === '&&' || e.operator === '||') return _`(${this.test(e.left, cur)} ${new Code(e.operator)} ${this.test(e.right, cur)})`;
+      return _`jp.cmp(${this.value(e.left, cur)}, ${e.operator}, ${this.value(e.right, cur)})`;
+    }
+    if (e instanceof E.FilterQuery) {
+      return singular(e.path.segments) ? _`(${this.chain(e.path.segments, this.base(e, cur))} !== undefined)` : _`jp.truthyList(${this.nodes(e, cur)})`;
+    }
+    if (e instanceof E.FunctionExtension && (e.name === 'match' || e.name === 'search')) {
+      const [a, b] = e.args;
+      return _`jp.${new Name(e.name === 'match' ? 'fnMatch' : 'fnSearch')}(${this.value(a, cur)}, ${this.value(b, cur)})`;
+    }
+    throw new Unsupported(`test ${e.constructor.name}`);
+  }
+
+  /** A comparable value (NOTHING for an empty query). */
+  private value(e: Expr, cur: Code): Code {
+    if (e instanceof E.NullLiteral) return _`null`;
+    if (e instanceof E.BooleanLiteral || e instanceof E.StringLiteral || e instanceof E.NumberLiteral) return _`${e.value}`;
+    if (e instanceof E.FilterQuery) {
+      return singular(e.path.segments) ? _`jp.some(${this.chain(e.path.segments, this.base(e, cur))})` : _`jp.unpack(${this.nodes(e, cur)})`;
+    }
+    if (e instanceof E.FunctionExtension) {
+      const [a] = e.args;
+      if (e.name === 'length') return _`jp.fnLength(${this.value(a, cur)})`;
+      if (e.name === 'count') return _`jp.fnCount(${this.nodes(a, cur)})`;
+      if (e.name === 'value') return _`jp.fnValue(${this.nodes(a, cur)})`;
+    }
+    throw new Unsupported(`value ${e.constructor.name}`);
+  }
+
+  private base(e: Expr, cur: Code): Code {
+    return e instanceof E.RootQuery ? _`root` : cur;
+  }
+
+  /** A query's node list, through a helper declared once at the top. */
+  private nodes(e: Expr, cur: Code): Code {
+    if (!(e instanceof E.FilterQuery)) throw new Unsupported(`nodes ${e.constructor.name}`);
+    const h = this.fresh('q');
+    const v = this.fresh('n');
+    const body = this.segments(e.path.segments, 0, v, (x) => _`found.push(${x});`);
+    this.helpers.push(_`const ${h} = jp.query((${v}) => {\nconst found = new Array();\n${body}\nreturn found;\n});`);
+    return _`${h}(${this.base(e, cur)})`;
+  }
 }

@@ -93,7 +93,7 @@ const evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_c
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath = (
   d: unknown,
-): unknown => ((data) => jp.one(jp.prop(data, "__proto__")))(d);
+): unknown => ((root) => jp.one(jp.prop(root, "__proto__")))(d);
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown, s: rt.Scope): unknown {

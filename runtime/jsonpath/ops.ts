@@ -1,18 +1,17 @@
-// JSONPath steps for compiled paths (compiler/jsonpath/compile.ts, imported there as `jp`) and for
-// jsonPathAll's simple paths. RFC 9535 semantics as in jsonpath-rfc9535: names select own members of
-// plain objects, indices select array elements (negative from the end); no match is undefined.
+// JSONPath steps for compiled paths (compiler/jsonpath/compile.ts imports this module as `jp`) and for
+// dotted paths. RFC 9535 semantics as in json-p3 (runtime/jsonpath/env.ts): names select own members of
+// objects, indices select array elements (negative from the end); no match is undefined.
+import { depthError, MAX_DEPTH } from './env.ts';
+import { NOTHING } from './filter.ts';
+export { cmp, truthyList, fnLength, fnCount, fnValue, fnMatch, fnSearch, unpack, NOTHING } from './filter.ts';
 
 type Obj = Record<string, unknown>;
 
-export function isPlainObject(v: unknown): v is Obj {
-  if (typeof v !== 'object' || v === null) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `.name` / `['name']` */
 export function prop(v: unknown, name: string): unknown {
-  return isPlainObject(v) && Object.hasOwn(v, name) ? v[name] : undefined;
+  return isObj(v) && Object.hasOwn(v, name) ? v[name] : undefined;
 }
 
 /** `[i]` */
@@ -22,10 +21,46 @@ export function at(v: unknown, i: number): unknown {
   return j >= 0 && j < v.length ? v[j] : undefined;
 }
 
-/** `[*]` / `.*`: array elements or object member values. */
+/** `[*]` / `.*` and the candidates of a filter: array elements or object member values. */
 export function values(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
-  return isPlainObject(v) ? Object.values(v) : [];
+  return isObj(v) ? Object.values(v) : [];
+}
+
+/** `[start:stop:step]` (RFC 9535 2.3.4.2.2); absent bounds are undefined. */
+export function slice(v: unknown, start: number | undefined, stop: number | undefined, step = 1): unknown[] {
+  if (!Array.isArray(v) || step === 0 || v.length === 0) return [];
+  const len = v.length;
+  const norm = (n: number) => (n >= 0 ? n : len + n);
+  const out: unknown[] = [];
+  if (step > 0) {
+    const lo = Math.min(Math.max(start === undefined ? 0 : norm(start), 0), len);
+    const hi = Math.min(Math.max(stop === undefined ? len : norm(stop), 0), len);
+    for (let i = lo; i < hi; i += step) out.push(v[i]);
+  } else {
+    const hi = Math.min(Math.max(start === undefined ? len - 1 : norm(start), -1), len - 1);
+    const lo = Math.min(Math.max(stop === undefined ? -1 : norm(stop), -1), len - 1);
+    for (let i = hi; i > lo; i += step) out.push(v[i]);
+  }
+  return out;
+}
+
+/**
+ * The nodes `..` visits, in document order (a node before its descendants), containers only: selectors
+ * select nothing from a scalar. Iterative; deeper than MAX_DEPTH is an error, as in the interpreter.
+ */
+export function descend(v: unknown): unknown[] {
+  const out: unknown[] = [];
+  const stack: Array<[unknown, number]> = [[v, 1]];
+  while (stack.length) {
+    const [x, depth] = stack.pop()!;
+    if (depth >= MAX_DEPTH) throw depthError();
+    if (typeof x !== 'object' || x === null) continue;
+    out.push(x);
+    const kids = values(x);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], depth + 1]);
+  }
+  return out;
 }
 
 /** A single-match path's node list. */
@@ -42,3 +77,10 @@ export function dot(v: unknown, seg: string): unknown {
   }
   return typeof v === 'object' && v !== null && Object.hasOwn(v, seg) ? (v as Obj)[seg] : undefined;
 }
+
+/** A continuation or helper of compiled code: typed here so the generated code needs no annotations. */
+export const step = (f: (x: unknown) => void): ((x: unknown) => void) => f;
+export const query = (f: (x: unknown) => unknown[]): ((x: unknown) => unknown[]) => f;
+
+/** A singular query's value for comparison: NOTHING when it selected nothing. */
+export const some = (v: unknown): unknown => (v === undefined ? NOTHING : v);

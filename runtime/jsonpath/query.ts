@@ -1,9 +1,8 @@
-// JSONPath for the interpreter: RFC 9535 via jsonpath-rfc9535, plus dotted paths (`items.0.name`).
-// Simple paths run as plain member access (the same steps compiled code uses); each path is prepared once.
-import { query } from 'jsonpath-rfc9535';
-import parse from 'jsonpath-rfc9535/parser';
-import { at, dot, one, prop, values } from './ops.ts';
-import { parseSimple, type Step } from './simple.ts';
+// JSONPath for the interpreter: RFC 9535 via json-p3 (runtime/jsonpath/env.ts), plus dotted paths
+// (`items.0.name`). Each path is parsed once.
+import { jsonpath } from 'json-p3';
+import { depthError, env, errorText, isJsonPath } from './env.ts';
+import { dot, one } from './ops.ts';
 
 type Run = (data: unknown) => unknown[];
 
@@ -26,36 +25,33 @@ export function jsonPathFirst(path: string, data: unknown): unknown {
   return jsonPathAll(path, data)[0];
 }
 
+/** Segments of a dotted path (text not starting with `$`). */
+export const dottedSegments = (src: string): string[] => {
+  const body = src.startsWith('.') ? src.slice(1) : src;
+  return body === '' ? [] : body.split('.');
+};
+
 function prepare(path: string): Run {
-  const simple = parseSimple(path);
-  if (simple?.kind === 'dotted') {
-    const { segs } = simple;
+  if (!isJsonPath(path)) {
+    const segs = dottedSegments(path);
     return (data) => {
       let v = data;
       for (const s of segs) if ((v = dot(v, s)) === undefined) return [];
       return one(v);
     };
   }
-  if (simple) return (data) => walk(simple.steps, 0, data, []);
+  let q: ReturnType<typeof env.compile>;
   try {
-    parse(path); // validate once; the library parses again per query
+    q = env.compile(path);
   } catch (e) {
-    const err = new Error(`Invalid JSONPath ${JSON.stringify(path)}: ${(e as Error).message}`);
+    const err = new Error(`Invalid JSONPath ${JSON.stringify(path)}: ${errorText(e)}`);
     return () => { throw err; };
   }
-  return (data) => query(data as Parameters<typeof query>[0], path);
-}
-
-function walk(steps: Step[], i: number, v: unknown, out: unknown[]): unknown[] {
-  for (; i < steps.length; i++) {
-    const s = steps[i];
-    if ('wildcard' in s) {
-      for (const x of values(v)) walk(steps, i + 1, x, out);
-      return out;
+  return (data) => {
+    try {
+      return q.query(data as never).values();
+    } catch (e) {
+      throw e instanceof jsonpath.JSONPathRecursionLimitError ? depthError() : e;
     }
-    v = 'name' in s ? prop(v, s.name) : at(v, s.index);
-    if (v === undefined) return out;
-  }
-  out.push(v);
-  return out;
+  };
 }
