@@ -96,6 +96,35 @@ interfaces:
   });
 });
 
+describe('skip reasons name every action concerned', () => {
+  it('all unhandled failures, and all actions that did not complete', async () => {
+    const r = await run(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        url: a|var::API|/orders/8
+      - name: B
+        depends_on: [A]
+        url: a|var::API|/always-503
+      - name: C
+        input: c
+      - name: D
+        input: d
+      - name: Finally
+        depends_on: { actions: [A, C, D], at_least: 1 }
+        input: done
+      - name: Strict
+        depends_on: { actions: [A, C, D], http_code_on_error: 424 }
+        input: strict
+`);
+    expect(r.state.steps.C).toMatchObject({ outcome: 'skipped', error: 'skipped: A, B failed' });
+    expect(r.state.steps.Finally).toMatchObject({ outcome: 'succeeded', data: 'done' });
+    expect(r.state.steps.Strict).toMatchObject({ outcome: 'failed', error: 'depends_on not met: C, D did not complete' });
+    expect(r.response.status).toBe(424);
+  });
+});
+
 describe('run_when_succeeded and run_when_failed', () => {
   it('an unmet run_when_succeeded skips the action and does not fail the run', async () => {
     const r = await run(`
