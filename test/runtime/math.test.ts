@@ -19,6 +19,8 @@ describe('math in a config', () => {
   it('decimal_places 20 is accepted and pads to 20 places; 21 is refused with a reason', async () => {
     expect((await math('{ expressions: { y: "target.x" }, decimal_places: 20, to_string: true }', { x: 1.5 })).body).toEqual({ x: 1.5, y: '1.50000000000000000000' });
     expect((await math('{ expressions: { y: "target.x / 3" }, decimal_places: 20 }', { x: 1 })).body).toEqual({ x: 1, y: 1 / 3 });
+    // Past the 20th place: 1e-21 rounds to 0, 1.5e-20 half away from zero to 2e-20.
+    expect((await math('{ expressions: { y: "target.a", z: "target.b" }, decimal_places: 20 }', { a: 1e-21, b: 1.5e-20 })).body).toEqual({ a: 1e-21, b: 1.5e-20, y: 0, z: 2e-20 });
     const r = await math('{ expressions: { y: "target.x" }, decimal_places: 21 }', { x: 1.5 });
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: { status: 500, message: 'action "M" failed', action: 'M', detail: 'math: decimal_places must be a whole number from 0 to 20, got 21', data: { x: 1.5 } } });
