@@ -46,11 +46,11 @@ interfaces:
     expect(r.response).toEqual({ status: 200, headers: {}, body: { A: 'a', B: 'b' } });
   });
 
-  it('a skipped action never completes: skipped, or http_code_on_error fails the run with a message naming it', async () => {
-    const yaml = (extra: string) => `
+  // Fetch fails (404), Shape is skipped after it, Handle handles the failure; then Finally.
+  const yaml = (depends: string, detail = false) => `
 interfaces:
   x:
-    show_error_detail: true
+    show_error_detail: ${detail}
     actions:
       - name: Fetch
         url: a|var::API|/orders/8
@@ -60,37 +60,25 @@ interfaces:
         run_when_failed: [Fetch]
         input: handled
       - name: Finally
-        depends_on: { actions: [Fetch, Shape]${extra} }
+        depends_on: ${depends}
         input: done
 `;
-    const skipped = await run(yaml(''));
+
+  it('a skipped action never completes: skipped, or http_code_on_error fails the run with a message naming it', async () => {
+    const skipped = await run(yaml('[Fetch, Shape]', true));
     expect(skipped.state.steps.Shape!.outcome).toBe('skipped');
     expect(skipped.state.steps.Finally).toMatchObject({ outcome: 'skipped', error: 'depends_on not met: Shape did not complete' });
     expect(skipped.response).toEqual({ status: 200, headers: {}, body: { Fetch: { error: 'not found' }, Handle: 'handled' } });
 
-    const forced = await run(yaml(', http_code_on_error: 424'));
+    const forced = await run(yaml('{ actions: [Fetch, Shape], http_code_on_error: 424 }', true));
     expect(forced.response).toEqual({ status: 424, headers: {}, body: { error: { status: 424, message: 'action "Finally" failed', action: 'Finally', detail: 'depends_on not met: Shape did not complete' } } });
   });
 
   it('at_least counts completed actions, failed ones included', async () => {
-    const yaml = (n: number) => `
-interfaces:
-  x:
-    actions:
-      - name: Fetch
-        url: a|var::API|/orders/8
-      - name: Shape
-        input: shaped
-      - name: Handle
-        run_when_failed: [Fetch]
-        input: handled
-      - name: Finally
-        depends_on: { actions: [Fetch, Shape, Handle], at_least: ${n}, http_code_on_error: 409 }
-        input: done
-`;
+    const atLeast = (n: number) => yaml(`{ actions: [Fetch, Shape, Handle], at_least: ${n}, http_code_on_error: 409 }`);
     // Fetch failed and Handle succeeded (2 completed); Shape was skipped.
-    expect((await run(yaml(2))).response).toEqual({ status: 200, headers: {}, body: { Fetch: { error: 'not found' }, Handle: 'handled', Finally: 'done' } });
-    const three = await run(yaml(3));
+    expect((await run(atLeast(2))).response).toEqual({ status: 200, headers: {}, body: { Fetch: { error: 'not found' }, Handle: 'handled', Finally: 'done' } });
+    const three = await run(atLeast(3));
     expect(three.response.status).toBe(409);
     expect(three.response.body).toEqual({ error: { status: 409, message: 'action "Finally" failed', action: 'Finally' } });
   });
