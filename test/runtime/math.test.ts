@@ -29,6 +29,14 @@ describe('math in a config', () => {
   it('decimal_places 0 rounds half away from zero; a negative count is refused', async () => {
     expect((await math('{ expressions: { y: "target.x" }, decimal_places: 0 }', { x: -2.5 })).body).toEqual({ x: -2.5, y: -3 });
     expect((await math('{ expressions: { y: "target.x" }, decimal_places: -1 }', { x: 1 })).status).toBe(500);
+    expect((await math('{ expressions: { y: "target.x" }, decimal_places: 1.5 }', { x: 1 })).status).toBe(500);
+    // From a marker the count arrives as text.
+    expect((await math('{ expressions: { y: "target.x" }, decimal_places: a|body::p| }', { x: 1.005, p: '2' })).body).toEqual({ x: 1.005, p: '2', y: 1.01 });
+  });
+
+  it('in a selected array, only objects get fields: scalars, nulls and nested arrays pass through', async () => {
+    const r = await math('{ target: "$.rows", expressions: { d: "target.a * 2" } }', { rows: [{ a: 1 }, [{ a: 2 }], 'x', null, 3] });
+    expect(r.body).toEqual({ rows: [{ a: 1, d: 2 }, [{ a: 2 }], 'x', null, 3] });
   });
 
   it('eval_type bool reads "0", "false" and "" as false, other text as true', async () => {
