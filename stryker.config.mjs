@@ -12,7 +12,7 @@ export default {
   tsconfigFile: 'tsconfig.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: 'perTest',
-  concurrency: 2,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2), // 2 by default; 1 when two runs share the machine
   // The scope of `npm run mutate` with no arguments: the executor, the HTTP action's status and
   // decoding rules, rounding, and the transforms with numeric/structural rules.
   mutate: [
@@ -24,11 +24,11 @@ export default {
     'runtime/transforms/numerics.ts',
     'runtime/transforms/util/target.ts',
   ],
-  ignorePatterns: ['out', 'bench', 'reports', 'coverage', '.tmp', 'docs'],
+  ignorePatterns: ['out', 'bench', 'reports', 'coverage', '.tmp', 'docs', '.stryker-tmp'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
-  tempDirName: '.stryker-tmp',
+  tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: true,
   timeoutMS: 20_000,
 };

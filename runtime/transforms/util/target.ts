@@ -28,29 +28,63 @@ export function atTargets(who: string, data: unknown, target: Targets | undefine
     nodes.add(n);
   }
   if (nodes.size === 0) return data;
-  if (nodes.size === 1 && nodes.has(data as object)) return apply(data as object); // `$`
-  const done = new Map<object, unknown>();
-  const out = rebuild(data, nodes, apply, done);
-  if ([...nodes].some((n) => !done.has(n))) throw new TransformError(`${who}: the target could not be located in the data`);
-  return out;
+  const paths = locate(data, nodes);
+  if (paths.size < nodes.size) throw new TransformError(`${who}: the target could not be located in the data`);
+  const root: Trie = { children: new Map(), selected: false };
+  for (const path of paths.values()) {
+    let t = root;
+    for (const k of path) {
+      let c = t.children.get(k);
+      if (!c) t.children.set(k, (c = { children: new Map(), selected: false }));
+      t = c;
+    }
+    t.selected = true;
+  }
+  return rebuild(data, root, apply);
 }
 
-/** Bottom-up copy of `cur` with every selected node replaced by apply(its rebuilt self). */
-function rebuild(cur: unknown, nodes: Set<object>, apply: (node: object) => unknown, done: Map<object, unknown>): unknown {
-  if (cur === null || typeof cur !== 'object') return cur;
-  if (done.has(cur)) return done.get(cur); // the same object reached twice is rebuilt once
-  done.set(cur, cur); // guards a cycle (not JSON, but data is not always parsed JSON)
+type Key = string | number;
+interface Trie { children: Map<Key, Trie>; selected: boolean }
+interface Entry { v: unknown; up: Entry | undefined; key: Key }
+
+/** The path of each selected node, breadth first, stopping at the level where the last one is
+ *  found: `$.items[*]` never looks inside the items. The same object reached twice keeps its first path. */
+function locate(data: unknown, nodes: Set<object>): Map<object, Key[]> {
+  const found = new Map<object, Key[]>();
+  const seen = new Set<object>();
+  let level: Entry[] = [{ v: data, up: undefined, key: '' }];
+  while (level.length) {
+    for (const e of level) {
+      if (nodes.has(e.v as object) && !found.has(e.v as object)) found.set(e.v as object, pathOf(e));
+    }
+    if (found.size === nodes.size) break;
+    const next: Entry[] = [];
+    for (const e of level) {
+      const v = e.v;
+      if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+      seen.add(v);
+      if (Array.isArray(v)) v.forEach((x, i) => next.push({ v: x, up: e, key: i }));
+      else for (const k of Object.keys(v)) next.push({ v: (v as Record<string, unknown>)[k], up: e, key: k });
+    }
+    level = next;
+  }
+  return found;
+}
+
+function pathOf(e: Entry): Key[] {
+  const out: Key[] = [];
+  for (let c: Entry | undefined = e; c?.up; c = c.up) out.push(c.key);
+  return out.reverse();
+}
+
+/** Copies the containers along the paths; selected nodes become apply(their rebuilt self), innermost first. */
+function rebuild(cur: unknown, t: Trie, apply: (node: object) => unknown): unknown {
   let copy: Record<string, unknown> | unknown[] | undefined;
-  const keys = Array.isArray(cur) ? cur.keys() : Object.keys(cur);
-  for (const k of keys) {
-    const v = (cur as Record<string, unknown>)[k as string];
-    const next = rebuild(v, nodes, apply, done);
-    if (next === v) continue;
-    copy ??= Array.isArray(cur) ? [...cur] : { ...cur };
-    setOwn(copy as Record<string, unknown>, String(k), next);
+  for (const [k, child] of t.children) {
+    const c = cur as Record<string, unknown>;
+    copy ??= Array.isArray(cur) ? [...cur] : { ...c };
+    setOwn(copy as Record<string, unknown>, String(k), rebuild(c[k as string], child, apply));
   }
   const self = copy ?? cur;
-  const result = nodes.has(cur) ? apply(self) : self;
-  done.set(cur, result);
-  return result;
+  return t.selected ? apply(self as object) : self;
 }
