@@ -3,6 +3,7 @@ import { closeHttpPools, http } from '../../runtime/actions/http.ts';
 import { describeExpectation, statusMatches } from '../../runtime/actions/http/expect-status.ts';
 import { ctx, startUpstream } from './helpers.ts';
 import { check, withActions } from '../schema/helpers.ts';
+import { runBoth } from '../support/run-both.ts';
 
 describe('statusMatches', () => {
   it('defaults to 2xx or 304', () => {
@@ -68,5 +69,35 @@ describe('expect_status in a config', () => {
       expect(d.map((x) => x.severity)).toEqual(['error']);
       expect(d[0]!.message).toMatch(/expected a status code such as 404, a class such as 2xx, 4xx or 5xx, or any/);
     }
+  });
+});
+
+describe('expect_status in a run: the error detail says what was expected', () => {
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  beforeAll(async () => {
+    up = await startUpstream({ '/s': (req, res) => { res.statusCode = Number(new URL(req.url!, 'http://x').searchParams.get('c')); res.end(); } });
+  });
+  afterAll(async () => { await closeHttpPools(); await up.close(); });
+
+  const detailOf = async (expectStatus: string | undefined, code: number) => {
+    const http = expectStatus === undefined ? '' : `\n        http: { expect_status: ${expectStatus} }`;
+    const r = await runBoth(`
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: A
+        url: a|var::API|/s?c=${code}${http}
+`, 'x', {}, { API: up.url });
+    return (r.response.body as { error: { detail: string } }).error.detail.replace(/ from GET \S+/, '');
+  };
+
+  it.each([
+    [undefined, 302, 'HTTP 302 (expected 2xx or 304)'],
+    ['4xx', 500, 'HTTP 500 (expected 4xx)'],
+    ['[200, 404, 5xx]', 409, 'HTTP 409 (expected 200, 404 or 5xx)'],
+    ['[]', 200, 'HTTP 200 (expected nothing (empty expect_status))'],
+  ])('expect_status %s, answer %i: %s', async (e, code, detail) => {
+    expect(await detailOf(e, code)).toBe(detail);
   });
 });
