@@ -4,6 +4,7 @@ import { lintActions } from './lint-actions.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { lintUnbuilt } from './lint-unbuilt.ts';
+import { lintSecrets } from './lint-secrets.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -22,6 +23,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
   lintUnbuilt(config, ifaces, report);
+  lintSecrets(config, [], report);
   return out;
 }
 

@@ -1,7 +1,5 @@
-// Helpers for transforms that work on a part of the data (math `target`, filter `target`,
-// aggregate fields). A 'path' argument arrives as a getter, not as segments, so the part it
-// selected is found again by identity to rebuild the data around its replacement.
-import { setOwn } from '../values/build.ts';
+// Reading a field of a record for transforms that take dotted field names (aggregate fields).
+// Targets that rebuild the data around a selected part are in transforms/util/target.ts.
 
 /** Reads a dotted field ("price.amount") through own properties only; arrays by index. */
 export function getDotted(v: unknown, dotted: string): unknown {
@@ -17,35 +15,4 @@ export function getDotted(v: unknown, dotted: string): unknown {
     cur = Object.hasOwn(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
   }
   return cur;
-}
-
-/**
- * `data` with the object/array `part` (which the getter returned from inside `data`) replaced by
- * `next`, copying only the containers on the way; the input is never mutated. Returns undefined
- * when `part` is not inside `data` (a getter that copies, e.g.).
- */
-export function replacePart(data: unknown, part: object, next: unknown): unknown {
-  if (data === part) return next;
-  const path = find(data, part, new Set());
-  if (!path) return undefined;
-  const rebuild = (cur: unknown, i: number): unknown => {
-    if (i === path.length) return next;
-    const k = path[i];
-    const copy: any = Array.isArray(cur) ? [...cur] : { ...(cur as object) };
-    setOwn(copy, String(k), rebuild((cur as any)[k], i + 1)); // a JSON key "__proto__" stays a plain own field
-    return copy;
-  };
-  return rebuild(data, 0);
-}
-
-function find(cur: unknown, part: object, seen: Set<object>): Array<string | number> | undefined {
-  if (cur === null || typeof cur !== 'object' || seen.has(cur)) return undefined;
-  seen.add(cur);
-  const entries: Array<[string | number, unknown]> = Array.isArray(cur) ? cur.map((v, i) => [i, v]) : Object.entries(cur);
-  for (const [k, v] of entries) {
-    if (v === part) return [k];
-    const rest = find(v, part, seen);
-    if (rest) return [k, ...rest];
-  }
-  return undefined;
 }

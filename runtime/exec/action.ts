@@ -10,6 +10,7 @@ import { resolveInput } from './input.ts';
 import { isRetryable, nextWait } from './retry.ts';
 import { runLookup } from './lookup.ts';
 import { setOwn } from '../values/build.ts';
+import { TransformError } from '../transforms/types.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -61,6 +62,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
     }
   } catch (e) {
+    reportTransformFailure(run, a, e);
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
   }
   if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
@@ -75,6 +77,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       if (a.post) data = await a.post(data, s);
       if (a.jsonOutput) data = Object.fromEntries(a.jsonOutput.map(([k, f]) => [k, f(data, s)]));
     } catch (e) {
+      reportTransformFailure(run, a, e);
       record.outcome = 'failed';
       record.error = e instanceof Error ? e.message : String(e);
       outcome = { ...outcome, ok: false, failure: { kind: 'other' } };
@@ -87,6 +90,13 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
     record.assert = runAssert(a.assert, data, s);
   }
   return { record, ...(outcome.failure ? { failure: outcome.failure } : {}), ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}) };
+}
+
+/** A failed transform is the config author's to fix, and the response may hide why (no
+ *  show_error_detail): one line on the server's error output. Transform messages name the
+ *  transform and never show values. (A logging helper is to route this through pino.) */
+function reportTransformFailure(run: RunState, a: ActionPlan, e: unknown): void {
+  if (e instanceof TransformError) console.error(`pipewright: ${run.config}.${run.iface} run ${run.id}: action "${a.name}" failed: ${e.message}`);
 }
 
 /** An assert that expects a status expect_status refuses: the action fails first, and says so. */

@@ -15,16 +15,21 @@ export function checkConditions(
   }
   if (a.succeeded && !holds(a.succeeded, steps, 'succeeded')) return { run: false, reason: `skipped: run_when_succeeded not met` };
   if (a.failed && !holds(a.failed, steps, 'failed')) return { run: false, reason: `skipped: run_when_failed not met` };
-  if (a.depends && !holds(a.depends, steps, 'succeeded')) {
-    const v: Verdict = { run: false, reason: `depends_on not met: ${a.depends.actions.join(', ')}` };
+  // depends_on waits for completion, not success: a failed action completes, a skipped one never does.
+  if (a.depends && !holds(a.depends, steps, 'completed')) {
+    const missing = a.depends.actions.filter((n) => !completed(steps[n]?.outcome));
+    const v: Verdict = { run: false, reason: `depends_on not met: ${missing.join(', ')} did not complete` };
     if (a.depends.httpCodeOnError !== undefined) v.failWith = a.depends.httpCodeOnError;
     return v;
   }
   return { run: true };
 }
 
-/** At least `atLeast` (default: all) of the named actions have the outcome. */
-function holds(c: CondIR, steps: Record<string, StepRecord>, outcome: StepRecord['outcome']): boolean {
-  const n = c.actions.filter((name) => steps[name]?.outcome === outcome).length;
+/** At least `atLeast` (default: all) of the named actions have the outcome ('completed': either one). */
+function holds(c: CondIR, steps: Record<string, StepRecord>, outcome: 'succeeded' | 'failed' | 'completed'): boolean {
+  const has = (o: StepRecord['outcome'] | undefined) => (outcome === 'completed' ? completed(o) : o === outcome);
+  const n = c.actions.filter((name) => has(steps[name]?.outcome)).length;
   return n >= (c.atLeast ?? c.actions.length);
 }
+
+const completed = (o: StepRecord['outcome'] | undefined) => o === 'succeeded' || o === 'failed';

@@ -9,7 +9,8 @@ function matches(m: number | string, o: ActionOutcome): boolean {
   if (!f) return false;
   if (m === 'any') return true;
   if (f.kind === 'status') {
-    if (typeof m === 'number' || /^\d+$/.test(String(m))) return Number(m) === f.status;
+    // The schema admits only codes as numbers and the words below as strings.
+    if (typeof m === 'number') return m === f.status;
     const cls = /^([1-5])xx$/.exec(String(m));
     return cls !== null && Math.floor(f.status / 100) === Number(cls[1]);
   }

@@ -28,7 +28,7 @@ function claimsOf(d: unknown, input: unknown): Rec {
 export async function run(data: unknown, args: unknown): Promise<unknown> {
   const a = config(args, W);
   const secret = Buffer.from(text(a, 'secret', W), 'utf8');
-  if (secret.length < 32) throw new TransformError(`${W}: \`secret\` must be at least 32 bytes for HS256`);
+  if (secret.length < 32) throw new TransformError(`${W}: the secret must be at least 32 bytes (RFC 7518 §3.2)`);
   const claims = { ...claimsOf(a.data, data) };
   const now = Math.floor(nowMs() / 1000);
   let expSecs: number | undefined;

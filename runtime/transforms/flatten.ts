@@ -1,13 +1,12 @@
 // flatten: nested objects and arrays become one level of keys joined by `key_separator`
 // ({a: {b: 1}, t: [x]} -> {"a.b": 1, "t.0": "x"} with "."), ready for to_csv or flat stores.
 // Empty objects and arrays are kept as values so no field disappears. `prefix` is put before
-// every key as a first segment ("user" -> "user.a.b"). `target` (a path) flattens only that
-// object inside the data; an array target (or data) flattens each object element.
-import { replacePart } from '../calc/locate.ts';
+// every key as a first segment ("user" -> "user.a.b"). `target` (a JSONPath) flattens each
+// object it selects inside the data; a selected array (or array data) flattens each object element.
 import { TransformError, type TransformRun } from './types.ts';
-import { guard } from './util/args.ts';
 import { config, text } from './util/fields.ts';
-import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
+import { isObject, setOwn, type Rec } from './util/path.ts';
+import { atTargets, type Targets } from './util/target.ts';
 
 const W = 'flatten';
 const MAX_DEPTH = 512;
@@ -30,12 +29,5 @@ export const run: TransformRun = (data, args) => {
     return out;
   };
   const apply = (v: unknown): unknown => (isObject(v) ? flat(v) : v);
-  if (a.target !== undefined && typeof a.target !== 'function') throw new TransformError(`${W}: \`target\` must be a path`);
-  const target = a.target ? guard(W, () => (a.target as (d: unknown) => unknown)(data)) : data;
-  if (target === null || target === undefined) return data; // nothing to flatten
-  if (typeof target !== 'object') throw new TransformError(`${W}: ${a.target ? 'target' : 'the data'} is ${kindOf(target)}, not an object`);
-  const next = Array.isArray(target) ? target.map(apply) : flat(target as Rec);
-  const out = replacePart(data, target, next);
-  if (out === undefined) throw new TransformError(`${W}: target could not be located in the data`);
-  return out;
+  return atTargets(W, data, a.target as Targets | undefined, (node) => (Array.isArray(node) ? node.map(apply) : flat(node as Rec)));
 };

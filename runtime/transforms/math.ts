@@ -1,17 +1,17 @@
 // `math`: computes fields from expressions over `target.<field>` and writes them onto a copy of
-// the target object (or of each object in a target array). Expressions run in map order and each
+// each object the `target` selects (or of each object in a selected array; util/target.ts). Expressions run in map order and each
 // sees the fields written before it (subtotal, then total from subtotal).
 import type { Scope } from '../scope.ts';
 import * as calc from '../calc/ops.ts';
-import { replacePart } from '../calc/locate.ts';
 import { roundDecimal, roundNumber, MAX_PLACES } from '../calc/round.ts';
 import { TransformError } from './types.ts';
 import { setOwn } from './util/path.ts';
+import { atTargets, type Targets } from './util/target.ts';
 import { copyRecord } from '../values/build.ts';
 
 export interface MathArgs {
   expressions: Array<[name: string, calc: (target: unknown) => unknown]>;
-  target?: (data: unknown) => unknown;
+  target?: Targets;
   decimal_places?: number | string;
   to_string?: boolean;
   eval_type?: 'int' | 'float' | 'string' | 'bool';
@@ -51,11 +51,6 @@ export function run(data: unknown, args: MathArgs, _s: Scope): unknown {
     return out;
   };
 
-  const target = args.target ? args.target(data) : data;
-  if (target === null || target === undefined) return data; // nothing to compute on
-  if (typeof target !== 'object') throw new TransformError(`math: target is a ${typeof target}, not an object or array`);
-  const next = Array.isArray(target) ? target.map(apply) : apply(target);
-  const out = replacePart(data, target, next);
-  if (out === undefined) throw new TransformError('math: target could not be located in the data');
-  return out;
+  // Each selected object gets the fields; a selected array, each of its objects.
+  return atTargets('math', data, args.target, (node) => (Array.isArray(node) ? node.map(apply) : apply(node)));
 }

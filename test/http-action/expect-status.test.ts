@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools, http } from '../../runtime/actions/http.ts';
 import { describeExpectation, statusMatches } from '../../runtime/actions/http/expect-status.ts';
 import { ctx, startUpstream } from './helpers.ts';
+import { check, withActions } from '../schema/helpers.ts';
+import { runBoth } from '../support/run-both.ts';
 
 describe('statusMatches', () => {
   it('defaults to 2xx or 304', () => {
@@ -46,6 +48,9 @@ describe('expect_status on real responses', () => {
     [404, 404, true], ['404', 404, true], [404, 200, false], ['2xx', 201, true], ['3xx', 301, true],
     ['4xx', 409, true], ['5xx', 502, true], ['5xx', 200, false], ['any', 500, true], ['any', 404, true],
     [[200, '404'], 404, true], [[200, '4xx'], 503, false],
+    // Matchers are whole words (the interpreter may be handed unvalidated YAML): no sign, no extra digits.
+    ['+404', 404, false], ['15xx', 500, false], ['5xxx', 500, false],
+    [' 4XX ', 418, true], [' Any ', 503, true], [' 404 ', 404, true],
   ];
   for (const [expectStatus, code, ok] of cases) {
     it(`expect_status ${JSON.stringify(expectStatus)} with ${code} → ${ok ? 'ok' : 'fails'}`, async () => {
@@ -55,4 +60,44 @@ describe('expect_status on real responses', () => {
       if (!ok) expect(out.failure).toEqual({ kind: 'status', status: code });
     });
   }
+});
+
+describe('expect_status in a config', () => {
+  it('check refuses strings that are not a code, a class or any', () => {
+    for (const bad of ['"+404"', '15xx', '"404"', '[200, 5xxx]']) {
+      const d = check(withActions(`      - name: A\n        url: https://example.test/x\n        http: { expect_status: ${bad} }\n`));
+      expect(d.map((x) => x.severity)).toEqual(['error']);
+      expect(d[0]!.message).toMatch(/expected a status code such as 404, a class such as 2xx, 4xx or 5xx, or any/);
+    }
+  });
+});
+
+describe('expect_status in a run: the error detail says what was expected', () => {
+  let up: Awaited<ReturnType<typeof startUpstream>>;
+  beforeAll(async () => {
+    up = await startUpstream({ '/s': (req, res) => { res.statusCode = Number(new URL(req.url!, 'http://x').searchParams.get('c')); res.end(); } });
+  });
+  afterAll(async () => { await closeHttpPools(); await up.close(); });
+
+  const detailOf = async (expectStatus: string | undefined, code: number) => {
+    const http = expectStatus === undefined ? '' : `\n        http: { expect_status: ${expectStatus} }`;
+    const r = await runBoth(`
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: A
+        url: a|var::API|/s?c=${code}${http}
+`, 'x', {}, { API: up.url });
+    return (r.response.body as { error: { detail: string } }).error.detail.replace(/ from GET \S+/, '');
+  };
+
+  it.each([
+    [undefined, 302, 'HTTP 302 (expected 2xx or 304)'],
+    ['4xx', 500, 'HTTP 500 (expected 4xx)'],
+    ['[200, 404, 5xx]', 409, 'HTTP 409 (expected 200, 404 or 5xx)'],
+    ['[]', 200, 'HTTP 200 (expected nothing (empty expect_status))'],
+  ])('expect_status %s, answer %i: %s', async (e, code, detail) => {
+    expect(await detailOf(e, code)).toBe(detail);
+  });
 });

@@ -1,26 +1,14 @@
 // Executor rules, run through both paths on configs written inline, against a real local upstream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeInterface } from '../../runtime/exec/run.ts';
-import { systemClock } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
-import { planOf, testEnv } from '../support/plans.ts';
+import { runBoth as runBoth2, type InlineRequest } from '../support/run-both.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 
 let up: Upstream;
 beforeAll(async () => { up = await startUpstream(); });
 afterAll(async () => { await up.close(); await closeHttpPools(); });
 
-async function runBoth(yaml: string, iface: string, req: { body?: unknown; params?: Record<string, string>; headers?: Record<string, string> } = {}) {
-  const out = [];
-  for (const mode of ['compiled', 'interpreted'] as const) {
-    const plan = await planOf('inline.yaml', mode, yaml);
-    const i = plan.interfaces.find((x) => x.name === iface)!;
-    const request = { method: 'POST', path: i.route, params: req.params ?? {}, headers: req.headers ?? {}, body: req.body ?? null, rawBody: req.body === undefined ? '' : JSON.stringify(req.body) };
-    out.push(await executeInterface(plan, i, request, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock } }));
-  }
-  expect(JSON.stringify(out[1]!.response)).toBe(JSON.stringify(out[0]!.response));
-  return out[0]!;
-}
+const runBoth = (yaml: string, iface: string, req: InlineRequest = {}) => runBoth2(yaml, iface, req, { API: up.url });
 
 describe('action order and conditions', () => {
   it('skips later actions after an unhandled failure, runs run_when_failed branches', async () => {
@@ -47,7 +35,7 @@ interfaces:
     expect(r.response.body).toEqual({ A: { error: 'unavailable' }, Fallback: { recovered: true }, After: 'done' });
   });
 
-  it('run_when_succeeded with at_least, depends_on with http_code_on_error', async () => {
+  it('run_when_succeeded with at_least; depends_on runs after a failure, and a run_when_failed beside it handles it', async () => {
     const r = await runBoth(`
 interfaces:
   x:
@@ -66,8 +54,9 @@ interfaces:
         input: d
 `, 'x');
     expect(r.state.steps.C!.outcome).toBe('succeeded');
-    expect(r.state.steps.D!.outcome).toBe('failed');
-    expect(r.response.status).toBe(424);
+    expect(r.state.steps.D!.outcome).toBe('succeeded');
+    expect(r.response.status).toBe(200);
+    expect(r.response.body).toEqual({ A: { n: 1 }, B: { error: 'not found' }, C: 'c', D: 'd' });
   });
 
   it('input fallbacks, conditional input and run_on_assertion', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../runtime/transforms/filter.ts';
 import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
-import { at, conditions, frozen, scope } from './helpers.ts';
+import { at, sel, conditions, frozen, scope } from './helpers.ts';
 
 const page = () => frozen({
   page: 1,
@@ -16,13 +16,13 @@ const page = () => frozen({
 
 describe('filter', () => {
   it('declares how the compiler lowers its fields', () => {
-    expect(transformSpecs.filter).toEqual({ fields: { target: 'path', conditions: 'tests' } });
+    expect(transformSpecs.filter).toEqual({ fields: { target: 'jsonpath', conditions: 'tests' } });
   });
 
   it('keeps elements for which every condition holds, keeping the rest of the data', () => {
     const data = page();
     const out = run(data, {
-      target: at('orders'),
+      target: sel('orders'),
       conditions: conditions({ status: [['is_equal_to', 'paid']], total: [['is_greater_than', 100]], 'customer.country': [['is_one_of', ['DE', 'AT']]] }),
     }, scope) as any;
     expect(out).toEqual({ page: 1, orders: [data.orders[0]] });
@@ -48,14 +48,14 @@ describe('filter', () => {
 
   it('leaves a missing array alone and rejects a non-array', () => {
     const data = { orders: null };
-    expect(run(data, { target: at('orders'), conditions: [] }, scope)).toBe(data);
-    expect(() => run({ orders: 'x' }, { target: at('orders'), conditions: [] }, scope)).toThrow(TransformError);
-    expect(() => run({ a: 1 }, { conditions: [] }, scope)).toThrow(/the data is not an array/);
+    expect(run(data, { target: sel('orders'), conditions: [] }, scope)).toBe(data);
+    expect(() => run({ orders: 'x' }, { target: sel('orders'), conditions: [] }, scope)).toThrow(TransformError);
+    expect(() => run({ a: 1 }, { conditions: [] }, scope)).toThrow(/the data is an object, not an array/);
   });
 
   it('replaces an array nested deeper, inside arrays too', () => {
     const data = frozen({ shops: [{ name: 's', stock: [{ n: 1 }, { n: 5 }] }] });
-    const out = run(data, { target: (d: any) => d.shops[0].stock, conditions: conditions({ n: [['is_greater_than', 2]] }) }, scope);
+    const out = run(data, { target: (d: any) => [d.shops[0].stock], conditions: conditions({ n: [['is_greater_than', 2]] }) }, scope);
     expect(out).toEqual({ shops: [{ name: 's', stock: [{ n: 5 }] }] });
   });
 });

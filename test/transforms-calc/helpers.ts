@@ -23,6 +23,8 @@ export function calcs(map: Record<string, string>, backend: Backend = 'interpret
 }
 
 export const at = (dotted: string) => (data: unknown) => (dotted === '$' ? data : getDotted(data, dotted));
+/** A `target` as the compiler hands it over ('jsonpath'): all matches of a dotted path (0 or 1). */
+export const sel = (dotted: string) => (data: unknown) => { const v = at(dotted)(data); return v === undefined ? [] : [v]; };
 
 export function conditions(map: Record<string, Array<[string, unknown]>>) {
   return Object.entries(map).map(([field, checks]) => [at(field), (v: unknown) => runTest(v, checks, field)]) as Array<

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { run, type MathArgs } from '../../runtime/transforms/math.ts';
 import { transformSpecs } from '../../runtime/transforms/specs.ts';
 import { TransformError } from '../../runtime/transforms/types.ts';
-import { at, backends, calcs, frozen, scope } from './helpers.ts';
+import { at, sel, backends, calcs, frozen, scope } from './helpers.ts';
 
 const order = () => frozen({
   id: 'o-1',
@@ -21,12 +21,12 @@ describe.each(backends)('math (%s expressions)', (backend) => {
     run(data, { expressions: calcs(expressions, backend), ...rest }, scope);
 
   it('declares how the compiler lowers its fields', () => {
-    expect(transformSpecs.math).toEqual({ fields: { expressions: 'calcs', target: 'path' } });
+    expect(transformSpecs.math).toEqual({ fields: { expressions: 'calcs', target: 'jsonpath' } });
   });
 
   it('computes on each element of a nested array and returns the whole data', () => {
     const data = order();
-    const out = math(data, { line: 'target.price * target.qty' }, { target: at('items'), decimal_places: 2 }) as any;
+    const out = math(data, { line: 'target.price * target.qty' }, { target: sel('items'), decimal_places: 2 }) as any;
     expect(out.items.map((i: any) => i.line ?? null)).toEqual([39.98, 15, null, null]);
     expect(out.items[3]).toBe('note: gift wrap');
     expect(out.customer).toEqual(data.customer);
@@ -35,7 +35,7 @@ describe.each(backends)('math (%s expressions)', (backend) => {
   });
 
   it('computes on a nested object; later expressions see earlier ones', () => {
-    const out = math(order(), { vat: 'target.net * target.vat_rate', gross: 'target.net + target.vat' }, { target: at('totals') }) as any;
+    const out = math(order(), { vat: 'target.net * target.vat_rate', gross: 'target.net + target.vat' }, { target: sel('totals') }) as any;
     expect(out.totals).toEqual({ net: 100, vat_rate: 0.19, vat: 19, gross: 119 });
   });
 
@@ -77,9 +77,9 @@ describe.each(backends)('math (%s expressions)', (backend) => {
 
   it('leaves a missing target alone and rejects a scalar one', () => {
     const data = { items: null };
-    expect(math(data, { x: '1' }, { target: at('items') })).toBe(data);
-    expect(math(data, { x: '1' }, { target: at('nope') })).toBe(data);
-    expect(() => math({ items: 5 }, { x: '1' }, { target: at('items') })).toThrow(TransformError);
+    expect(math(data, { x: '1' }, { target: sel('items') })).toBe(data);
+    expect(math(data, { x: '1' }, { target: sel('nope') })).toBe(data);
+    expect(() => math({ items: 5 }, { x: '1' }, { target: sel('items') })).toThrow(TransformError);
   });
 
   it('validates decimal_places and eval_type', () => {

@@ -1,0 +1,68 @@
+// A JSONPath `target` applies the transform to every node it selects (math, filter, flatten),
+// through both paths, request to response. A target that selects nothing leaves the data as is.
+import { describe, expect, it } from 'vitest';
+import { runBoth } from '../support/run-both.ts';
+
+const order = {
+  id: 'o-1',
+  items: [{ sku: 'A', price: 2, qty: 3 }, { sku: 'B', price: 5, qty: 1 }, { sku: 'C', price: 1.5, qty: 4 }],
+  groups: [{ name: 'g1', members: [{ n: 1 }, { n: 5 }] }, { name: 'g2', members: [{ n: 7 }, { n: 2 }] }],
+};
+const withTransform = (t: string, extra = '') => `
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: T
+        input: a|body|
+        output: http
+        post_transforms:
+          - ${t}
+${extra}`;
+const post = async (t: string, body: unknown = order) => (await runBoth(withTransform(t), 'x', { body })).response;
+
+describe('JSONPath targets select several nodes', () => {
+  it('math writes into every selected item, not only the first', async () => {
+    const r = await post(`math: { target: "$.items[*]", expressions: { total: "target.price * target.qty" } }`);
+    expect(r.status).toBe(200);
+    expect((r.body as typeof order).items).toEqual([
+      { sku: 'A', price: 2, qty: 3, total: 6 },
+      { sku: 'B', price: 5, qty: 1, total: 5 },
+      { sku: 'C', price: 1.5, qty: 4, total: 6 },
+    ]);
+  });
+
+  it('math on a filtered selection changes only the selected items', async () => {
+    const r = await post(`math: { target: "$.items[?@.qty > 1]", expressions: { bulk: "true" } }`);
+    expect((r.body as typeof order).items.map((i) => (i as Record<string, unknown>).bulk ?? null)).toEqual([true, null, true]);
+  });
+
+  it('filter filters every selected array; siblings survive', async () => {
+    const r = await post(`filter: { target: "$.groups[*].members", conditions: { n: { is_greater_than: 2 } } }`);
+    expect((r.body as typeof order).groups).toEqual([{ name: 'g1', members: [{ n: 5 }] }, { name: 'g2', members: [{ n: 7 }] }]);
+    expect((r.body as typeof order).id).toBe('o-1');
+  });
+
+  it('flatten flattens every selected object', async () => {
+    const r = await post(`flatten: { key_separator: ".", target: "$.rows[*].meta" }`, { rows: [{ meta: { a: { b: 1 } } }, { meta: { c: [2] } }] });
+    expect(r.body).toEqual({ rows: [{ meta: { 'a.b': 1 } }, { meta: { 'c.0': 2 } }] });
+  });
+
+  it('nested selections apply innermost first', async () => {
+    const r = await post(`math: { target: "$..box", expressions: { n: "1" } }`, { box: { box: { v: 1 } } });
+    expect(r.body).toEqual({ box: { box: { v: 1, n: 1 }, n: 1 } });
+  });
+
+  it('a target that selects nothing (or only nulls) leaves the data unchanged', async () => {
+    for (const t of [`math: { target: "$.none[*]", expressions: { x: "1" } }`, `filter: { target: "$.missing", conditions: { n: { is_not_null: true } } }`, `flatten: { key_separator: ".", target: "$.nothing" }`]) {
+      const r = await post(t, { items: [], nothing: null });
+      expect(r).toEqual({ status: 200, headers: {}, body: { items: [], nothing: null } });
+    }
+  });
+
+  it('a target that selects a scalar fails the action and says why', async () => {
+    const r = await post(`math: { target: "$.items[*].sku", expressions: { x: "1" } }`);
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({ error: { status: 500, message: 'action "T" failed', action: 'T', detail: 'math: the target selects a string, not an object or array', data: order } });
+  });
+});

@@ -1,0 +1,24 @@
+// Runs one interface of an inline config through both paths (fast path, then interpreter) and
+// requires byte-identical responses; returns the fast path's result.
+import { expect } from 'vitest';
+import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
+import { systemClock, type Services } from '../../runtime/services.ts';
+import { planOf, testEnv } from './plans.ts';
+
+export interface InlineRequest {
+  body?: unknown;
+  params?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export async function runBoth(yaml: string, iface: string, req: InlineRequest = {}, vars: Record<string, string> = {}, services: Services = { clock: systemClock }): Promise<RunResult> {
+  const out: RunResult[] = [];
+  for (const mode of ['compiled', 'interpreted'] as const) {
+    const plan = await planOf('inline.yaml', mode, yaml);
+    const i = plan.interfaces.find((x) => x.name === iface)!;
+    const request = { method: 'POST', path: i.route, params: req.params ?? {}, headers: req.headers ?? {}, body: req.body ?? null, rawBody: req.body === undefined ? '' : JSON.stringify(req.body) };
+    out.push(await executeInterface(plan, i, request, { trigger: 'test', env: testEnv(vars), services }));
+  }
+  expect(JSON.stringify(out[1]!.response)).toBe(JSON.stringify(out[0]!.response));
+  return out[0]!;
+}
