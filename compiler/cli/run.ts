@@ -6,6 +6,7 @@ import { encodeResponse } from '../../runtime/server/reply.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
+import { closeDatabasePools } from '../../runtime/actions/database/pools.ts';
 
 export async function run(file: string, name: string, o: { body?: string; param?: string[]; 'no-fastpath'?: boolean }): Promise<number> {
   const plans = await loadPlans([file], fastpathDisabled(o['no-fastpath']));
@@ -22,6 +23,7 @@ export async function run(file: string, name: string, o: { body?: string; param?
   const services = await cliServices();
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env: processEnvironment(), services });
   await services.store?.close();
+  await closeDatabasePools();
   process.stdout.write(`${encodeResponse(result.response).payload}\n`);
   return result.state.status === 'succeeded' ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 import type { ActionIR, CondIR, RetryIR } from '../../runtime/config-ir.ts';
 import type { Expr, Node } from '../../runtime/ir.ts';
 import { actionKind } from './action-kind.ts';
+import { databaseConfig, documentConfig } from './database.ts';
 import { statusMatches } from '../../runtime/actions/http/expect-status.ts';
 import { optionalDurationMs } from '../../runtime/values/duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
@@ -13,6 +14,8 @@ export interface LowerCtx {
   defaults: Record<string, unknown>;
   supported: Set<string>;
   features: Record<string, boolean>;
+  /** The config's `databases:` declarations, by name. */
+  databases: Record<string, unknown>;
 }
 
 type Obj = Record<string, unknown>;
@@ -25,7 +28,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
     throw new LowerError(`action kind "${kind}" is not available in this build`, at, `supported kinds: ${[...cx.supported].join(', ')}`);
   }
   const ir: ActionIR = { name, line: cx.lineOf(at), kind, hide: hideFlags(a) };
-  const config = kindConfig(kind, a, cx);
+  const config = kindConfig(kind, a, at, cx);
   if (config) ir.config = config;
   const inputs = [a.input, ...(Array.isArray(a.input_fallbacks) ? a.input_fallbacks : [])].filter((x) => x !== undefined);
   if (inputs.length) ir.input = inputs.map(lowerInput);
@@ -77,7 +80,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   return ir;
 }
 
-function kindConfig(kind: string, a: Obj, cx: LowerCtx): Node | undefined {
+function kindConfig(kind: string, a: Obj, at: Path, cx: LowerCtx): Node | undefined {
   if (kind === 'http') {
     const http: Obj = { ...((a.http as Obj) ?? {}) };
     if (http.url === undefined && a.url !== undefined) http.url = a.url;
@@ -86,7 +89,9 @@ function kindConfig(kind: string, a: Obj, cx: LowerCtx): Node | undefined {
     return lowerValue(http);
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
-  return lowerValue(a[kind === 'database' ? 'query' : kind]);
+  if (kind === 'database') return databaseConfig(a, at, cx.databases);
+  if (kind === 'document_operation') return documentConfig(a, at, cx.databases);
+  return lowerValue(a[kind]);
 }
 
 function cond(v: unknown): CondIR {

@@ -4,6 +4,7 @@ import type { Json } from '../../runtime/ir.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
+import { interfaceLogs } from './database.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -20,8 +21,10 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
     disableFastpath: i.disable_fastpath === true,
     params: params(i.params as Obj | undefined),
     response: response((i.response as Obj) ?? {}, i),
-    actions: actions.map((a, n) => lowerAction(a, [...at, Array.isArray(i.actions) ? 'actions' : 'url', ...(Array.isArray(i.actions) ? [n] : [])], n, { ...cx, defaults })),
+    actions: actions.map((a, n) => lowerAction(a, [...at, Array.isArray(i.actions) ? 'actions' : i.url !== undefined ? 'url' : 'query', ...(Array.isArray(i.actions) ? [n] : [])], n, { ...cx, defaults })),
   };
+  const logs = interfaceLogs((i.response as Obj | undefined)?.logs, [...at, 'response', 'logs'], cx.databases);
+  if (logs) ir.response.logs = logs;
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
   for (const key of ['schedule', 'mcp', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
