@@ -2087,21 +2087,27 @@ export interface DocumentOperation {
   /**
    * Replacement document (replaceOne).
    */
-  replacement?: {
-    [k: string]: unknown;
-  };
+  replacement?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
-   * Fields to return.
+   * Top-level fields to return (field: 1) or to leave out (field: 0); _id unless _id: 0.
    */
-  projection?: {
-    [k: string]: unknown;
-  };
+  projection?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
-   * Sort order.
+   * Sort order: field: 1 (ascending) or -1 (descending); insertion order otherwise.
    */
-  sort?: {
-    [k: string]: unknown;
-  };
+  sort?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
    * Maximum documents returned.
    */
