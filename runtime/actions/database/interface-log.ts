@@ -10,7 +10,7 @@ import { buildNode } from '../../interpret/expr.ts';
 import { redactSecrets } from '../../capture/redact.ts';
 import { driverFor } from './pools.ts';
 import { dbSettings } from './settings.ts';
-import type { Driver } from './types.ts';
+import { createTableOnce } from './create-table.ts';
 
 export const LOG_TABLE = 'pipewright_interface_log';
 
@@ -23,7 +23,6 @@ const INSERT = {
   mysql: `INSERT INTO ${LOG_TABLE} (config_name, interface_name, run_id, triggered_by, outcome, http_code, error, started_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 };
 
-const created = new WeakSet<Driver>();
 const leaves = new WeakMap<Node, (s: ReturnType<typeof scopeOf>) => unknown>();
 
 /** Writes the run's log rows; resolves when they are written (rejects with the first failure). */
@@ -42,10 +41,7 @@ export async function writeInterfaceLogs(plan: Plan, i: InterfacePlan, result: R
     if (!leaf) leaves.set(l.db, (leaf = buildNode(l.db)));
     const driver = driverFor(dbSettings(leaf(s)));
     const o = { signal: AbortSignal.timeout(30_000) };
-    if (!created.has(driver)) {
-      await driver.query(CREATE[driver.dialect], [], o);
-      created.add(driver);
-    }
+    await createTableOnce(driver, LOG_TABLE, CREATE[driver.dialect], o);
     const at = driver.dialect === 'postgres' ? st.startedAt : st.startedAt.replace('T', ' ').replace('Z', '');
     await driver.query(INSERT[driver.dialect], [plan.name, i.name, st.id, st.trigger, ok ? 'succeeded' : 'failed', result.response.status, error, at, Math.max(0, Math.round(now - started))], o);
   }
