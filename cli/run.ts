@@ -1,6 +1,6 @@
 // `pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]...`: runs one interface once,
 // prints the response body, exits 0 on success and 1 on a failed run.
-import { executeInterface, processEnvironment, encodeResponse } from '../runtime/index.ts';
+import { closeDatabasePools, executeInterface, processEnvironment, encodeResponse } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
@@ -20,6 +20,7 @@ export async function run(file: string, name: string, o: { body?: string; param?
   const services = await cliServices();
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env: processEnvironment(), services });
   await services.store?.close();
+  await closeDatabasePools();
   process.stdout.write(`${encodeResponse(result.response).payload}\n`);
   return result.state.status === 'succeeded' ? 0 : 1;
 }

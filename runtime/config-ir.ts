@@ -59,6 +59,8 @@ export interface ResponseIR {
   fallbackStrategy?: 'last_action' | 'last_action_with_error' | 'any_action';
   showErrorDetail: boolean;
   templates?: Record<string, Expr>;
+  /** response.logs: a row per run into a database; `db` is a leaf evaluated after the run. */
+  logs?: Array<{ on: 'error' | 'success' | 'any'; db: Node }>;
 }
 
 export interface AssertIR {

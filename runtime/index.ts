@@ -24,3 +24,4 @@ export { processEnvironment } from './environment.ts';
 export { main, listen } from './server/main.ts';
 export { openStore } from './store/index.ts';
 export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';
+export { closeDatabasePools } from './actions/database/pools.ts';

@@ -78,6 +78,7 @@ const responseW: Walkers<ResponseIR> = {
   customBody: (v, m, at) => m.value(v, [...at, 'custom_body']),
   // `templates:` sits on the interface, beside `response:`.
   templates: (v, m, at) => Object.fromEntries(Object.entries(v).map(([k, e]) => [k, m.value(e, [...at.slice(0, -1), 'templates', k])])),
+  logs: (v, m, at) => v.map((l, n) => ({ on: l.on, db: m.value(l.db, [...at, 'logs', String(n)]) })),
 };
 
 export const interfaceWalkers: Walkers<InterfaceIR> = {

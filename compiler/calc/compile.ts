@@ -3,7 +3,7 @@
 // `calc`). Names and strings from the expression enter the code only through the `_` builder, so an
 // expression can never inject code; the shape of the code comes solely from the checked tree.
 import { parseCalc, type CalcNode } from '../../runtime/calc/parse.ts';
-import { _, Code, join, Name } from '../codegen/code.ts';
+import { _, Code, join, Name } from '../emit/code.ts';
 
 function emit(n: CalcNode): Code {
   switch (n.k) {

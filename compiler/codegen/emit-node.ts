@@ -5,7 +5,7 @@ import { compileJq } from '../jq/compile.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
-import { Code, Name, _, join, key, lit, member } from './code.ts';
+import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 
 type Owner = string[];

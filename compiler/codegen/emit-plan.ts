@@ -6,7 +6,7 @@ import type { ConfigIR, InterfaceIR } from '../../runtime/config-ir.ts';
 import type { Node } from '../../runtime/ir.ts';
 import type { InterfacePlanOf } from '../../runtime/plan.ts';
 import { walkConfig, type Maker, type Where } from '../../runtime/walk.ts';
-import { Code, _ } from './code.ts';
+import { Code, _ } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 import { emitFn, emitNode } from './emit-node.ts';
 

@@ -1,6 +1,6 @@
 // Collects the hoisted declarations of one generated module: named leaf functions and
 // de-duplicated constants, in a deterministic order, and its position table.
-import { Code, _, comment, type Name } from './code.ts';
+import { Code, _, comment, type Name } from '../emit/code.ts';
 import { Names } from './names.ts';
 import { Positions } from './positions.ts';
 

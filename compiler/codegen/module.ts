@@ -2,7 +2,7 @@
 // Formatted by prettier with fixed options, so the same IR always gives the same bytes.
 import { format } from 'prettier';
 import type { ConfigIR } from '../../runtime/config-ir.ts';
-import { comment } from './code.ts';
+import { comment } from '../emit/code.ts';
 import { Emitter } from './emitter.ts';
 import { planLiteral } from './emit-plan.ts';
 

@@ -1,6 +1,6 @@
 // Names for generated functions and constants: from config ids plus a per-compile counter when
 // two ids sanitise to the same identifier. Deterministic: the same config gives the same names.
-import { Name } from './code.ts';
+import { Name } from '../emit/code.ts';
 
 const RESERVED = new Set(['rt', 'jq', 'jp', 'calc', 'plan', 'lines', 'd', 's', 'input', 'target', 'default', 'class', 'function', 'new', 'delete', 'return', 'var', 'let', 'const', 'this', 'in', 'if', 'do', 'for', 'while', 'switch', 'case', 'try', 'catch', 'throw', 'void', 'typeof', 'with', 'yield', 'await', 'enum', 'export', 'import', 'super', 'null', 'true', 'false', 'eval', 'arguments']);
 

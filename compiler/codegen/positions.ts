@@ -1,7 +1,7 @@
 // The one position table of a generated module: every source line the module needs, keyed by a
 // name from its config path. Code refers to `lines.<key>`, so a line inserted in the YAML changes
 // only the table, never the code that refers to it.
-import { Code, _, comment, join, type Name } from './code.ts';
+import { Code, _, comment, join, type Name } from '../emit/code.ts';
 import { Names } from './names.ts';
 
 export class Positions {

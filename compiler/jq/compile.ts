@@ -2,7 +2,7 @@
 // Runtime helpers are referenced as `jq.<name>` (runtime/jq/ops.ts). Evaluation order follows jq
 // (index keys before targets, right operands before left, streams depth-first), so outputs and the
 // first error are the same as the engine's. Program strings reach the code only through the `_` builder.
-import { _, Code, join, Name } from '../codegen/code.ts';
+import { _, Code, join, Name } from '../emit/code.ts';
 import type { Node } from './ast.ts';
 import { UNARY, WITH_FILTER, WITH_VALUE } from './builtins.ts';
 import { parseJq } from './parse.ts';

@@ -5,7 +5,7 @@
 import { jsonpath } from 'json-p3';
 import { env, isJsonPath } from '../../runtime/jsonpath/env.ts';
 import { dottedSegments } from '../../runtime/jsonpath/query.ts';
-import { _, Code, join, Name } from '../codegen/code.ts';
+import { _, Code, join, Name } from '../emit/code.ts';
 
 type Query = ReturnType<typeof env.compile>;
 type Segment = Query['segments'][number];

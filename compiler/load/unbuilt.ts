@@ -29,18 +29,13 @@ export const UNBUILT: readonly Unbuilt[] = [
   { owner: 'Interface', field: 'mcp', feature: 'MCP tools' },
   { owner: 'Interface', field: 'log', feature: 'custom logs' },
   { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
-  { owner: 'InterfaceResponse', field: 'logs', feature: 'logs in responses' },
   { owner: 'Action', field: 'pre_log', feature: 'custom logs' },
   { owner: 'Action', field: 'post_log', feature: 'custom logs' },
   { owner: 'Action', field: 'error_log', feature: 'custom logs' },
   { owner: 'Action', field: 'success_log', feature: 'custom logs' },
   { owner: 'Action', field: 'retry_log', feature: 'custom logs' },
   { owner: 'Action', field: 'hide_metrics', feature: 'Prometheus metrics' },
-  // Companions of action kinds not built yet (database, command): refused even on another kind.
-  { owner: 'Action', field: 'conn_string', feature: 'database actions' },
-  { owner: 'Action', field: 'params', feature: 'database actions' },
-  { owner: 'Action', field: 'multi', feature: 'database actions' },
+  // Companions of action kinds not built yet (command): refused even on another kind.
   { owner: 'Action', field: 'expect_exit', feature: 'command actions' },
   { owner: 'Action', field: 'output_stdout', feature: 'command actions' },
-  { owner: 'Interface', field: 'conn_string', feature: 'database actions' },
 ];

@@ -2,10 +2,11 @@
 import type { Action } from '../schema/config-types.ts';
 
 export const KINDS: ReadonlyArray<[field: keyof Action, kind: string]> = [
-  ['lookup', 'lookup'], ['http', 'http'], ['url', 'http'], ['query', 'database'], ['database', 'database'],
+  // document_operation before database: a document operation may name its database on the action.
+  ['lookup', 'lookup'], ['http', 'http'], ['url', 'http'], ['query', 'database'], ['document_operation', 'document_operation'], ['database', 'database'],
   ['command', 'command'], ['sftp', 'sftp'], ['email', 'email'], ['state', 'state'], ['only_new', 'only_new'],
   ['discover', 'discover'], ['delay', 'delay'], ['wait_for_callback', 'wait_for_callback'], ['agent', 'agent'],
-  ['document_operation', 'document_operation'], ['emit_metric', 'emit_metric'], ['ws_publish', 'ws_publish'],
+  ['emit_metric', 'emit_metric'], ['ws_publish', 'ws_publish'],
   ['mqtt_publish', 'mqtt_publish'], ['aws', 'aws'], ['google', 'google'],
 ];
 

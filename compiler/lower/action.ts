@@ -5,6 +5,7 @@ import { statusMatches, type StatusExpectation } from '../../runtime/actions/htt
 import type { Action, ActionDefaults, ActionResponse, Retry, RunCondition, StringMap } from '../schema/config-types.ts';
 import { actionKind } from './action-kind.ts';
 import { durationAt, LowerError, type Path } from './error.ts';
+import { databaseConfig, documentConfig } from './database.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -14,6 +15,8 @@ export interface LowerCtx {
   defaults: ActionDefaults;
   supported: Set<string>;
   features: Record<string, boolean>;
+  /** The config's `databases:` declarations, by name. */
+  databases: Record<string, unknown>;
 }
 
 export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): ActionIR {
@@ -23,7 +26,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
     throw new LowerError(`action kind "${kind}" is not available in this build`, at, `supported kinds: ${[...cx.supported].join(', ')}`);
   }
   const ir: ActionIR = { name, line: cx.lineOf(at), kind, hide: hideFlags(a) };
-  const config = kindConfig(kind, a, cx);
+  const config = kindConfig(kind, a, at, cx);
   if (config) ir.config = config;
   const inputs = [a.input, ...(Array.isArray(a.input_fallbacks) ? a.input_fallbacks : [])].filter((x) => x !== undefined);
   if (inputs.length) ir.input = inputs.map(lowerInput);
@@ -77,7 +80,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
 
 const entries = (m: StringMap | undefined): Array<[string, string]> => Object.entries(m ?? {});
 
-function kindConfig(kind: string, a: Action, cx: LowerCtx): Node | undefined {
+function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | undefined {
   if (kind === 'http') {
     const http: Record<string, unknown> = { ...a.http };
     if (http.url === undefined && a.url !== undefined) http.url = a.url;
@@ -86,8 +89,11 @@ function kindConfig(kind: string, a: Action, cx: LowerCtx): Node | undefined {
     return lowerValue(http);
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
-  // The settings of every other kind are the field named for it (database: query).
-  return lowerValue((a as Record<string, unknown>)[kind === 'database' ? 'query' : kind]);
+  const fields = a as Record<string, unknown>;
+  if (kind === 'database') return databaseConfig(fields, at, cx.databases);
+  if (kind === 'document_operation') return documentConfig(fields, at, cx.databases);
+  // The settings of every other kind are the field named for it.
+  return lowerValue(fields[kind]);
 }
 
 function cond(v: RunCondition): CondIR {

@@ -8,7 +8,7 @@ import { lowerInterface } from './interface.ts';
 export function lowerConfig(name: string, file: string, config: Config, lineOf: (p: Path) => number): ConfigIR {
   const supported = new Set<string>(BUILT_KINDS);
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...config.features };
-  const interfaces = Object.entries(config.interfaces).map(([n, i]) => lowerInterface(n, i ?? {}, { lineOf, supported, features }));
+  const interfaces = Object.entries(config.interfaces).map(([n, i]) => lowerInterface(n, i ?? {}, { lineOf, supported, features, databases: config.databases ?? {} }));
   const ir: ConfigIR = { name, file, interfaces, settings: { features } };
   const onError = config.on_error;
   if (onError) {

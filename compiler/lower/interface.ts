@@ -5,6 +5,7 @@ import type { Action, Interface, InterfaceContract, InterfaceResponse, Param } f
 import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
+import { interfaceLogs } from './database.ts';
 
 export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'defaults'>): InterfaceIR {
   const at = ['interfaces', name];
@@ -19,8 +20,10 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
     disableFastpath: i.disable_fastpath === true,
     params: params(i.params),
     response: response(i.response ?? {}, i),
-    actions: actions.map((a, n) => lowerAction(a, [...at, i.actions ? 'actions' : 'url', ...(i.actions ? [n] : [])], n, { ...cx, defaults })),
+    actions: actions.map((a, n) => lowerAction(a, [...at, i.actions ? 'actions' : i.url !== undefined ? 'url' : 'query', ...(i.actions ? [n] : [])], n, { ...cx, defaults })),
   };
+  const logs = interfaceLogs(i.response?.logs, [...at, 'response', 'logs'], cx.databases);
+  if (logs) ir.response.logs = logs;
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
   if (i.schedule !== undefined) ir.schedule = json(i.schedule);

@@ -105,6 +105,12 @@ export interface Config {
     [k: string]: Interface;
   };
   /**
+   * SQL databases by name, declared once per config: actions and response.logs name one with `database:`; an action's `conn_string` overrides it. With exactly one declared, it is the default.
+   */
+  databases?: {
+    [k: string]: Database;
+  };
+  /**
    * MCP servers declared by id; an interface's `mcp.server` joins one of them.
    */
   mcp_servers?: {
@@ -378,19 +384,19 @@ export interface Action {
    */
   http?: HttpRequest;
   /**
-   * Database name for SQL.
+   * Name of a database declared under `databases:` (the only one declared when omitted).
    */
   database?: string;
   /**
-   * SQL query.
+   * SQL text. Values are never written into it: bind them with `params`. Only a|var::|, a|ap_var::| and a|env::| markers may appear in the text.
    */
   query?: string;
   /**
-   * SQL parameters (positional, `$1`, `$2`).
+   * SQL parameters, bound in order: `$1`, `$2` (Postgres) or `?` (MySQL/MariaDB).
    */
   params?: unknown[];
   /**
-   * Postgres only: run a multi-statement batch via the simple protocol. Valid only for queries with no params; returns an empty result set.
+   * Postgres only: run a multi-statement batch via the simple protocol. Valid only for queries with no params; returns an empty result set. Without it several `;`-separated statements fail with SQLSTATE 42601.
    */
   multi?: boolean;
   /**
@@ -398,7 +404,7 @@ export interface Action {
    */
   url?: string;
   /**
-   * Database connection string override.
+   * Connection string overriding the named database's for this action (a database's pool_size and timeouts still apply when `database` is also set).
    */
   conn_string?: string;
   /**
@@ -829,6 +835,27 @@ export interface Test {
   is_type?: "string" | "number" | "boolean" | "object" | "array" | "null";
 }
 /**
+ * A database the actions of this config use. The driver follows the connection string's scheme: postgres:// or postgresql:// (pg), mysql:// or mariadb:// (mysql2).
+ */
+export interface Database {
+  /**
+   * Connection string; reference a secret, e.g. a|secret::DB_URL|.
+   */
+  url: string;
+  /**
+   * Connections kept open at most (shared by every action using the same connection string).
+   */
+  pool_size?: number;
+  /**
+   * Longest a statement may run on the server (default 30s).
+   */
+  statement_timeout?: Duration;
+  /**
+   * Longest wait for a connection (default 10s).
+   */
+  connect_timeout?: Duration;
+}
+/**
  * An MCP server identity, joined by tool `server` id.
  */
 export interface McpServer {
@@ -1022,13 +1049,16 @@ export interface InterfaceResponse {
    */
   logs?: InterfaceLog[];
 }
+/**
+ * One row per run into the database's `pipewright_interface_log` table (created by the service).
+ */
 export interface InterfaceLog {
   /**
-   * When to log.
+   * Which runs are logged: failed (`error`), succeeded (`success`) or all (`any`).
    */
   on: "error" | "success" | "any";
   /**
-   * Database to log into.
+   * Name of a database declared under `databases:` (the only one declared when omitted).
    */
   database?: string;
 }
@@ -2009,15 +2039,15 @@ export interface AgentMemory {
   namespace?: string;
 }
 /**
- * Document database operation.
+ * Document operation on a Postgres collection (a table of JSONB documents, created on first use).
  */
 export interface DocumentOperation {
   /**
-   * Document database name.
+   * Name of a Postgres database declared under `databases:` (the only one declared when omitted).
    */
   database?: string;
   /**
-   * Collection name.
+   * Collection name: 1 to 63 letters, digits or _ (the table's name).
    */
   collection: string;
   /**
@@ -2033,46 +2063,51 @@ export interface DocumentOperation {
     | "replaceOne"
     | "deleteOne"
     | "deleteMany"
-    | "countDocuments"
-    | "aggregate";
+    | "countDocuments";
   /**
    * Document (insertOne) or documents (insertMany) to insert.
    */
   insert?: unknown;
   /**
-   * Query filter.
+   * Query filter: field equality and $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists, $and, $or.
    */
-  filter?: {
-    [k: string]: unknown;
-  };
+  filter?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
-   * Update document.
+   * Update operators: $set, $unset, $inc, $push (with $each).
    */
-  update?: {
-    [k: string]: unknown;
-  };
+  update?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
    * Replacement document (replaceOne).
    */
-  replacement?: {
-    [k: string]: unknown;
-  };
+  replacement?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
-   * Aggregation pipeline.
+   * Top-level fields to return (field: 1) or to leave out (field: 0); _id unless _id: 0.
    */
-  pipeline?: unknown[];
+  projection?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
-   * Fields to return.
+   * Sort order: field: 1 (ascending) or -1 (descending); insertion order otherwise.
    */
-  projection?: {
-    [k: string]: unknown;
-  };
-  /**
-   * Sort order.
-   */
-  sort?: {
-    [k: string]: unknown;
-  };
+  sort?:
+    | {
+        [k: string]: unknown;
+      }
+    | Marker;
   /**
    * Maximum documents returned.
    */

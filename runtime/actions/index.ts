@@ -8,7 +8,9 @@ import { onlyNew } from './only-new.ts';
 import { state } from './state.ts';
 import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
+import { database } from './database/action.ts';
+import { documentOperation } from './document/action.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation };
 
 export const actionKinds: Record<string, ActionKind> = kinds;

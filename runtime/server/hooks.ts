@@ -6,6 +6,7 @@ import type { Services } from '../services.ts';
 import type { Capture } from '../capture/capture.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
+import { writeInterfaceLogs } from './interface-log.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -18,6 +19,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
     errorHandlers,
     afterRun(plan, iface, result) {
       errorHandlers.afterRun(plan, iface.name, result);
+      if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       if (o.capture && result.state.status !== 'suspended') {
         o.capture.afterRun(plan, iface, result, o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
+import { closeDatabasePools } from '../actions/database/pools.ts';
 import { buildApp } from './app.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
@@ -48,7 +49,7 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
   process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
   const stop = () => {
-    Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools()])).then(() => process.exit(0), () => process.exit(1));
+    Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()])).then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -22,17 +22,21 @@ export const RULES: Record<string, readonly string[]> = {
   cli: ['compiler/index.ts', 'runtime/index.ts'],
   'compiler/index.ts': ['compiler', 'compiler/*'],
   // compiler/project.ts and bundle.ts compose the front end and the code generator.
-  compiler: ['compiler/load', 'compiler/lower', 'compiler/codegen', 'compiler/source', 'compiler/schema', 'compiler/markers', ...COMPILER_USES_RUNTIME],
+  compiler: ['compiler/load', 'compiler/lower', 'compiler/codegen', 'compiler/emit', 'compiler/source', 'compiler/schema', 'compiler/markers', ...COMPILER_USES_RUNTIME],
   'compiler/source': [],
   'compiler/markers': ['runtime/ir.ts'],
   'compiler/schema': ['compiler/source'],
-  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers'],
+  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/util/encodings.ts'],
   // The generated config types are the language lowering reads (types only).
-  'compiler/lower': ['compiler/markers', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
-  'compiler/codegen': ['compiler/jq', 'compiler/jsonpath', 'compiler/calc', ...COMPILER_USES_RUNTIME],
-  'compiler/jq': COMPILER_USES_RUNTIME,
-  'compiler/jsonpath': COMPILER_USES_RUNTIME,
-  'compiler/calc': COMPILER_USES_RUNTIME,
+  'compiler/lower': ['compiler/markers', 'compiler/source', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
+  // The one code builder every emitter uses (plan, jq, JSONPath, calc): below all of them.
+  'compiler/emit': [],
+  // The plan walk and the marker-root table are shared with the interpreter, so both paths agree.
+  'compiler/codegen': ['compiler/emit', 'compiler/jq', 'compiler/jsonpath', 'compiler/calc', 'runtime/walk.ts', 'runtime/plan.ts', 'runtime/values/roots.ts', ...COMPILER_USES_RUNTIME],
+  'compiler/jq': ['compiler/emit', ...COMPILER_USES_RUNTIME],
+  // JSONPath is parsed (checked) and its node lists defined by the same json-p3 environment as the interpreter's.
+  'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
+  'compiler/calc': ['compiler/emit', ...COMPILER_USES_RUNTIME],
   'runtime/index.ts': ['runtime', 'runtime/*'],
   // The runtime's own files are its contracts (IR, plan, scope, run state, services, store): the floor.
   runtime: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Name, _, comment, key, lit } from '../../compiler/codegen/code.ts';
+import { Name, _, comment, key, lit } from '../../compiler/emit/code.ts';
 import { Names } from '../../compiler/codegen/names.ts';
 
 describe('code builder', () => {
