@@ -19,7 +19,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
     afterRun(plan, iface, result) {
       errorHandlers.afterRun(plan, iface.name, result);
       if (o.capture && result.state.status !== 'suspended') {
-        o.capture.afterRun(plan, iface, result, o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
+        o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }
     },
   };
