@@ -1,7 +1,11 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { slimPlugin } from './bundle/slim.ts';
+import { runtimeUses } from './bundle/uses.ts';
+import { undiciPlugin } from './bundle/undici.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,5 +28,8 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
     logLevel: 'silent',
     legalComments: 'none',
+    // Only what the config uses (bundle/slim.ts).
+    plugins: [slimPlugin(runtimeUses(readFileSync(moduleFile, 'utf8')), `${root}runtime`), undiciPlugin(`${root}runtime`, root)],
+    minify: true,
   });
 }
