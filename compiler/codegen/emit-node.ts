@@ -6,6 +6,7 @@ import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
 import { Code, _, join, key, lit, member } from './code.ts';
 import type { Emitter } from './emitter.ts';
+import { specialise } from './specialise/index.ts';
 
 type Owner = string[];
 
@@ -120,6 +121,9 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner, line: number)
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const isAsync = steps.some((t) => t.async);
   const lines = steps.map((t) => {
+    // Settings fixed by the config: the transform written out as plain code (specialise/).
+    const special = specialise(e, t, [...owner, t.op]);
+    if (special) return new Code(`  d = rt.applyTransform(${lit(t.op)}, ${t.line}, ${special.text}, d, undefined, s);`);
     const args = emitNode(e, t.args, [...owner, t.op], t.line);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
     return new Code(`  d = ${call}(${lit(t.op)}, ${t.line}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
