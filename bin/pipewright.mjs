@@ -1,9 +1,42 @@
 #!/usr/bin/env node
-// The CLI runs the TypeScript sources directly through tsx's loader (no build step to forget).
-import { register } from 'tsx/esm/api';
+// The CLI runs the JavaScript built into dist/ (scripts/build-dist.mjs, on `prepare`) when it is
+// at least as new as every TypeScript source, so an edited source is never shadowed by an old
+// build; otherwise (or with PIPEWRIGHT_FROM_SOURCE=1) the TypeScript sources through tsx's loader.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../cli/main.ts');
-const code = await main(process.argv.slice(2));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const argv = process.argv.slice(2);
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function distIsCurrent() {
+  const stamp = `${root}dist/.built`;
+  if (process.env.PIPEWRIGHT_FROM_SOURCE === '1' || !existsSync(stamp)) return false;
+  // gen-types writes into the source tree next to itself: it always runs from source.
+  if (argv[0] === 'gen-types') return false;
+  // An installed package's sources do not change; only a checkout (with .git) is walked.
+  if (!existsSync(`${root}.git`)) return true;
+  const built = statSync(stamp).mtimeMs;
+  return ['runtime', 'compiler', 'cli'].every((d) => newestSource(`${root}${d}`) <= built);
+}
+
+let main;
+if (distIsCurrent()) {
+  // Generated modules are TypeScript: only the commands that import one need the hooks.
+  if (['serve', 'run', 'test'].includes(argv[0] ?? '')) (await import('node:module')).register('./dist-hooks.mjs', import.meta.url);
+  ({ main } = await import('../dist/cli/main.js'));
+} else {
+  (await import('tsx/esm/api')).register();
+  ({ main } = await import('../cli/main.ts'));
+}
+const code = await main(argv);
 // Pooled upstream connections would keep the process alive: leave once stdout is flushed.
 process.stdout.write('', () => process.exit(code));

@@ -1,9 +1,21 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
 import { build } from 'esbuild';
-import { dirname, basename } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { slimPlugin } from './bundle/slim.ts';
+import { runtimeUses } from './bundle/uses.ts';
+import { undiciPlugin } from './bundle/undici.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// The package root (where runtime/ and node_modules/ are), from the sources or from dist/compiler/.
+const root = packageRoot(fileURLToPath(new URL('.', import.meta.url)));
+
+function packageRoot(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json')) && existsSync(join(d, 'runtime'))) return d.endsWith(sep) ? d : d + sep;
+    if (dirname(d) === d) throw new Error(`pipewright: no package root above ${dir}`);
+  }
+}
 
 export async function bundleServer(moduleFile: string, outFile: string): Promise<void> {
   await build({
@@ -24,5 +36,8 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
     logLevel: 'silent',
     legalComments: 'none',
+    // Only what the config uses (bundle/slim.ts).
+    plugins: [slimPlugin(runtimeUses(readFileSync(moduleFile, 'utf8')), `${root}runtime`), undiciPlugin(`${root}runtime`, root)],
+    minify: true,
   });
 }

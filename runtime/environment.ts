@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from './scope.ts';
 
 export function processEnvironment(env: NodeJS.ProcessEnv = process.env, uuid: () => string = randomUUID): Environment {
+  // Scanning the environment costs as much as a small request: done once, at the first capture.
+  let sensitive: string[] | undefined;
   return {
     secret: (n) => env[`SERVICE__SECRET__${n}`],
     variable: (n) => env[`SERVICE__VAR__${n}`],
@@ -12,8 +14,8 @@ export function processEnvironment(env: NodeJS.ProcessEnv = process.env, uuid: (
     // Variables are redacted too: the spec supplies signing secrets as a|var::NAME| (values shorter
     // than 4 characters are left alone, or every "1" in a capture would be hidden).
     sensitiveValues: () =>
-      Object.entries(env)
+      (sensitive ??= Object.entries(env)
         .filter(([k, v]) => (k.startsWith('SERVICE__SECRET__') || k.startsWith('SERVICE__VAR__')) && typeof v === 'string' && v.length >= 4)
-        .map(([, v]) => v as string),
+        .map(([, v]) => v as string)),
   };
 }

@@ -7,6 +7,7 @@ import { compileCalcSource } from '../calc/compile.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
 import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
+import { specialise } from './specialise/index.ts';
 
 type Owner = string[];
 
@@ -109,9 +110,12 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const isAsync = steps.some((t) => t.async);
   const calls = steps.map((t, i) => {
+    const line = e.line(t.line, [...owner, String(i + 1), t.op]);
+    // Settings fixed by the config: the transform written out as plain code (specialise/).
+    const special = specialise(e, t, [...owner, t.op]);
+    if (special) return new Code(`  d = rt.applyTransform(${lit(t.op)}, ${line.text}, ${special.text}, d, undefined, s);`);
     const args = emitNode(e, t.args, [...owner, t.op]);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
-    const line = e.line(t.line, [...owner, String(i + 1), t.op]);
     return new Code(`  d = ${call}(${lit(t.op)}, ${line.text}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
   });
   const head = isAsync ? 'async function' : 'function';

@@ -64,28 +64,25 @@ function customer_overview_Orders_http(s: rt.Scope): unknown {
   };
 }
 
-// customer_overview › Orders › post › filter › conditions › 0 › 0: path status (in lines.customer_overview_Orders)
-const customer_overview_Orders_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "status");
+// customer_overview › Orders › post › filter › conditions › 0 › field: path status (in lines.customer_overview_Orders)
+const customer_overview_Orders_post_filter_conditions_0_field_path = (d: unknown): unknown =>
+  rt.at(d, "status");
 
-const customer_overview_Orders_post_filter_conditions_0_1_checks_const = [["is_not_equal_to", "cancelled"]];
+const customer_overview_Orders_post_filter_conditions_0_is_not_equal_to = rt.sp.checkOf("is_not_equal_to");
 
-// customer_overview › Orders › post › filter › conditions › 0 › 1: test is_not_equal_to cancelled (in lines.customer_overview_Orders)
-function customer_overview_Orders_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(
-    d,
-    customer_overview_Orders_post_filter_conditions_0_1_checks_const as Array<[string, unknown]>,
-    "is_not_equal_to cancelled",
-  );
+// customer_overview › Orders › post › filter: filter, specialised (in lines.customer_overview_Orders)
+function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
+  const list = d;
+  if (list === null || list === undefined) return d;
+  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
+  const kept: unknown[] = [];
+  for (const el of list) {
+    const v0 = customer_overview_Orders_post_filter_conditions_0_field_path(el);
+    if (!customer_overview_Orders_post_filter_conditions_0_is_not_equal_to(v0, "cancelled")) continue;
+    kept.push(el);
+  }
+  return kept;
 }
-
-const customer_overview_Orders_post_filter_args = {
-  conditions: [
-    [
-      customer_overview_Orders_post_filter_conditions_0_0_path,
-      customer_overview_Orders_post_filter_conditions_0_1_test,
-    ],
-  ],
-};
 
 const customer_overview_Orders_post_rename_attributes_const = { total: "amount" };
 
@@ -94,9 +91,9 @@ function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "filter",
     lines.customer_overview_Orders_post_1_filter,
-    rt.transforms.filter.run,
+    customer_overview_Orders_post_filter_specialised,
     d,
-    customer_overview_Orders_post_filter_args,
+    undefined,
     s,
   );
   d = rt.applyTransform(
@@ -115,16 +112,44 @@ function customer_overview_Totals_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Orders", "data"));
 }
 
-const customer_overview_Totals_post_aggregate_const = { sum: ["amount"], max: ["amount"], count: true };
+// customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)
+function customer_overview_Totals_post_aggregate_bucket(
+  b: { n: number; [k: string]: number },
+  x0: number,
+): void {
+  b.n++;
+  if (Number.isFinite(x0)) {
+    b.s0 += x0;
+    b.hi0 = b.c0 ? Math.max(b.hi0, x0) : x0;
+    b.c0++;
+  }
+}
+
+function customer_overview_Totals_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const list = d;
+  if (list !== null && list !== undefined && !Array.isArray(list))
+    throw new rt.sp.TransformError("aggregate: the data is not an array");
+  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  for (const it of (list ?? []) as unknown[]) {
+    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "amount"));
+    customer_overview_Totals_post_aggregate_bucket(all, x0);
+  }
+  const summary: Record<string, unknown> = ((b) => ({
+    count: b.n,
+    sum: { amount: rt.sp.cleanSum(b.s0) },
+    max: { amount: b.c0 ? b.hi0 : null },
+  }))(all);
+  return summary;
+}
 
 // customer_overview › Totals › post: aggregate (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",
     lines.customer_overview_Totals_post_1_aggregate,
-    rt.transforms.aggregate.run,
+    customer_overview_Totals_post_aggregate_specialised,
     d,
-    customer_overview_Totals_post_aggregate_const,
+    undefined,
     s,
   );
   return d;

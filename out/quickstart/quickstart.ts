@@ -98,16 +98,46 @@ function order_total_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Lines", "data"));
 }
 
-const order_total_Summary_post_aggregate_const = { sum: ["line_total", "qty"], count: true };
+// order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
+function order_total_Summary_post_aggregate_bucket(
+  b: { n: number; [k: string]: number },
+  x0: number,
+  x1: number,
+): void {
+  b.n++;
+  if (Number.isFinite(x0)) {
+    b.s0 += x0;
+  }
+  if (Number.isFinite(x1)) {
+    b.s1 += x1;
+  }
+}
+
+function order_total_Summary_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const list = d;
+  if (list !== null && list !== undefined && !Array.isArray(list))
+    throw new rt.sp.TransformError("aggregate: the data is not an array");
+  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0, s1: 0, c1: 0, lo1: 0, hi1: 0 };
+  for (const it of (list ?? []) as unknown[]) {
+    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "line_total"));
+    const x1 = rt.sp.toNumber(rt.sp.getDotted(it, "qty"));
+    order_total_Summary_post_aggregate_bucket(all, x0, x1);
+  }
+  const summary: Record<string, unknown> = ((b) => ({
+    count: b.n,
+    sum: { line_total: rt.sp.cleanSum(b.s0), qty: rt.sp.cleanSum(b.s1) },
+  }))(all);
+  return summary;
+}
 
 // order_total › Summary › post: aggregate (in lines.order_total_Summary)
 function order_total_Summary_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",
     lines.order_total_Summary_post_1_aggregate,
-    rt.transforms.aggregate.run,
+    order_total_Summary_post_aggregate_specialised,
     d,
-    order_total_Summary_post_aggregate_const,
+    undefined,
     s,
   );
   return d;

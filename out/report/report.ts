@@ -34,25 +34,24 @@ const sales_report_Sales_post_extract_value_path = (d: unknown): unknown =>
 
 const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
 
-// sales_report › Sales › post › filter › conditions › 0 › 0: path state (in lines.sales_report_Sales)
-const sales_report_Sales_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "state");
+// sales_report › Sales › post › filter › conditions › 0 › field: path state (in lines.sales_report_Sales)
+const sales_report_Sales_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "state");
 
-const sales_report_Sales_post_filter_conditions_0_1_checks_const = [["is_equal_to", "completed"]];
+const sales_report_Sales_post_filter_conditions_0_is_equal_to = rt.sp.checkOf("is_equal_to");
 
-// sales_report › Sales › post › filter › conditions › 0 › 1: test is_equal_to completed (in lines.sales_report_Sales)
-function sales_report_Sales_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
-  return rt.runTest(
-    d,
-    sales_report_Sales_post_filter_conditions_0_1_checks_const as Array<[string, unknown]>,
-    "is_equal_to completed",
-  );
+// sales_report › Sales › post › filter: filter, specialised (in lines.sales_report_Sales)
+function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
+  const list = d;
+  if (list === null || list === undefined) return d;
+  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
+  const kept: unknown[] = [];
+  for (const el of list) {
+    const v0 = sales_report_Sales_post_filter_conditions_0_field_path(el);
+    if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
+    kept.push(el);
+  }
+  return kept;
 }
-
-const sales_report_Sales_post_filter_args = {
-  conditions: [
-    [sales_report_Sales_post_filter_conditions_0_0_path, sales_report_Sales_post_filter_conditions_0_1_test],
-  ],
-};
 
 // sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_report_Sales)
 const sales_report_Sales_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
@@ -96,9 +95,9 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "filter",
     lines.sales_report_Sales_post_3_filter,
-    rt.transforms.filter.run,
+    sales_report_Sales_post_filter_specialised,
     d,
-    sales_report_Sales_post_filter_args,
+    undefined,
     s,
   );
   d = rt.applyTransform(
@@ -133,16 +132,30 @@ function sales_report_Big_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
-// sales_report › Big › post › filter › conditions › 0 › 0: path total (in lines.sales_report_Big)
-const sales_report_Big_post_filter_conditions_0_0_path = (d: unknown): unknown => rt.at(d, "total");
+// sales_report › Big › post › filter › conditions › 0 › field: path total (in lines.sales_report_Big)
+const sales_report_Big_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "total");
 
-// sales_report › Big › post › filter › conditions › 0 › 1: test is_greater_than_or_equal_to a|params::min_total| (in lines.sales_report_Big)
-function sales_report_Big_post_filter_conditions_0_1_test(d: unknown, s: rt.Scope): rt.TestOutcome {
+// sales_report › Big › post › filter › conditions › 0 › test: test is_greater_than_or_equal_to a|params::min_total| (in lines.sales_report_Big)
+function sales_report_Big_post_filter_conditions_0_test_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     d,
     [["is_greater_than_or_equal_to", rt.val(rt.param(s, "min_total"))]] as Array<[string, unknown]>,
     "is_greater_than_or_equal_to a|params::min_total|",
   );
+}
+
+// sales_report › Big › post › filter: filter, specialised (in lines.sales_report_Big)
+function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
+  const list = d;
+  if (list === null || list === undefined) return d;
+  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
+  const kept: unknown[] = [];
+  for (const el of list) {
+    const v0 = sales_report_Big_post_filter_conditions_0_field_path(el);
+    if (!sales_report_Big_post_filter_conditions_0_test_test(v0, s).ok) continue;
+    kept.push(el);
+  }
+  return kept;
 }
 
 // sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (in lines.sales_report_Big)
@@ -169,13 +182,9 @@ function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "filter",
     lines.sales_report_Big_post_1_filter,
-    rt.transforms.filter.run,
+    sales_report_Big_post_filter_specialised,
     d,
-    {
-      conditions: [
-        [sales_report_Big_post_filter_conditions_0_0_path, sales_report_Big_post_filter_conditions_0_1_test],
-      ],
-    },
+    undefined,
     s,
   );
   d = rt.applyTransform(
@@ -194,21 +203,57 @@ function sales_report_ByRegion_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
-const sales_report_ByRegion_post_aggregate_const = {
-  group_by: ["region"],
-  sum: ["total"],
-  avg: ["total"],
-  count: true,
-};
+// sales_report › ByRegion › post › aggregate: aggregate, specialised (in lines.sales_report_ByRegion)
+function sales_report_ByRegion_post_aggregate_bucket(
+  b: { n: number; [k: string]: number },
+  x0: number,
+): void {
+  b.n++;
+  if (Number.isFinite(x0)) {
+    b.s0 += x0;
+    b.c0++;
+  }
+}
+
+function sales_report_ByRegion_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const list = d;
+  if (list !== null && list !== undefined && !Array.isArray(list))
+    throw new rt.sp.TransformError("aggregate: the data is not an array");
+  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  for (const it of (list ?? []) as unknown[]) {
+    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
+    sales_report_ByRegion_post_aggregate_bucket(all, x0);
+    const k0 = rt.sp.getDotted(it, "region") ?? null;
+    const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
+    sales_report_ByRegion_post_aggregate_bucket(g.b, x0);
+  }
+  const summary: Record<string, unknown> = ((b) => ({
+    count: b.n,
+    sum: { total: rt.sp.cleanSum(b.s0) },
+    avg: { total: b.c0 ? rt.sp.cleanSum(b.s0 / b.c0) : null },
+  }))(all);
+  summary.groups = [...groups.values()].map((g) =>
+    ((b) => ({
+      key: g.key,
+      count: b.n,
+      sum: { total: rt.sp.cleanSum(b.s0) },
+      avg: { total: b.c0 ? rt.sp.cleanSum(b.s0 / b.c0) : null },
+    }))(g.b),
+  );
+  return summary;
+}
 
 // sales_report › ByRegion › post: aggregate (in lines.sales_report_ByRegion)
 function sales_report_ByRegion_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "aggregate",
     lines.sales_report_ByRegion_post_1_aggregate,
-    rt.transforms.aggregate.run,
+    sales_report_ByRegion_post_aggregate_specialised,
     d,
-    sales_report_ByRegion_post_aggregate_const,
+    undefined,
     s,
   );
   return d;

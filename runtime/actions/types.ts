@@ -4,8 +4,9 @@ import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 
 export interface ActionContext {
-  /** Aborted when the action's timeout passes or the run is cancelled. */
-  signal: AbortSignal;
+  /** Aborted when the action's timeout passes or the run is cancelled; absent when neither can
+   *  happen (a signal per run costs more than the request it guards). */
+  signal?: AbortSignal;
   run: RunState;
   scope: Scope;
   services: Services;

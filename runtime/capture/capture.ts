@@ -15,8 +15,9 @@ import { captureSetting, type CaptureSetting } from './setting.ts';
 export interface Capture {
   /** Opens the capture windows of these plans now (call at load; otherwise the first run opens one). */
   open(plans: Plan[]): void;
-  /** Records the run if the setting asks for it. Suspended runs are recorded when they finish. */
-  afterRun(plan: Plan, iface: InterfacePlan, result: RunResult, secretsSeen: string[]): Promise<void>;
+  /** Records the run if the setting asks for it. Suspended runs are recorded when they finish.
+   *  `secretsSeen` may be a function: it is called only when the run is recorded. */
+  afterRun(plan: Plan, iface: InterfacePlan, result: RunResult, secretsSeen: string[] | (() => string[])): Promise<void>;
 }
 
 interface Window { s: CaptureSetting; openedAt: number; captured: number }
@@ -50,7 +51,7 @@ export function createCapture(o: { store: Store; now: () => number }): Capture {
         replayable: because === undefined,
         ...(because !== undefined ? { notReplayableBecause: because } : {}),
         // The response rides along in the state, so a capture shows what the caller got.
-        state: redactRun({ ...result.state, response: result.state.response ?? result.response }, secretsSeen),
+        state: redactRun({ ...result.state, response: result.state.response ?? result.response }, typeof secretsSeen === 'function' ? secretsSeen() : secretsSeen),
       };
       await o.store.saveCapture(c);
     },

@@ -53,7 +53,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
 
 async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, executionId: string): Promise<StepResult & { retryAfterMs?: number }> {
   let outcome: ActionOutcome;
-  const signal = a.timeoutMs !== undefined ? AbortSignal.timeout(a.timeoutMs) : new AbortController().signal;
+  const signal = a.timeoutMs !== undefined ? AbortSignal.timeout(a.timeoutMs) : undefined;
   try {
     const input = resolveInput(a, s);
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);

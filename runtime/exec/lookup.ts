@@ -10,7 +10,7 @@ import { newSeq, runSequence } from './sequence.ts';
 
 interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
 
-export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: AbortSignal): Promise<ActionOutcome> {
+export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: AbortSignal | undefined): Promise<ActionOutcome> {
   const lk = a.lookup!;
   const over = lk.over(s);
   const items = Array.isArray(over) ? over : over === null || over === undefined ? [] : [over];
@@ -19,14 +19,14 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   const inherit = (lk.inherit?.(s) ?? []) as Array<[string, DataFn]>;
   let next = 0;
   const worker = async () => {
-    while (next < items.length && !signal.aborted) {
+    while (next < items.length && !signal?.aborted) {
       const i = next++;
       const r = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
       results[i] = inherit.length && r.ok ? { ...r, data: withInherited(r.data, items[i], inherit, s) } : r;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrencyOf(lk.concurrency), items.length) }, worker));
-  if (signal.aborted) return { ok: false, error: 'lookup timed out', failure: { kind: 'transport', cls: 'timeout' } };
+  if (signal?.aborted) return { ok: false, error: 'lookup timed out', failure: { kind: 'transport', cls: 'timeout' } };
   if (lk.partition) {
     const succeeded: unknown[] = [];
     const failed: unknown[] = [];

@@ -21,7 +21,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       errorHandlers.afterRun(plan, iface.name, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       if (o.capture && result.state.status !== 'suspended') {
-        o.capture.afterRun(plan, iface, result, o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
+        o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }
     },
   };

@@ -26,7 +26,9 @@ export interface AggregateArgs {
 }
 
 const OPS = ['sum', 'avg', 'min', 'max'] as const;
-const clean = (n: number): number => (Number.isInteger(n) ? n : Number(n.toPrecision(15)));
+/** Fractional sums and averages cut to 15 significant digits (shared with specialised code). */
+export const cleanSum = (n: number): number => (Number.isInteger(n) ? n : Number(n.toPrecision(15)));
+const clean = cleanSum;
 
 function summarise(items: unknown[], args: AggregateArgs, count: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -8,10 +8,9 @@
 // system fonts are read, and pdf.js's leaked rejections cannot crash the process (util/pdfjs-guard.ts).
 // An absent or null value gives null.
 import { getDocumentProxy } from 'unpdf';
-import { byteBound, decodeBinary, encodingArg } from './util/bytes.ts';
+import { byteBound, decodeBinary, encodingArg, DEFAULT_MAX_DOCUMENT_BYTES } from './util/bytes.ts';
 import { valueKey } from './util/value-key.ts';
 import { guardPdfjsRejections } from './util/pdfjs-guard.ts';
-import { DEFAULT_MAX_DOCUMENT_BYTES } from './parse_xlsx.ts';
 import { TransformError } from './types.ts';
 import type { Scope } from '../scope.ts';
 

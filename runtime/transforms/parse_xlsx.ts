@@ -8,14 +8,14 @@
 // has a CPU deadline (SheetJS can loop forever on a crafted .xls), and the output is bounded in
 // cells and characters. An absent or null value gives null.
 import { read, type WorkBook } from '@e965/xlsx';
-import { byteBound, decodeBinary, encodingArg, MiB } from './util/bytes.ts';
+import { byteBound, decodeBinary, encodingArg, DEFAULT_MAX_DOCUMENT_BYTES } from './util/bytes.ts';
 import { sheetRows } from './util/sheet-rows.ts';
 import { valueKey } from './util/value-key.ts';
 import { fixAstralRefs, inflateZip, storedZip } from './util/zip-guard.ts';
 import { withDeadline } from './util/deadline.ts';
 import { TransformError, type TransformRun } from './types.ts';
 
-export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * MiB;
+export { DEFAULT_MAX_DOCUMENT_BYTES };
 const W = 'parse_xlsx';
 const MAX_CELLS = 1_000_000;
 const MAX_LIMIT = 1_000_000;

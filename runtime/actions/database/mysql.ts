@@ -45,18 +45,18 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
     }
     let broken = false;
     const abort = () => { broken = true; conn.destroy(); };
-    o.signal.addEventListener('abort', abort, { once: true });
+    o.signal?.addEventListener('abort', abort, { once: true });
     try {
-      if (o.signal.aborted) throw o.signal.reason;
+      if (o.signal?.aborted) throw o.signal.reason;
       const [rows, fields] = await conn.execute(text, params.map(bindable) as never);
       return Array.isArray(rows) ? mapRows(rows as Record<string, unknown>[], fields) : [];
     } catch (e) {
-      if (o.signal.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
+      if (o.signal?.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
       const err = e as Error & { code?: string; sqlState?: string; errno?: number };
       const cls = err.errno === 1969 || err.errno === 3024 ? 'timeout' : err.code === 'PROTOCOL_CONNECTION_LOST' ? 'connect' : 'query';
       throw new DbError(`database "${db.label}": ${err.message}${err.sqlState ? ` (SQLSTATE ${err.sqlState})` : ''}`, cls);
     } finally {
-      o.signal.removeEventListener('abort', abort);
+      o.signal?.removeEventListener('abort', abort);
       if (!broken) conn.release();
     }
   }

@@ -38,9 +38,9 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
     }
     let broken = false;
     const abort = () => { broken = true; client.release(new Error('aborted')); };
-    o.signal.addEventListener('abort', abort, { once: true });
+    o.signal?.addEventListener('abort', abort, { once: true });
     try {
-      if (o.signal.aborted) throw o.signal.reason;
+      if (o.signal?.aborted) throw o.signal.reason;
       if (o.multi) {
         await client.query(text);
         return [];
@@ -49,12 +49,12 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
       const r = await client.query(o.prepare === false ? ({ text, values: params as unknown[], queryMode: 'extended' } as pg.QueryConfig) : { name: nameOf(text), text, values: params as unknown[] });
       return r.rows as Record<string, unknown>[];
     } catch (e) {
-      if (o.signal.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
+      if (o.signal?.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
       const err = e as Error & { code?: string };
       const cls = err.code === '57014' ? 'timeout' : err.code?.startsWith('08') ? 'connect' : 'query';
       throw new DbError(`database "${db.label}": ${err.message}${err.code && /^[0-9A-Z]{5}$/.test(err.code) ? ` (SQLSTATE ${err.code})` : ''}`, cls);
     } finally {
-      o.signal.removeEventListener('abort', abort);
+      o.signal?.removeEventListener('abort', abort);
       if (!broken) client.release();
     }
   }

@@ -16,7 +16,7 @@ export interface QueryOptions {
   multi?: boolean;
   /** false: an unnamed statement (texts built per call, which a per-connection cache must not keep). */
   prepare?: boolean;
-  signal: AbortSignal;
+  signal?: AbortSignal;
 }
 
 export interface Driver {

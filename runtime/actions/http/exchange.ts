@@ -20,10 +20,10 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   const where = `${method} ${target.display}`;
   const headers = { ...plan.headers };
   if (plan.idempotency) headers[plan.idempotency.name] = pageKey(plan.idempotency, page);
-  const timer = new AbortController();
-  const t = timeoutMs === undefined ? undefined
-    : setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
+  // A signal only where something can abort: the request's own timeout and/or the action's signal.
+  const timer = timeoutMs === undefined ? undefined : new AbortController();
+  const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
+  const signal = timer && ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer?.signal ?? ctx.signal;
   try {
     const dispatcher = getDispatcher(target.origin, plan.transport);
     const base = { origin: target.origin, method, path: target.path, headers, body };

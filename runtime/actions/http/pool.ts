@@ -17,8 +17,10 @@ export interface TransportOptions {
 const pools = new Map<string, Dispatcher>();
 
 export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatcher {
-  // Hashed: a CA list can be the whole bundled root store.
-  const key = createHash('sha256').update(JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ?? null])).digest('base64');
+  // The common case (no per-connection settings) is keyed by the origin alone: no hashing per
+  // request. Otherwise hashed (base64, never equal to an origin): a CA list can be the whole root store.
+  const plain = o.connectTimeoutMs === undefined && o.proxy === undefined && o.tls === undefined;
+  const key = plain ? origin : createHash('sha256').update(JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ?? null])).digest('base64');
   let d = pools.get(key) as (Dispatcher & { closed?: boolean; destroyed?: boolean }) | undefined;
   if (!d || d.closed || d.destroyed) {
     d = create(origin, o);

@@ -11,23 +11,23 @@ export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) { super(`response body exceeds the ${limit}-byte limit`); }
 }
 
-export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal, maxBytes: number): Promise<RawResponse> {
+export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal | undefined, maxBytes: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let sent = false, settled = false, status = 0, size = 0;
     let headers: RawResponse['headers'] = {};
     const chunks: Buffer[] = [];
-    const finish = (fn: () => void) => { if (settled) return; settled = true; signal.removeEventListener('abort', onAbort); fn(); };
+    const finish = (fn: () => void) => { if (settled) return; settled = true; signal?.removeEventListener('abort', onAbort); fn(); };
     const fail = (err: unknown, aborted = false) =>
       finish(() => reject(new SendError(err, { sent, aborted, ...(status ? { status, headers } : {}) })));
     const stop = (c: Dispatcher.DispatchController, err: Error) => { fail(err); c.abort(err); };
-    const onAbort = () => { fail(signal.reason, true); controller?.abort(signal.reason); };
+    const onAbort = () => { fail(signal!.reason, true); controller?.abort(signal!.reason); };
 
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
         sent = true;
-        if (settled) c.abort(signal.reason); // aborted while waiting for a connection
+        if (settled) c.abort(signal?.reason); // aborted while waiting for a connection
       },
       onResponseStart(c, statusCode, h) {
         if (statusCode < 200) return; // informational
@@ -46,8 +46,8 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal
       onResponseError(_c, err) { fail(err); },
     };
 
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // `origin` routes the request on a ProxyAgent; a Pool ignores it (it has its own).
       dispatcher.dispatch({ origin: o.origin, path: o.path, method: o.method as Dispatcher.HttpMethod, headers: o.headers, body: o.body ?? null }, handler);

@@ -7,6 +7,8 @@ import { kindOf } from './path.ts';
 export type BinaryEncoding = 'base64' | 'base64url' | 'hex';
 
 export const MiB = 1024 * 1024;
+/** Default bound of a decoded document (parse_xlsx, parse_pdf). */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * MiB;
 /** Highest byte bound a config may set: a sanity cap, far above the defaults. */
 const MAX_BOUND = 256 * MiB;
 

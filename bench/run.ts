@@ -1,0 +1,108 @@
+// `npm run bench`: every scenario under bench/scenarios/ served four ways, each in its own process
+// (fast path via `pipewright serve`, interpreter via `serve --no-fastpath`, the compiled bundle, and
+// the scenario's hand-written fastify + undici server), driven with autocannon in interleaved rounds
+// after every answer was checked identical to the hand-written one; then cold start, bundle size
+// and CLI wall times. Prints a ratio table and writes bench/results/bench.{json,md}.
+// Options: --seconds N (per server per round, default 5) --rounds N (3) --connections N (20)
+//          --only a,b (scenario names) --no-static (skip the start-up and CLI measurements)
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import type { Scenario, ServerName } from './scenario.ts';
+import { peakRssMb, startServer, stopServer, timeCommand, type Server } from './proc.ts';
+import { benchDir, buildDir, cli } from './paths.ts';
+import { answerOf, loadRound, type Round } from './load.ts';
+import { measureStatic, type StaticResults } from './static.ts';
+import { writeReport, type ScenarioResult } from './report.ts';
+
+const here = benchDir;
+
+const { values: o } = parseArgs({ options: {
+  seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' },
+  only: { type: 'string' }, 'no-static': { type: 'boolean' },
+} });
+const SECONDS = Number(o.seconds), ROUNDS = Number(o.rounds), CONNECTIONS = Number(o.connections);
+
+async function scenarios(): Promise<Scenario[]> {
+  const dir = join(here, 'scenarios');
+  const out: Scenario[] = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+    const m = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: Scenario };
+    if (m.scenario) out.push(m.scenario);
+  }
+  const only = o.only?.split(',');
+  return only ? out.filter((s) => only.includes(s.name)) : out;
+}
+
+/** Plain JavaScript for a helper process (no TypeScript loader in a measured process). */
+async function buildScript(name: string, contents: string): Promise<string> {
+  const outfile = join(buildDir, `${name}.mjs`);
+  const entry = join(buildDir, `${name}-entry.ts`);
+  writeFileSync(entry, contents);
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
+  return outfile;
+}
+
+async function startAll(s: Scenario, upstream: string): Promise<Server[]> {
+  const dir = join(buildDir, s.name);
+  mkdirSync(dir, { recursive: true });
+  const config = join(dir, `${s.name.replace(/-/g, '_')}.yaml`);
+  writeFileSync(config, s.config);
+  await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
+  const bundle = join(dir, 'out', s.name.replace(/-/g, '_'), 'server.mjs');
+  const hand = await buildScript(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
+  const env = { SERVICE__VAR__UPSTREAM: upstream };
+  const servers: Server[] = [];
+  // One at a time: start-up is CPU-bound and the machine may be small.
+  servers.push(await startServer('fast', process.execPath, [cli, 'serve', config, '--port', '0'], { env }));
+  servers.push(await startServer('interpreter', process.execPath, [cli, 'serve', config, '--port', '0', '--no-fastpath'], { env }));
+  servers.push(await startServer('bundle', process.execPath, [bundle, '--port', '0'], { env }));
+  servers.push(await startServer('hand_written', process.execPath, [hand, upstream]));
+  return servers;
+}
+
+async function runScenario(s: Scenario, upstream: string): Promise<ScenarioResult> {
+  const servers = await startAll(s, upstream);
+  try {
+    const answers = await Promise.all(servers.map((x) => answerOf(x.url, s.request)));
+    const ref = answers[servers.findIndex((x) => x.name === 'hand_written')]!;
+    const mismatches = servers.flatMap((x, i) => {
+      const a = answers[i]!;
+      return a.status === ref.status && a.type === ref.type && a.body === ref.body ? [] : [`${x.name}: ${a.status} ${a.type} ${a.body.slice(0, 200)}`];
+    });
+    if (ref.status !== 200) mismatches.push(`hand_written answered ${ref.status}`);
+    const rounds: Record<string, Round[]> = {};
+    if (mismatches.length === 0) {
+      for (const x of servers) await loadRound(x.url, s.request, { connections: CONNECTIONS, seconds: 1 }); // warm-up
+      // Interleaved: a change in machine load hits every server alike.
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const x of servers) (rounds[x.name] ??= []).push(await loadRound(x.url, s.request, { connections: CONNECTIONS, seconds: SECONDS }));
+      }
+    }
+    const rss = Object.fromEntries(servers.map((x) => [x.name, peakRssMb(x.child.pid)]));
+    return { scenario: s, identical: mismatches.length === 0, mismatches, rounds: rounds as Record<ServerName, Round[]>, peakRssMb: rss as Record<ServerName, number> };
+  } finally {
+    for (const x of servers) await stopServer(x);
+  }
+}
+
+async function main() {
+  mkdirSync(buildDir, { recursive: true });
+  const upstreamJs = await buildScript('upstream', `import "../upstream.ts";\n`);
+  const upstream = await startServer('upstream', process.execPath, [upstreamJs]);
+  const results: ScenarioResult[] = [];
+  try {
+    for (const s of await scenarios()) {
+      process.stderr.write(`bench: ${s.name}\n`);
+      results.push(await runScenario(s, upstream.url));
+    }
+  } finally {
+    await stopServer(upstream);
+  }
+  const stat: StaticResults | undefined = o['no-static'] ? undefined : await measureStatic();
+  writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS });
+}
+
+await main();

@@ -1,0 +1,97 @@
+// aggregate → one pass over the items with a running count, sum, min and max per named field (and
+// per group), then the summary object written out field by field. Same rules as the generic
+// transform: dotted reads through own fields, numeric text counts, non-numbers are skipped, sums
+// from 0 in item order, fractional sums and averages cut to 15 digits, groups in first-seen order.
+import type { TransformIR } from '../../../runtime/ir.ts';
+import { Code, key, lit } from '../../emit/code.ts';
+import type { Emitter } from '../emitter.ts';
+import { emitNode } from '../emit-node.ts';
+import { propsOf, stringList } from './props.ts';
+
+const OPS = ['sum', 'avg', 'min', 'max'] as const;
+
+export function specialiseAggregate(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
+  const p = propsOf(t.args, ['over', 'key', 'count', 'group_by', ...OPS]);
+  if (!p) return undefined;
+  const lists: Partial<Record<(typeof OPS)[number] | 'group_by', string[]>> = {};
+  for (const f of [...OPS, 'group_by'] as const) {
+    if (!p.has(f)) continue;
+    const l = stringList(p.get(f));
+    if (!l) return undefined; // invalid or computed: the generic transform reports or handles it
+    lists[f] = l;
+  }
+  const countNode = p.get('count');
+  const keyNode = p.get('key');
+  if (countNode && (countNode.k !== 'lit' || typeof countNode.v !== 'boolean')) return undefined;
+  if (keyNode && (keyNode.k !== 'lit' || typeof keyNode.v !== 'string')) return undefined;
+  const count = countNode ? (countNode as { v: boolean }).v : !OPS.some((op) => lists[op]);
+  const fields = [...new Set(OPS.flatMap((op) => lists[op] ?? []))];
+  const by = lists.group_by;
+
+  // A bucket: n items, and per field j: s<j> sum, c<j> numbers seen, lo<j>/hi<j> extremes.
+  const init = ['n: 0', ...fields.flatMap((_, j) => [`s${j}: 0`, `c${j}: 0`, `lo${j}: 0`, `hi${j}: 0`])].join(', ');
+  // Only what the requested operations read is kept up to date.
+  const wants = (op: (typeof OPS)[number], f: string) => lists[op]?.includes(f) === true;
+  const add = fields.map((f, j) => {
+    const steps = [
+      wants('sum', f) || wants('avg', f) ? `b.s${j} += x${j};` : '',
+      wants('min', f) ? `b.lo${j} = b.c${j} ? Math.min(b.lo${j}, x${j}) : x${j};` : '',
+      wants('max', f) ? `b.hi${j} = b.c${j} ? Math.max(b.hi${j}, x${j}) : x${j};` : '',
+      wants('avg', f) || wants('min', f) || wants('max', f) ? `b.c${j}++;` : '',
+    ].filter(Boolean);
+    return `  if (Number.isFinite(x${j})) { ${steps.join(' ')} }`;
+  });
+  const parts: string[] = [];
+  if (count) parts.push('count: b.n');
+  for (const op of OPS) {
+    const l = lists[op];
+    if (!l) continue;
+    const val = (j: number) => (op === 'sum' ? `rt.sp.cleanSum(b.s${j})` : op === 'avg' ? `b.c${j} ? rt.sp.cleanSum(b.s${j} / b.c${j}) : null` : `b.c${j} ? b.${op === 'min' ? 'lo' : 'hi'}${j} : null`);
+    parts.push(`${op}: { ${l.map((f) => `${key(f)}: ${val(fields.indexOf(f))}`).join(', ')} }`);
+  }
+
+  const name = e.names.make(...owner, 'specialised');
+  const bucket = e.names.make(...owner, 'bucket');
+  const reads = fields.map((f, j) => `    const x${j} = rt.sp.toNumber(rt.sp.getDotted(it, ${lit(f)}));`);
+  const addArgs = fields.map((_, j) => `x${j}`);
+  const over = p.get('over');
+  // `over` selects with JSONPath: that form keeps the generic transform (one rule for selection).
+  if (over) return undefined;
+  const list = 'd';
+  const body: string[] = [
+    `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {`,
+    `  const list = ${list};`,
+    `  if (list !== null && list !== undefined && !Array.isArray(list)) throw new rt.sp.TransformError(${lit(`aggregate: ${over ? 'over' : 'the data'} is not an array`)});`,
+    `  const all = { ${init} };`,
+  ];
+  if (by) body.push(`  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();`);
+  body.push(`  for (const it of (list ?? []) as unknown[]) {`, ...reads, `    ${bucket.text}(all${addArgs.map((a) => `, ${a}`).join('')});`);
+  if (by) {
+    by.forEach((f, i) => body.push(`    const k${i} = rt.sp.getDotted(it, ${lit(f)}) ?? null;`));
+    // The group id is JSON of the key values, as in the generic transform; one string key skips JSON.
+    const id = by.length === 1 ? `typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0])` : `JSON.stringify([${by.map((_, i) => `k${i}`).join(', ')}])`;
+    body.push(
+      `    const id = ${id};`,
+      `    let g = groups.get(id);`,
+      `    if (!g) groups.set(id, (g = { key: { ${by.map((f, i) => `${key(f)}: k${i}`).join(', ')} }, b: { ${init} } }));`,
+      `    ${bucket.text}(g.b${addArgs.map((a) => `, ${a}`).join('')});`,
+    );
+  }
+  body.push('  }');
+  const summary = (b: string, extra = '') => `((b) => ({ ${[extra, ...parts].filter(Boolean).join(', ')} }))(${b})`;
+  body.push(`  const summary: Record<string, unknown> = ${summary('all')};`);
+  if (by) body.push(`  summary.groups = [...groups.values()].map((g) => ${summary('g.b', 'key: g.key')});`);
+  if (keyNode) {
+    body.push(
+      `  if (d === null || typeof d !== "object" || Array.isArray(d)) throw new rt.sp.TransformError("aggregate: key needs the data to be an object (omit key to replace the data)");`,
+      `  const out = rt.sp.copyRecord(d);`,
+      `  rt.sp.setOwn(out, ${lit((keyNode as { v: string }).v)}, summary);`,
+      `  return out;`,
+    );
+  } else body.push('  return summary;');
+  body.push('}');
+  const params = ['b: { n: number; [k: string]: number }', ...fields.map((_, j) => `x${j}: number`)].join(', ');
+  e.declare(owner, 'aggregate, specialised', new Code(
+    `function ${bucket.text}(${params}): void {\n  b.n++;\n${add.join('\n')}\n}\n\n${body.join('\n')}`));
+  return name;
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Builds dist/: the CLI, compiler and runtime as JavaScript, one file per TypeScript source (same
+// tree, relative imports rewritten .ts → .js), plus the JSON and vendored .mjs files they read.
+// Run by `npm run build` and on `prepare` (so `npm install` from a clone and an installed package
+// both get it). bin/pipewright.mjs runs dist/ when it is at least as new as the sources.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const DIRS = ['runtime', 'compiler', 'cli'];
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+const all = DIRS.flatMap((d) => files(join(root, d)));
+const sources = all.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+const assets = all.filter((f) => /\.(json|mjs)$/.test(f));
+
+const t0 = performance.now();
+rmSync(dist, { recursive: true, force: true });
+await build({
+  entryPoints: sources,
+  outdir: dist,
+  outbase: root,
+  bundle: true, // only to rewrite imports: every import stays external (below)
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  plugins: [{
+    name: 'keep-relative-imports',
+    setup(b) {
+      // JSON modules are inlined (an external one would lose its `with { type: 'json' }`).
+      b.onResolve({ filter: /^\.\.?\// }, (a) => (a.kind === 'entry-point' || a.path.endsWith('.json') ? undefined : { path: a.path.replace(/\.ts$/, '.js'), external: true }));
+    },
+  }],
+});
+for (const f of assets) {
+  const to = join(dist, relative(root, f));
+  mkdirSync(dirname(to), { recursive: true });
+  cpSync(f, to);
+}
+// Written last: its time is what "dist is up to date" is measured against.
+writeFileSync(join(dist, '.built'), `${new Date().toISOString()}\n`);
+process.stderr.write(`pipewright: built dist/ (${sources.length} modules) in ${Math.round(performance.now() - t0)} ms\n`);

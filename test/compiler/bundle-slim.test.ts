@@ -1,0 +1,83 @@
+// A bundle holds only what its config uses: without the heavy transforms it contains neither the
+// spreadsheet reader, nor pdf.js, nor the HTML parser, nor the jq engine, and stays under 1.5 MB;
+// it still answers. A config that uses them gets them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateModule } from '../../compiler/codegen/module.ts';
+import { bundleServer } from '../../compiler/bundle.ts';
+import { compileConfig } from '../../compiler/project.ts';
+
+const LIGHT = `
+interfaces:
+  report:
+    method: POST
+    actions:
+      - name: Report
+        input: a|body|
+        output: http
+        post_transforms:
+          - filter: { conditions: { price: { is_greater_than: 10 } } }
+          - math: { expressions: { total: "target.price * target.qty" } }
+          - extract_with_jq: "map({id, total})"
+`;
+const HEAVY = `
+interfaces:
+  sheet:
+    method: POST
+    actions:
+      - name: Sheet
+        input: a|body|
+        output: http
+        post_transforms:
+          - parse_xlsx: { value: file, key: rows }
+          - parse_pdf: { value: pdf, key: text }
+          - extract_with_css: { value: html, selector: title, key: title }
+          - extract_with_jq: "{rows, line: input_line_number}"
+`;
+
+// Text each engine's code is sure to contain, minified or not. (input_line_number is outside the
+// jq subset the compiler turns into code, so it needs the engine.)
+const jqWasmHead = /"([A-Za-z0-9+/]{40})/.exec(readFileSync('runtime/jq/vendor/jq-wasm.mjs', 'utf8'))![1]!;
+const MARKERS = { xlsx: 'SheetJS', pdfjs: 'PDFDocumentProxy', cheerio: 'cheerio', jqEngine: jqWasmHead };
+
+const dir = mkdtempSync(join(tmpdir(), 'pw-slim-'));
+const children: Array<{ kill(): void }> = [];
+afterAll(() => { for (const c of children) c.kill(); });
+
+async function bundle(name: string, yaml: string): Promise<string> {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, yaml);
+  const c = compileConfig(file);
+  expect(c.diagnostics).toEqual([]);
+  const moduleFile = join(dir, `${name}.ts`);
+  writeFileSync(moduleFile, await generateModule(c.ir!));
+  const out = join(dir, `${name}.mjs`);
+  await bundleServer(moduleFile, out);
+  return out;
+}
+
+describe('bundle contents', () => {
+  it('leaves out the heavy engines a config does not use, and still answers', async () => {
+    const out = await bundle('light', LIGHT);
+    const text = readFileSync(out, 'utf8');
+    for (const [engine, marker] of Object.entries(MARKERS)) expect(text.includes(marker), engine).toBe(false);
+    expect(statSync(out).size).toBeLessThan(1.5 * 1024 * 1024);
+
+    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    const url = await new Promise<string>((resolve) => {
+      let s = '';
+      child.stdout.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
+    });
+    const res = await fetch(`${url}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ id: 1, price: 20, qty: 2 }, { id: 2, price: 5, qty: 1 }]) });
+    expect(await res.text()).toBe('[{"id":1,"total":40}]');
+  });
+
+  it('includes them when the config uses them', async () => {
+    const text = readFileSync(await bundle('heavy', HEAVY), 'utf8');
+    for (const [engine, marker] of Object.entries(MARKERS)) expect(text.includes(marker), engine).toBe(true);
+  });
+});
