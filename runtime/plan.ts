@@ -1,7 +1,7 @@
 // A Plan is the lowered config with its leaves turned into functions: generated code builds one
 // directly (fast path), runtime/interpret builds one from the IR (interpreter). One executor runs both.
 import type { Scope } from './scope.ts';
-import type { ActionIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
+import type { ActionIR, ConfigIR, InterfaceIR, InterfaceLogIR, LogPhase, ParamIR, ResponseIR } from './config-ir.ts';
 
 export type Leaf<T = unknown> = (s: Scope) => T;
 export type DataFn = (data: unknown, s: Scope) => unknown;
@@ -30,8 +30,9 @@ type Static<T, K extends keyof T> = Omit<T, K>;
 export interface ActionPlan
   extends Static<
     ActionIR,
-    'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'lookup' | 'actions'
+    'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'lookup' | 'actions' | 'logs'
   > {
+  logs?: Partial<Record<LogPhase, Leaf<unknown>>>;
   config?: Leaf<unknown>;
   input?: Leaf<unknown>[];
   conditionalInput?: Array<{ input: Leaf<unknown>; tests: Pred[] }>;
@@ -56,7 +57,8 @@ export interface ResponsePlan extends Omit<ResponseIR, 'headers' | 'customBody' 
   templates?: Record<string, Leaf<unknown>>;
 }
 
-export interface InterfacePlan extends Omit<InterfaceIR, 'params' | 'response' | 'assert' | 'actions' | 'tests'> {
+export interface InterfacePlan extends Omit<InterfaceIR, 'params' | 'response' | 'assert' | 'actions' | 'tests' | 'log'> {
+  log?: Omit<InterfaceLogIR, 'fields'> & { fields?: Leaf<unknown> };
   params: ParamPlan[];
   response: ResponsePlan;
   assert?: AssertPlan;

@@ -27,7 +27,7 @@ function assertPlan(e: Emitter, a: AssertIR, owner: Owner, line: number): Record
 }
 
 function actionPlan(e: Emitter, a: ActionIR, owner: Owner): Record<string, unknown> {
-  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, ...rest } = a;
+  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, logs, ...rest } = a;
   const o = [...owner, a.name];
   const l = a.line;
   const resp = (r: typeof responseOnSuccess, what: string) => r && {
@@ -55,6 +55,7 @@ function actionPlan(e: Emitter, a: ActionIR, owner: Owner): Record<string, unkno
       inherit: lookup.inherit ? leaf(e, lookup.inherit, [...o, 'lookup_inherit'], l, 'lookup_inherit') : undefined,
     },
     actions: actions?.map((n) => actionPlan(e, n, o)),
+    logs: logs && Object.fromEntries(Object.entries(logs).map(([k, n]) => [k, leaf(e, n, [...o, `${k}_log`], l, `${k}_log`)])),
   };
 }
 
@@ -66,7 +67,7 @@ function declared(e: Emitter, owner: Owner, line: number, note: string, fn: Code
 
 export function interfacePlan(e: Emitter, i: InterfaceIR): Code | Record<string, unknown> {
   if (i.disableFastpath) return _`rt.interpretInterface(${i as unknown as Record<string, unknown>})`;
-  const { params, response, assert, actions, tests, ...rest } = i;
+  const { params, response, assert, actions, tests, log, ...rest } = i;
   const o = [i.name];
   const { headers, customBody, templates, ...resp } = response;
   return {
@@ -85,6 +86,7 @@ export function interfacePlan(e: Emitter, i: InterfaceIR): Code | Record<string,
     assert: assert && assertPlan(e, assert, [...o, 'assert'], i.line),
     actions: actions.map((a) => actionPlan(e, a, o)),
     tests: tests?.map((t, n) => emitNode(e, { k: 'test', test: t }, [...o, `test${n + 1}`], i.line)),
+    log: log && { ...log, fields: log.fields ? leaf(e, log.fields, [...o, 'log', 'fields'], i.line, 'log.fields') : undefined },
   };
 }
 

@@ -3,6 +3,8 @@ import type { Diagnostic } from './diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
+import { lintBounds } from './lint-bounds.ts';
+import { lintRegexes } from './lint-regex.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { ConfigPath, Locate } from './yaml.ts';
 
@@ -21,6 +23,8 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintBounds(config, report);
+  lintRegexes(config, report);
   return out;
 }
 

@@ -70,6 +70,10 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   }
   const hint = kind === 'http' ? assertStatusHint(a, name, [...at, a.http ? 'http' : 'url'], cx) : undefined;
   if (hint) ir.assertStatusHint = hint;
+  for (const phase of ['pre', 'post', 'error', 'success', 'retry'] as const) {
+    const list = a[`${phase}_log`];
+    if (Array.isArray(list) && list.length) (ir.logs ??= {})[phase] = lowerValue(list);
+  }
   const keys = stateKeysOf(ir);
   if (keys.length) ir.stateKeys = keys;
   const reads = actionsRead(ir);
@@ -103,12 +107,12 @@ function cond(v: unknown): CondIR {
 function retry(r: Obj): RetryIR {
   const out: RetryIR = {
     attempts: Math.max(1, Number(r.attempts ?? 1)),
-    delay: Number(r.delay ?? 0),
+    delay: optionalDurationMs(r.delay) ?? 0,
     exponential: r.exponential_backoff === true,
     jitter: r.jitter === 'none' ? 'none' : 'full',
     respectRetryAfter: r.respect_retry_after !== false,
   };
-  if (r.max_delay !== undefined) out.maxDelay = Number(r.max_delay);
+  if (r.max_delay !== undefined) out.maxDelay = optionalDurationMs(r.max_delay)!;
   if (Array.isArray(r.on)) out.on = r.on as Array<number | string>;
   if (Array.isArray(r.except)) out.except = r.except as Array<number | string>;
   return out;

@@ -32,6 +32,10 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   const produces = contract(i.produces, i.response_example);
   if (produces) ir.produces = produces;
   if (Array.isArray(i.tests)) ir.tests = (i.tests as Obj[]).map(lowerTest);
+  const log = i.log as Obj | undefined;
+  if (log && typeof log === 'object') {
+    ir.log = { enabled: log.enabled !== false, ...(typeof log.level === 'string' ? { level: log.level } : {}), ...(log.fields !== undefined ? { fields: lowerValue(log.fields) } : {}) };
+  }
   return ir;
 }
 

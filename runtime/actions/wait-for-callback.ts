@@ -2,6 +2,7 @@
 // (the posted body becomes this action's output) or until `timeout` passes (the action fails).
 // Needs a durable store: without one the wait is refused.
 import { durationMs } from '../values/duration.ts';
+import { boundedDurationMs } from '../values/bounds.ts';
 import type { ActionKind } from './types.ts';
 
 export const waitForCallback: ActionKind = async (config, ctx) => {
@@ -12,6 +13,6 @@ export const waitForCallback: ActionKind = async (config, ctx) => {
   const token = typeof c.token === 'string' ? c.token : '';
   if (token.length < 16) return { ok: false, failure: { kind: 'other' }, error: 'wait_for_callback.token must be an unguessable secret of at least 16 characters (mint one with a|uuid| in an earlier action)' };
   let ms: number;
-  try { ms = durationMs(c.timeout); } catch (e) { return { ok: false, error: `wait_for_callback.timeout: ${(e as Error).message}`, failure: { kind: 'other' } }; }
+  try { ms = durationMs(c.timeout); boundedDurationMs(ms, 'wait_timeout'); } catch (e) { return { ok: false, error: `wait_for_callback.timeout: ${(e as Error).message}`, failure: { kind: 'other' } }; }
   return { ok: true, suspend: { token, at: ctx.services.clock.now() + ms, reason: 'callback' } };
 };

@@ -11,7 +11,7 @@ export function interpretConfig(ir: ConfigIR): Plan {
 }
 
 export function interpretInterface(i: InterfaceIR): InterfacePlan {
-  const { params, response, assert, actions, tests, ...rest } = i;
+  const { params, response, assert, actions, tests, log, ...rest } = i;
   const { headers, customBody, templates, ...resp } = response;
   const plan: InterfacePlan = {
     ...rest,
@@ -26,6 +26,7 @@ export function interpretInterface(i: InterfaceIR): InterfacePlan {
   };
   if (assert) plan.assert = interpretAssert(assert);
   if (tests) plan.tests = tests.map(buildTest);
+  if (log) plan.log = { enabled: log.enabled, ...(log.level ? { level: log.level } : {}), ...(log.fields ? { fields: buildNode(log.fields) } : {}) };
   return plan;
 }
 
@@ -38,8 +39,9 @@ function interpretAssert(a: AssertIR): AssertPlan {
 }
 
 export function interpretAction(a: ActionIR): ActionPlan {
-  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, ...rest } = a;
+  const { config, input, conditionalInput, onAssertion, assert, post, jsonOutput, responseOnSuccess, responseOnError, lookup, actions, logs, ...rest } = a;
   const p: ActionPlan = { ...rest };
+  if (logs) p.logs = Object.fromEntries(Object.entries(logs).map(([k, n]) => [k, buildNode(n)]));
   if (config) p.config = buildNode(config);
   if (input) p.input = input.map(buildNode);
   if (conditionalInput) p.conditionalInput = conditionalInput.map((c) => ({ input: buildNode(c.input), tests: c.tests.map(buildTest) }));
