@@ -9,7 +9,7 @@ import { interpretConfig } from '../../runtime/interpret/plan.ts';
 import { initJq } from '../../runtime/jq/engine.ts';
 import { generateModule } from '../codegen/module.ts';
 import { compileConfig } from '../project.ts';
-import { printDiagnostics } from './diagnostics.ts';
+import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 
 const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../../runtime/index.ts', import.meta.url))).href;
 
@@ -22,10 +22,11 @@ export async function loadPlans(files: string[], interpreted: boolean): Promise<
   await initJq();
   const plans: Plan[] = [];
   let dir: string | undefined;
-  for (const file of files) {
-    const c = compileConfig(file);
-    printDiagnostics(c);
-    if (!c.ok || !c.ir) return null;
+  const all = files.map((file) => compileConfig(file));
+  for (const c of all) printDiagnostics(c);
+  if (all.some((c) => !c.ok || !c.ir) || printCrossFile(all)) return null;
+  for (const c of all) {
+    if (!c.ir) continue;
     if (interpreted) { plans.push(interpretConfig(c.ir)); continue; }
     dir ??= mkdtempSync(join(tmpdir(), 'pipewright-'));
     const target = join(dir, `${c.name}.mts`);

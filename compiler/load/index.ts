@@ -1,10 +1,10 @@
 // Loading a config: parse YAML (with positions) -> check against the schema -> lint.
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { validateConfig } from '../schema/validate.ts';
 import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics.ts';
 import { lintConfig } from './lint.ts';
 import type { Locate } from './yaml.ts';
+import { readConfigFile } from './read.ts';
 
 export interface LoadedConfig {
   file: string;
@@ -20,7 +20,12 @@ export interface LoadedConfig {
 }
 
 export function loadConfig(file: string, text?: string): LoadedConfig {
-  const source = text ?? readFileSync(file, 'utf8');
+  const read = text !== undefined ? { text } : readConfigFile(file);
+  if (!('text' in read)) {
+    const d: Diagnostic = { file, line: 0, col: 0, severity: 'error', message: read.problem, hint: read.hint, path: [] };
+    return { file, name: basename(file, extname(file)), text: '', config: undefined, diagnostics: [d], locate: () => ({ line: 0, col: 0 }), ok: false };
+  }
+  const source = read.text;
   const { config, diagnostics, locate, parsed } = validateConfig(file, source);
   // Lints need a parsed value; after a YAML error there is none worth reading.
   const lints = parsed ? lintConfig(config, locate, file) : [];

@@ -5,6 +5,9 @@ import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { lintBounds } from './lint-bounds.ts';
 import { lintRegexes } from './lint-regex.ts';
+import { lintRoutes } from './lint-routes.ts';
+import { lintSchedules } from './lint-schedule.ts';
+import { lintTokens } from './lint-tokens.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { ConfigPath, Locate } from './yaml.ts';
 
@@ -25,6 +28,9 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintMarkers(config, ifaces, report);
   lintBounds(config, report);
   lintRegexes(config, report);
+  lintRoutes(config, report);
+  lintSchedules(config, report);
+  lintTokens(ifaces, report);
   return out;
 }
 

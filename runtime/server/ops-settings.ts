@@ -9,7 +9,7 @@ export interface OpsSettings {
   shutdownGraceMs: number;
 }
 
-export class StartupError extends Error {}
+import { StartupError } from './startup-errors.ts';
 
 function seconds(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
   const raw = env[name];

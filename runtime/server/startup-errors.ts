@@ -1,6 +1,7 @@
 // Startup failures a user can fix, as one line with the fix instead of a stack trace: the port is
 // taken, Postgres cannot be reached, a setting is malformed.
-import { StartupError } from './ops-settings.ts';
+/** A setting or environment problem the user fixes; printed as its message alone. */
+export class StartupError extends Error {}
 
 export function startupMessage(e: unknown, o: { port: number; host: string }): string | undefined {
   const err = e as NodeJS.ErrnoException & { address?: string };
