@@ -10,7 +10,7 @@ import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
-import { logServerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
+import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect } from './cancel.ts';
 
 export interface ServerOptions {
@@ -71,7 +71,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   app.setErrorHandler((err: Error, req, reply) => {
     const status = err instanceof BadRequest ? 400 : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
-    if (status >= 500) logServerError(services.log, req, err);
+    logHandlerError(services.log, req, err, status);
     reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
   });
   app.decorate('errorHandlers', hooks.errorHandlers);

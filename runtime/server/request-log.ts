@@ -31,6 +31,11 @@ export function runIdOf(req: FastifyRequest): string {
 export const requestIds = { genReqId: () => randomUUID(), requestIdHeader: false as const };
 
 export function registerRequestLog(app: FastifyInstance, log: Logger, env: Environment): void {
+  // A client that goes away gets no response, so no onResponse: its line says so.
+  app.addHook('onRequestAbort', async (req: FastifyRequest) => {
+    const s = served.get(req);
+    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: req.url.split('?')[0], status: 499 }, 'request aborted by the client');
+  });
   app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
     pending.get(req.server)?.delete(req.id);
     const s = served.get(req);
@@ -49,9 +54,11 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
   });
 }
 
-/** 5xx: the error with its stack, for the operator (the client gets "internal error"). */
-export function logServerError(log: Logger | undefined, req: FastifyRequest, err: Error): void {
-  log?.error({ req_id: req.id, run_id: runIdOf(req), err }, err.message);
+/** 5xx: the error with its stack, for the operator (the client gets "internal error"); a run
+ *  cancelled because its client went away (499, no response is written) is noted. */
+export function logHandlerError(log: Logger | undefined, req: FastifyRequest, err: Error, status: number): void {
+  if (status >= 500) log?.error({ req_id: req.id, run_id: runIdOf(req), err }, err.message);
+  else if (status === 499) log?.info({ req_id: req.id, run_id: runIdOf(req), status }, err.message);
 }
 
 /** Interface runs still being answered (shutdown logs what it left). */
