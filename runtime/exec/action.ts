@@ -44,7 +44,11 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
     const stop = retryStop(run, services, wait);
     if (stop) { last.record.error = `${last.record.error ?? 'failed'}; ${stop}`; break; }
     waited += wait;
-    logPhase(a, 'retry', s, run, services, { attempt, next_attempt: attempt + 1, wait_ms: wait });
+    if (services.log && a.logs?.retry) {
+      // retry_log reads the failed attempt's record (a|<action>::status|).
+      setOwn(s.steps, a.name, last.record);
+      logPhase(a, 'retry', s, run, services, { attempt, next_attempt: attempt + 1, wait_ms: wait });
+    }
     // Waits past SERVICE__MAX_DELAY_SECS park the run between attempts when the store is durable;
     // without one they happen in process (spec: Retry rules 7).
     if (waited > maxDelayOf(services) && services.store?.durable) {

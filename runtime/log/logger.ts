@@ -16,7 +16,7 @@ export function createLogger(settings: LogSettings, redact: Redactor, destinatio
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((a) => (a instanceof Error ? redactError(a, redact) : redact(a))) as Parameters<typeof method>);
+        method.apply(this, args.map((a) => redact(withErrors(a))) as Parameters<typeof method>);
       },
     },
   };
@@ -29,9 +29,12 @@ function prettyStream(): DestinationStream {
   return pretty({ colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
 }
 
-/** Errors are logged with their stack (5xx), their text redacted like everything else. */
-function redactError(e: Error, redact: Redactor): Record<string, unknown> {
-  return { err: { type: e.name, message: redact(e.message), stack: redact(e.stack ?? '') } };
+/** Errors (alone or as a field) become plain data with their stack, so the redactor reaches them. */
+function withErrors(a: unknown): unknown {
+  const plain = (e: Error) => ({ type: e.name, message: e.message, stack: e.stack ?? '' });
+  if (a instanceof Error) return { err: plain(a) };
+  if (!a || typeof a !== 'object' || Array.isArray(a)) return a;
+  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v instanceof Error ? plain(v) : v]));
 }
 
 /** A logger that writes nothing (tests, `pipewright run`). */
