@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Plan, interpretConfig, initJq } from '../runtime/index.ts';
 import { generateModule, compileConfig } from '../compiler/index.ts';
-import { printDiagnostics } from './diagnostics.ts';
+import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 
 const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../runtime/index.ts', import.meta.url))).href;
 
@@ -19,10 +19,11 @@ export async function loadPlans(files: string[], interpreted: boolean): Promise<
   await initJq();
   const plans: Plan[] = [];
   let dir: string | undefined;
-  for (const file of files) {
-    const c = compileConfig(file);
-    printDiagnostics(c);
-    if (!c.ok || !c.ir) return null;
+  const all = files.map((file) => compileConfig(file));
+  for (const c of all) printDiagnostics(c);
+  if (all.some((c) => !c.ok || !c.ir) || printCrossFile(all)) return null;
+  for (const c of all) {
+    if (!c.ir) continue;
     if (interpreted) { plans.push(interpretConfig(c.ir)); continue; }
     dir ??= mkdtempSync(join(tmpdir(), 'pipewright-'));
     const target = join(dir, `${c.name}.mts`);

@@ -11,3 +11,4 @@ export const schemaFile = new URL('./schema/config.schema.json', import.meta.url
 export async function writeTypes(): Promise<string> {
   return (await import('./schema/gen-types-cli.ts')).writeTypes();
 }
+export { crossFileRouteConflicts } from './load/cross-routes.ts';

@@ -40,7 +40,19 @@ export interface InterfaceIR {
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];
   capture?: Json;
+  /** The interface's `log` (CustomLog): its request line's level and extra fields, or no line. */
+  log?: InterfaceLogIR;
 }
+
+export interface InterfaceLogIR {
+  enabled: boolean;
+  level?: string;
+  /** Extra fields of the request line, interpolated per run. */
+  fields?: Node;
+}
+
+/** pre_log, post_log, error_log, success_log, retry_log. */
+export type LogPhase = 'pre' | 'post' | 'error' | 'success' | 'retry';
 
 export interface ParamIR {
   name: string;
@@ -135,4 +147,6 @@ export interface ActionIR {
   /** `inherit`: [name, fn of the item] pairs from lookup_inherit (paths) and lookup_inherit_jq (jq). */
   lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Node };
   actions?: ActionIR[];
+  /** Each phase's LogMessage list as one node (messages interpolated when the phase comes). */
+  logs?: Partial<Record<LogPhase, Node>>;
 }

@@ -4,15 +4,15 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from './scope.ts';
 
 export function processEnvironment(env: NodeJS.ProcessEnv = process.env, uuid: () => string = randomUUID): Environment {
-  // Scanning the environment costs as much as a small request: done once, at the first capture.
+  // Variables are redacted too: the spec supplies signing secrets as a|var::NAME| (values shorter
+  // than 4 characters are left alone, or every "1" in a capture would be hidden). Scanned once, when
+  // first needed (scanning the environment per request showed in profiles).
   let sensitive: string[] | undefined;
   return {
     secret: (n) => env[`SERVICE__SECRET__${n}`],
     variable: (n) => env[`SERVICE__VAR__${n}`],
     env: (n) => env[n],
     uuid,
-    // Variables are redacted too: the spec supplies signing secrets as a|var::NAME| (values shorter
-    // than 4 characters are left alone, or every "1" in a capture would be hidden).
     sensitiveValues: () =>
       (sensitive ??= Object.entries(env)
         .filter(([k, v]) => (k.startsWith('SERVICE__SECRET__') || k.startsWith('SERVICE__VAR__')) && typeof v === 'string' && v.length >= 4)

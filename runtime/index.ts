@@ -16,7 +16,7 @@ export * as calc from './calc/ops.ts';
 export { runTest } from './asserts/run-test.ts';
 export { transforms } from './transforms/index.ts';
 export { applyTransform, applyTransformAsync } from './transforms/apply.ts';
-export * as sp from './transforms/util/specialised.ts';
+export * as sp from './specialised/ops.ts';
 export { interpretConfig, interpretInterface } from './interpret/plan.ts';
 export { executeInterface } from './exec/run.ts';
 export { buildApp } from './server/app.ts';

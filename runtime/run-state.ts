@@ -59,6 +59,8 @@ export interface RunState {
   iface: string;
   trigger: Trigger;
   startedAt: string;
+  /** After this instant (ISO) no retry attempt starts: a bound on work that travels with the run. */
+  deadline?: string;
   request: RequestData;
   steps: Record<string, StepRecord>;
   seq: SeqState;

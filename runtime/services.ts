@@ -1,5 +1,6 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
 import type { Store } from './store-types.ts';
+import type { Logger } from 'pino';
 
 export interface Clock {
   now(): number;
@@ -12,7 +13,18 @@ export interface Services {
   store?: Store;
   /** SERVICE__MAX_DELAY_SECS in ms: longer waits suspend the run (durable store) or are refused. */
   maxDelayMs?: number;
+  /** SERVICE__RUN_DEADLINE_SECS in ms: no retry attempt starts (or waits) past a run's start + this. */
+  runDeadlineMs?: number;
+  /** Operational log (runtime/log); absent = nothing is logged (tests, `pipewright run`). */
+  log?: Logger;
+  /** Per-run copies only: aborted when the HTTP client waiting for the run goes away. */
+  cancel?: AbortSignal;
 }
+
+export const DEFAULT_RUN_DEADLINE_MS = 86_400_000;
+
+/** Node's largest timer (2^31 − 1 ms); longer ones fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export const DEFAULT_MAX_DELAY_MS = 300_000;
 
@@ -23,7 +35,7 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(resolve, ms);
+      const t = setTimeout(resolve, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
       signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
     }),
 };

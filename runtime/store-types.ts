@@ -52,6 +52,8 @@ export interface Store {
   /** Records a finished (or running) run's final state; the run is no longer suspended. */
   saveRun(state: RunState): Promise<void>;
   loadRun(id: string): Promise<RunState | undefined>;
+  /** Forgets finished runs last written before `before` (bounded retention); returns how many. */
+  pruneFinished?(before: Date): Promise<number>;
   /** How many runs are suspended (metrics, tests). */
   countSuspended(): Promise<number>;
 

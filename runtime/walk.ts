@@ -66,6 +66,7 @@ export const actionWalkers: Walkers<ActionIR> = {
   assertStatusHint: (v, m, at) => walkRecord(v, hintW, m, [...at, 'assert_status_hint']),
   lookup: (v, m, at) => walkRecord(v, lookupW, m, at),
   actions: (v, m, at) => v.map((a) => walkAction(a, m, at)),
+  logs: (v, m, at) => Object.fromEntries(Object.entries(v).map(([k, n]) => [k, m.value(n!, [...at, `${k}_log`])])),
 };
 
 const paramW: Walkers<ParamIR> = {
@@ -88,6 +89,7 @@ export const interfaceWalkers: Walkers<InterfaceIR> = {
   assert: (v, m, at) => walkRecord(v, assertW, m, [...at, 'assert']),
   actions: (v, m, at) => v.map((a) => walkAction(a, m, at)),
   tests: (v, m, at) => tests(v, m, at),
+  log: ({ fields, ...rest }, m, at) => ({ ...rest, ...(fields ? { fields: m.value(fields, [...at, 'log', 'fields']) } : {}) }),
 };
 
 const configW: Walkers<ConfigIR> = {

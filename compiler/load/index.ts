@@ -1,11 +1,11 @@
 // Loading a config: parse YAML (with positions) -> check against the schema -> lint.
-import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { Config } from '../schema/config-types.ts';
 import { schemaDiagnostics } from '../schema/validate.ts';
 import { dedupeDiagnostics, hasErrors, sortDiagnostics, type Diagnostic } from '../source/diagnostics.ts';
 import { parseYamlWithPositions, type Locate } from '../source/yaml.ts';
 import { lintConfig } from './lint.ts';
+import { readConfigFile } from './read.ts';
 
 interface Loaded {
   file: string;
@@ -20,7 +20,12 @@ interface Loaded {
 export type LoadedConfig = (Loaded & { ok: true; config: Config }) | (Loaded & { ok: false; config: unknown });
 
 export function loadConfig(file: string, text?: string): LoadedConfig {
-  const source = text ?? readFileSync(file, 'utf8');
+  const read = text !== undefined ? { text } : readConfigFile(file);
+  if (!('text' in read)) {
+    const d: Diagnostic = { file, line: 0, col: 0, severity: 'error', message: read.problem, hint: read.hint, path: [] };
+    return { file, name: basename(file, extname(file)), text: '', config: undefined, diagnostics: [d], locate: () => ({ line: 0, col: 0 }), ok: false };
+  }
+  const source = read.text;
   const { value: config, diagnostics: yamlProblems, locate } = parseYamlWithPositions(file, source);
   // After a YAML error the value is partial: checking it would only add noise.
   const checks = hasErrors(yamlProblems) ? [] : [...schemaDiagnostics(file, config, locate), ...lintConfig(config, locate, file)];

@@ -5,6 +5,11 @@ import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { lintUnbuilt } from './lint-unbuilt.ts';
 import { lintSecrets } from './lint-secrets.ts';
+import { lintBounds } from './lint-bounds.ts';
+import { lintRegexes } from './lint-regex.ts';
+import { lintRoutes } from './lint-routes.ts';
+import { lintSchedules } from './lint-schedule.ts';
+import { lintTokens } from './lint-tokens.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -24,6 +29,11 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintMarkers(config, ifaces, report);
   lintUnbuilt(config, ifaces, report);
   lintSecrets(config, [], report);
+  lintBounds(config, report);
+  lintRegexes(config, report);
+  lintRoutes(config, report);
+  lintSchedules(config, report);
+  lintTokens(ifaces, report);
   return out;
 }
 

@@ -27,13 +27,7 @@ export const UNBUILT: readonly Unbuilt[] = [
   { owner: 'Interface', field: 'public', feature: 'WebSocket channels' },
   { owner: 'Interface', field: 'subscribe_authorizer', feature: 'WebSocket channels' },
   { owner: 'Interface', field: 'mcp', feature: 'MCP tools' },
-  { owner: 'Interface', field: 'log', feature: 'custom logs' },
   { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
-  { owner: 'Action', field: 'pre_log', feature: 'custom logs' },
-  { owner: 'Action', field: 'post_log', feature: 'custom logs' },
-  { owner: 'Action', field: 'error_log', feature: 'custom logs' },
-  { owner: 'Action', field: 'success_log', feature: 'custom logs' },
-  { owner: 'Action', field: 'retry_log', feature: 'custom logs' },
   { owner: 'Action', field: 'hide_metrics', feature: 'Prometheus metrics' },
   // Companions of action kinds not built yet (command): refused even on another kind.
   { owner: 'Action', field: 'expect_exit', feature: 'command actions' },

@@ -71,6 +71,11 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   }
   const hint = kind === 'http' ? assertStatusHint(a, name, [...at, a.http ? 'http' : 'url'], cx) : undefined;
   if (hint) ir.assertStatusHint = hint;
+  const logFields = { pre: a.pre_log, post: a.post_log, error: a.error_log, success: a.success_log, retry: a.retry_log };
+  for (const phase of ['pre', 'post', 'error', 'success', 'retry'] as const) {
+    const list = logFields[phase];
+    if (Array.isArray(list) && list.length) (ir.logs ??= {})[phase] = lowerValue(list);
+  }
   const keys = stateKeysOf(ir);
   if (keys.length) ir.stateKeys = keys;
   const reads = actionsRead(ir);

@@ -33,6 +33,10 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   const produces = contract(i.produces, i.response_example);
   if (produces) ir.produces = produces;
   if (i.tests) ir.tests = i.tests.map(lowerTest);
+  const log = i.log;
+  if (log) {
+    ir.log = { enabled: log.enabled !== false, ...(typeof log.level === 'string' ? { level: log.level } : {}), ...(log.fields !== undefined ? { fields: lowerValue(log.fields) } : {}) };
+  }
   return ir;
 }
 

@@ -952,10 +952,23 @@ export interface McpTool {
   server?: string;
 }
 /**
- * Custom log settings of an interface; its fields are not fixed by the spec.
+ * The interface's request log line: whether it is written, at which level, and extra fields (markers interpolate against the finished run).
  */
 export interface CustomLog {
-  [k: string]: unknown;
+  /**
+   * false: no request line for this interface (health checks, noisy polls). Action logs still appear.
+   */
+  enabled?: boolean;
+  /**
+   * Level of the request line; default info (error for 5xx).
+   */
+  level?: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+  /**
+   * Extra fields of the request line, e.g. {customer: a|params::id|}; secrets are redacted.
+   */
+  fields?: {
+    [k: string]: unknown;
+  };
 }
 /**
  * Defaults given to every action of the interface; an action's own value wins. Resolved at config load.
@@ -1078,11 +1091,11 @@ export interface LogMessage {
    */
   msg: string;
   /**
-   * Log level; values seen: info, warn, error.
+   * Log level: trace, debug, info, warn, error or fatal.
    */
-  level: string;
+  level: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
   /**
-   * Log as JSON.
+   * Log the interpolated message as structured data (field `data`; text holding JSON is parsed).
    */
   json?: boolean;
 }

@@ -19,7 +19,8 @@ export interface Diagnostic {
 export function formatDiagnostic(d: Diagnostic, sourceText: string, opts: { color: boolean } = { color: false }): string {
   const c = palette(opts.color);
   const sev = d.severity === 'error' ? c.red(c.bold('error')) : c.yellow(c.bold('warning'));
-  const lines = [`${c.bold(`${d.file}:${d.line}:${d.col}`)}: ${sev}: ${c.bold(d.message)}`];
+  // Line 0: about the file as a whole (it does not exist, it is a directory).
+  const lines = [`${c.bold(d.line ? `${d.file}:${d.line}:${d.col}` : d.file)}: ${sev}: ${c.bold(d.message)}`];
   const frame = codeFrame(sourceText, d.line, d.col, c);
   if (frame) lines.push(frame);
   if (d.hint) lines.push(`${c.cyan('hint')}: ${d.hint}`);

@@ -35,7 +35,13 @@ export function parseYamlWithPositions(file: string, text: string): ParsedYaml {
     return pos(o);
   };
   for (const e of doc.errors) diagnostics.push(yamlDiagnostic(file, 'error', e.message, at(e.pos[0])));
-  for (const w of doc.warnings) diagnostics.push(yamlDiagnostic(file, 'warning', w.message, at(w.pos[0])));
+  // A tag such as !!js/function would load as a plain string: refused, not silently read as text.
+  for (const w of doc.warnings) {
+    const unknownTag = w.code === 'TAG_RESOLVE_FAILED';
+    const d = yamlDiagnostic(file, unknownTag ? 'error' : 'warning', w.message, at(w.pos[0]));
+    if (unknownTag) d.hint = 'configs are plain YAML data: remove the tag (only the standard tags such as !!str are understood)';
+    diagnostics.push(d);
+  }
   diagnostics.push(...duplicateKeys(file, doc, pos));
 
   let value: unknown = null;

@@ -2,12 +2,13 @@
 // the durable store and resumed by the scheduler when due; with no durable store a long delay is
 // refused, never shortened (spec: States and transitions).
 import { durationMs } from '../values/duration.ts';
+import { boundedDurationMs } from '../values/bounds.ts';
 import { maxDelayOf } from '../services.ts';
 import type { ActionKind } from './types.ts';
 
 export const delay: ActionKind = async (config, ctx) => {
   let ms: number;
-  try { ms = durationMs(config); } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
+  try { ms = durationMs(config); boundedDurationMs(ms, 'delay'); } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
   const max = maxDelayOf(ctx.services);
   if (ms <= max) {
     await ctx.services.clock.sleep(ms, ctx.signal);

@@ -2,7 +2,7 @@
 // records their ids, in one store write per execution (one page). Data: the new records, in order.
 import { jqAll } from '../jq/engine.ts';
 import type { Store } from '../store-types.ts';
-import { optionalDurationMs } from '../values/duration.ts';
+import { boundedDurationMs } from '../values/bounds.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 
 /** Ids kept per set when there is no ttl (spec: Limits, only_new retention). */
@@ -21,7 +21,7 @@ export const onlyNew: ActionKind = async (config, ctx) => {
   const expr = c.id === undefined || c.id === null ? '.id' : c.id;
   if (typeof expr !== 'string' || !expr.trim()) return fail('only_new: "id" must be a jq expression');
   const ns = typeof c.namespace === 'string' && c.namespace ? c.namespace : ctx.run.config;
-  const ttl = optionalDurationMs(c.ttl);
+  const ttl = boundedDurationMs(c.ttl, 'ttl');
   const input = ctx.input;
   const records: unknown[] = input === undefined || input === null ? [] : Array.isArray(input) ? input : [input];
 

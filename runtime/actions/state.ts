@@ -2,7 +2,7 @@
 // config's namespace. Data: get → the value (null when absent), set → the value,
 // advance → {advanced, value}, increment → the new number, delete → {deleted}.
 import type { Store } from '../store-types.ts';
-import { optionalDurationMs } from '../values/duration.ts';
+import { boundedDurationMs } from '../values/bounds.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 
 const OPS = ['get', 'set', 'advance', 'increment', 'delete'] as const;
@@ -23,7 +23,7 @@ export const state: ActionKind = async (config, ctx) => {
   if (op.key === undefined || op.key === null || op.key === '' || typeof op.key === 'object') return fail(`state ${name}: "key" must be non-empty text`);
   const key = String(op.key);
   const ns = typeof c.namespace === 'string' && c.namespace ? c.namespace : ctx.run.config;
-  const ttl = optionalDurationMs(op.ttl);
+  const ttl = boundedDurationMs(op.ttl, 'ttl');
   const now = ctx.services.clock.now();
   switch (name) {
     case 'get':

@@ -1,18 +1,20 @@
 // `regex: <JS RegExp source>`, no flags (a leading "/" is part of the pattern, e.g. "^/api/").
 // The actual value is stringified (numbers, booleans, JSON for objects); null/undefined fail,
 // since matching a missing value is almost always a config mistake. Patterns are compiled once
-// and kept in a bounded cache; an invalid pattern is a failed check, never a crash.
+// and kept in a bounded cache; an invalid pattern is a failed check, never a crash. Matching is
+// linear-time (RE2, runtime/values/regex.ts): a param validated by `^(a+)+$` cannot freeze the server.
 import { show } from './json.ts';
+import { compileRegex, type LinearRegex } from '../values/regex.ts';
 import type { AssertOp } from './types.ts';
 
 const MAX_CACHED = 256;
-const cache = new Map<string, RegExp | string>(); // pattern -> RegExp, or the compile error
+const cache = new Map<string, LinearRegex | string>(); // pattern -> regex, or the compile error
 
-export function compiled(pattern: string): RegExp | string {
+export function compiled(pattern: string): LinearRegex | string {
   let re = cache.get(pattern);
   if (re === undefined) {
     try {
-      re = new RegExp(pattern);
+      re = compileRegex(pattern);
     } catch (e) {
       re = (e as Error).message;
     }
@@ -32,7 +34,7 @@ export const op: AssertOp = {
   },
   explain(a, e) {
     const re = compiled(String(e));
-    if (typeof re === 'string') return `invalid regex ${show(String(e))}: ${re}`;
+    if (typeof re === 'string') return re;
     return `expected ${show(a)} to match ${show(String(e))}`;
   },
 };

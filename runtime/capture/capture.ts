@@ -9,7 +9,7 @@ import type { ActionPlan, InterfacePlan, Plan } from '../plan.ts';
 import type { RunState, Trigger } from '../run-state.ts';
 import type { CapturedRun, Store } from '../store-types.ts';
 import { executeInterface, type RunOptions, type RunResult } from '../exec/run.ts';
-import { redactRun } from './redact.ts';
+import { redactRun } from '../values/redact.ts';
 import { captureSetting, type CaptureSetting } from './setting.ts';
 
 export interface Capture {

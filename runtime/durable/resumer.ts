@@ -8,6 +8,7 @@ import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
 import type { RunHooks } from '../server/hooks.ts';
+import { redactorOf, redactRun } from '../values/redact.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -52,7 +53,7 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
   try {
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services });
     if (r.state.status !== 'suspended') {
-      await o.store.saveRun({ ...r.state, response: r.response });
+      await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));
       const iface = plan.interfaces.find((x) => x.name === run.iface);
       if (iface) o.hooks?.afterRun(plan, iface, r);
     }

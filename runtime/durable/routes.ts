@@ -5,9 +5,14 @@ import type { ResumerOptions } from './resumer.ts';
 import { continueRun } from './resumer.ts';
 import { decodeBody } from '../server/request.ts';
 
+const VALID_TOKEN = /^[\x21-\x7e\u00a0-\uffff]{1,512}$/u;
+
 export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 'pollMs' | 'batch'>): void {
   app.post('/_ap/resume/:token', async (req, reply) => {
     const { token } = req.params as { token: string };
+    // A token is printable text of bounded length; anything else (a NUL byte, a megabyte) is the
+    // caller's mistake: 400, never a store error turned into a 500.
+    if (!VALID_TOKEN.test(token)) return reply.code(400).send({ error: { status: 400, message: 'invalid resume token: expected 1 to 512 printable characters' } });
     // Decode first: a malformed body is a 400 and must not spend the token.
     const body = decodeBody(typeof req.body === 'string' ? req.body : '', String(req.headers['content-type'] ?? ''));
     const claim = await o.store.claimToken(token, new Date(o.services.clock.now()), o.node);

@@ -11,6 +11,8 @@ import { isRetryable, nextWait } from './retry.ts';
 import { runLookup } from './lookup.ts';
 import { setOwn } from '../values/build.ts';
 import { TransformError } from '../transforms/types.ts';
+import { timerMs } from '../values/bounds.ts';
+import { logActionFailed, logPhase } from '../log/action-logs.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -30,30 +32,61 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   const executionId = resumed?.executionId ?? s.env.uuid();
   let waited = 0;
   let last: StepResult | undefined;
+  if (!resumed) logPhase(a, 'pre', s, run, services);
   for (let attempt = (resumed?.attempts ?? 0) + 1; attempt <= attempts; attempt++) {
     last = await attemptOnce(a, s, run, services, attempt, executionId);
     if (last.suspend) return last;
     const assertFailed = last.record.assert?.ok === false;
-    if (last.record.outcome === 'succeeded' && !assertFailed) return last;
+    if (last.record.outcome === 'succeeded' && !assertFailed) return ended(a, s, run, services, last);
     if (!retry || attempt === attempts) break;
     const o: ActionOutcome = { ok: last.record.outcome === 'succeeded', ...(last.failure ? { failure: last.failure } : {}), ...(last.retryAfterMs !== undefined ? { retryAfterMs: last.retryAfterMs } : {}) };
     if (!isRetryable(retry, o, a.kind === 'http', assertFailed)) break;
     const wait = nextWait(retry, attempt + 1, o);
+    const stop = retryStop(run, services, wait);
+    if (stop) { last.record.error = `${last.record.error ?? 'failed'}; ${stop}`; break; }
     waited += wait;
+    if (services.log && a.logs?.retry) {
+      // retry_log reads the failed attempt's record (a|<action>::status|).
+      setOwn(s.steps, a.name, last.record);
+      logPhase(a, 'retry', s, run, services, { attempt, next_attempt: attempt + 1, wait_ms: wait });
+    }
     // Waits past SERVICE__MAX_DELAY_SECS park the run between attempts when the store is durable;
     // without one they happen in process (spec: Retry rules 7).
     if (waited > maxDelayOf(services) && services.store?.durable) {
       run.retry = { action: a.name, attempts: attempt, executionId };
       return { ...last, suspend: { at: services.clock.now() + wait, reason: 'retry' } };
     }
-    await services.clock.sleep(wait);
+    try { await services.clock.sleep(wait, services.cancel); } catch { break; }
   }
-  return last!;
+  return ended(a, s, run, services, last!);
+}
+
+/** The action's logs once it has its final record (success_log or error_log, then post_log). */
+function ended(a: ActionPlan, s: Scope, run: RunState, services: Services, r: StepResult): StepResult {
+  if (!services.log || r.suspend) return r;
+  // The messages read the action's own record, as its assert does.
+  setOwn(s.steps, a.name, r.record);
+  if (r.record.outcome === 'failed') {
+    logActionFailed(a, run, services, r.record.attempts, r.record.error);
+    logPhase(a, 'error', s, run, services);
+  } else if (r.record.outcome === 'succeeded') logPhase(a, 'success', s, run, services);
+  logPhase(a, 'post', s, run, services);
+  return r;
+}
+
+/** Why no further attempt may start: the client went away, or the run's deadline comes first. */
+function retryStop(run: RunState, services: Services, wait: number): string | undefined {
+  if (services.cancel?.aborted) return 'retries stopped: the client disconnected';
+  const deadline = run.deadline ? Date.parse(run.deadline) : NaN;
+  if (services.clock.now() + wait > deadline) return `retries stopped: the run's deadline (${run.deadline}) comes before the next attempt`;
+  return undefined;
 }
 
 async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, executionId: string): Promise<StepResult & { retryAfterMs?: number }> {
   let outcome: ActionOutcome;
-  const signal = a.timeoutMs !== undefined ? AbortSignal.timeout(a.timeoutMs) : undefined;
+  const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
+  // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
+  const signal = timeout && services.cancel ? AbortSignal.any([timeout, services.cancel]) : (timeout ?? services.cancel);
   try {
     const input = resolveInput(a, s);
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);

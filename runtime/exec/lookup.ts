@@ -3,6 +3,7 @@
 import type { ActionOutcome } from '../actions/types.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import { copyRecord, setOwn } from '../values/build.ts';
+import { timerMs } from '../values/bounds.ts';
 import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -55,7 +56,7 @@ async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunSt
   });
   if (timeoutMs === undefined) return work;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timeoutMs); });
+  const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timerMs(timeoutMs)); });
   try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
 }
 

@@ -3,12 +3,13 @@
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData, RunState, Trigger } from '../run-state.ts';
 import type { Environment, Scope } from '../scope.ts';
-import type { Services } from '../services.ts';
+import { DEFAULT_RUN_DEADLINE_MS, type Services } from '../services.ts';
 import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
 import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
 import { setOwn } from '../values/build.ts';
+import { redactorOf, redactRun } from '../values/redact.ts';
 
 export interface RunOptions {
   trigger: Trigger;
@@ -30,6 +31,7 @@ export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, 
     iface: i.name,
     trigger: o.trigger,
     startedAt: new Date(o.services.clock.now()).toISOString(),
+    deadline: new Date(o.services.clock.now() + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)).toISOString(),
     request,
     // No prototype: action names are data, even one called __proto__ or constructor.
     steps: Object.create(null) as RunState['steps'],
@@ -95,7 +97,8 @@ async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptio
   state.cursor = p.index;
   state.status = 'suspended';
   state.wake = { reason: p.suspend.reason, action: i.actions[p.index]!.name, ...(at ? { at: at.toISOString() } : {}), ...(p.suspend.token ? { token: p.suspend.token } : {}) };
-  await store.suspend({ state, wakeAt: at, token: p.suspend.token ?? null });
+  // Stored redacted like every run record: a resumed run reads secrets from its environment again.
+  await store.suspend({ state: redactRun(state, redactorOf(o.env)), wakeAt: at, token: p.suspend.token ?? null });
   const body = { run_id: state.id, status: 'suspended', action: state.wake.action, reason: p.suspend.reason, ...(at ? { resume_at: at.toISOString() } : {}) };
   return { state, response: { status: 202, headers: {}, body } };
 }
@@ -124,7 +127,9 @@ function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | und
     state.status = 'failed';
     const status = errorStatus(i, state, f);
     const failing = f.action ? i.actions.find((a) => a.name === f.action) : undefined;
-    result = { state, failure: f, response: { status, headers: responseHeaders(i, s, failing?.responseOnError?.headers), body: errorBody(i, state, f, status, s) } };
+    // Error bodies echo upstream data and messages (show_error_detail): secrets never leave in them.
+    const body = redactorOf(s.env)(errorBody(i, state, f, status, s));
+    result = { state, failure: f, response: { status, headers: responseHeaders(i, s, failing?.responseOnError?.headers), body } };
   } else {
     state.status = 'succeeded';
     const decider = [...i.actions].reverse().find((a) => a.responseOnSuccess && state.steps[a.name]?.outcome === 'succeeded');

@@ -12,6 +12,12 @@ import { setOwn } from '../values/build.ts';
 
 export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
 
+/** The HTTP client waiting for the run went away before it suspended: nothing further starts. */
+export class RunCancelled extends Error {
+  readonly statusCode = 499;
+  constructor() { super('run cancelled: the client disconnected'); }
+}
+
 export interface Paused {
   index: number;
   suspend: Suspend;
@@ -20,6 +26,7 @@ export interface Paused {
 /** Runs actions[start..]; returns where it paused when an action asked to suspend the run. */
 export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0): Promise<Paused | undefined> {
   for (let i = start; i < actions.length; i++) {
+    if (services.cancel?.aborted) throw new RunCancelled();
     const a = actions[i]!;
     const verdict = checkConditions(a, s.steps, new Set(seq.unhandled));
     let record: StepRecord;

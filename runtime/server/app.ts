@@ -10,6 +10,8 @@ import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
+import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
+import { abortOnDisconnect } from './cancel.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -32,11 +34,12 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const services = o.services ?? { clock: systemClock };
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
   const hooks = o.hooks ?? runHooks({ env, services, warn });
-  const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  const app = Fastify({ logger: o.logger ?? false, ...requestIds, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
+  if (services.log) registerRequestLog(app, services.log, env);
   app.get('/_ap/health', async () => ({ ok: true }));
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && o.adminToken) {
@@ -53,7 +56,9 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         seen.set(key, `${plan.name}.${i.name}`);
       }
       app.route({ method: methods, url: i.route, handler: async (req, reply) => {
-        const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });
+        noteRun(req, plan, i);
+        const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: abortOnDisconnect(reply) } });
+        noteRun(req, plan, i, result);
         hooks.afterRun(plan, i, result);
         const enc = encodeResponse(result.response, i.output);
         return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
@@ -61,13 +66,13 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     }
   }
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
+    reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
   });
-  app.setErrorHandler((err: Error, _req, reply) => {
+  app.setErrorHandler((err: Error, req, reply) => {
     const status = err instanceof BadRequest ? 400 : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
-    if (status >= 500) app.log.error(err);
-    reply.code(status).send({ error: { status, message } });
+    logHandlerError(services.log, req, err, status);
+    reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
   });
   app.decorate('errorHandlers', hooks.errorHandlers);
   return app;

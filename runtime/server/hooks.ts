@@ -1,5 +1,6 @@
 // What happens after any run finishes, whatever started it (HTTP, schedule, resume, replay):
-// the config's error handler and execution capture. Neither is awaited by the caller.
+// the config's error handler, the run's record (redacted; GET /_ap/runs/<id> reads it) and
+// execution capture. None is awaited by the caller.
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -7,6 +8,7 @@ import type { Capture } from '../capture/capture.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
+import { redactorOf, redactRun } from '../values/redact.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -20,6 +22,11 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
     afterRun(plan, iface, result) {
       errorHandlers.afterRun(plan, iface.name, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
+      const st = result.state;
+      // A resumed run's record is written by the resumer; a suspended one is in the store already.
+      if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
+        o.services.store.saveRun(redactRun({ ...st, response: result.response }, redactorOf(o.env))).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
+      }
       if (o.capture && result.state.status !== 'suspended') {
         o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }

@@ -5,7 +5,7 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
 import { scopeOf } from '../exec/run.ts';
 import type { Environment } from '../scope.ts';
-import { redactSecrets } from '../capture/redact.ts';
+import { redactSecrets } from '../values/redact.ts';
 import { driverFor } from '../actions/database/pools.ts';
 import { dbSettings } from '../actions/database/settings.ts';
 import { createTableOnce } from '../actions/database/create-table.ts';

@@ -16,21 +16,41 @@ import { buildApp } from './app.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules } from '../schedule/scheduler.ts';
+import { createLogger } from '../log/logger.ts';
+import { logSettings } from './log-settings.ts';
+import { redactorOf } from '../values/redact.ts';
+import { opsSettings } from './ops-settings.ts';
+import { startupMessage } from './startup-errors.ts';
+import { inFlight } from './request-log.ts';
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
   await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
 }
 
-/** Starts everything and prints the one line tools wait for. */
+/** Starts everything and prints the one line tools wait for. A failure a user can fix (port in use,
+ *  Postgres unreachable, a bad setting) exits with one line saying how; anything else is a bug. */
 export async function listen(plans: Plan[], o: { port: number; host: string }) {
+  try {
+    return await start(plans, o);
+  } catch (e) {
+    const line = startupMessage(e, o);
+    if (!line) throw e;
+    process.stderr.write(`pipewright: ${line}\n`);
+    process.exit(1);
+  }
+}
+
+async function start(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
   const env = processEnvironment();
+  const ops = opsSettings(process.env);
+  const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
-  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000 };
+  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const warn = (m: string) => process.stderr.write(`pipewright: ${m}\n`);
+  const warn = (m: string) => log.warn(m);
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
@@ -43,15 +63,34 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
   });
+  const retention = startRetention(store, ops.runRetentionMs, warn);
   await app.listen({ port: o.port, host: o.host });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
+  log.info({ node, configs: plans.map((p) => p.name), port }, 'started');
   process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
-  const stop = () => {
-    Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()])).then(() => process.exit(0), () => process.exit(1));
+  const stop = (signal: string) => {
+    log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');
+    clearInterval(retention);
+    const drained = Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => true);
+    const grace = new Promise<false>((r) => setTimeout(() => r(false), ops.shutdownGraceMs).unref());
+    Promise.race([drained, grace])
+      .then((done) => { if (!done) log.warn({ in_flight: inFlight(app) }, 'shutdown grace period over: in-flight work left unfinished'); })
+      .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()]))
+      .then(() => log.flush?.())
+      .then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   return app;
+}
+
+/** Finished runs older than the retention are forgotten (checked every minute). */
+function startRetention(store: Services['store'], ms: number, warn: (m: string) => void): NodeJS.Timeout {
+  const t = setInterval(() => {
+    store?.pruneFinished?.(new Date(Date.now() - ms)).catch((e: unknown) => warn(`run retention: ${(e as Error).message}`));
+  }, 60_000);
+  t.unref();
+  return t;
 }

@@ -81,6 +81,11 @@ export class PostgresStore implements Store {
     return rows[0]?.state;
   }
 
+  async pruneFinished(before: Date): Promise<number> {
+    const r = await this.pool.query(`DELETE FROM ${this.s}.runs WHERE status IN ('succeeded', 'failed') AND updated_at < $1`, [before]);
+    return r.rowCount ?? 0;
+  }
+
   async countSuspended(): Promise<number> {
     const { rows } = await this.pool.query(`SELECT count(*)::int AS n FROM ${this.s}.runs WHERE status = 'suspended'`);
     return rows[0].n;

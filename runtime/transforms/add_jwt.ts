@@ -5,6 +5,7 @@
 // the hash for HS256, and a short one can be brute-forced offline from any issued token.
 import { SignJWT } from 'jose';
 import { durationMs } from '../values/duration.ts';
+import { durationProblem } from '../values/bounds.ts';
 import { TransformError } from './types.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
@@ -38,6 +39,8 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
     } catch {
       throw new TransformError(`${W}: \`exp\` must be a duration such as 30m, 1h or 1d`);
     }
+    const tooLong = durationProblem(a.exp, 'exp');
+    if (tooLong) throw new TransformError(`${W}: ${tooLong}`);
     if (expSecs <= 0) throw new TransformError(`${W}: \`exp\` must be at least one second`);
   }
   try {

@@ -1,10 +1,11 @@
 // extract_with_regex: {value, expr, keys} -> an object naming the capture groups of the first
-// match of `expr` (JavaScript syntax, no flags) in the text at `value` ("" = the data itself):
+// match of `expr` (JavaScript syntax without backreferences or lookaround, linear-time; no flags) in the text at `value` ("" = the data itself):
 // keys[i] is group i+1. A group that did not take part, no match, or null/absent text give null
 // for every key, so the shape never depends on the data. Like the other extract_* transforms, the
 // result replaces the data. Numbers are matched as their text; objects fail.
 import { TransformError, type TransformRun } from './types.ts';
 import { config, dataPath } from './util/fields.ts';
+import { compileRegex, type LinearRegex } from '../values/regex.ts';
 import { kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
 
 const W = 'extract_with_regex';
@@ -16,13 +17,13 @@ export const run: TransformRun = (data, args) => {
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string' && k !== ''))
     throw new TransformError(`${W}: \`keys\` must be a list of names`);
   if (typeof a.expr !== 'string') throw new TransformError(`${W}: \`expr\` must be a regular expression`);
-  let re: RegExp;
+  let re: LinearRegex;
   try {
-    re = new RegExp(a.expr);
+    re = compileRegex(a.expr);
   } catch (e) {
-    throw new TransformError(`${W}: invalid regex: ${(e as Error).message}`);
+    throw new TransformError(`${W}: ${(e as Error).message}`);
   }
-  const groups = new RegExp(`${a.expr}|`).exec('')!.length - 1; // the empty alternative always matches
+  const groups = re.groups;
   if (keys.length > groups) throw new TransformError(`${W}: ${keys.length} keys but the expression has ${groups} capture group(s)`);
 
   const v = lookup(data, segs);

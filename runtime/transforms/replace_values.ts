@@ -3,13 +3,14 @@
 //   any depth; such a value may be an object or array, replaced whole).
 // - Selection: `values` (strings equal to an entry; numbers, booleans and null by their JSON
 //   text, so "0" and "null" match 0 and null), and/or `find_str` (strings containing
-//   it; a JS regex when `regex: true`, or give the pattern as `regex` itself). With neither, every
+//   it; a regex (JS syntax without backreferences or lookaround, linear-time) when `regex: true`, or give the pattern as `regex` itself). With neither, every
 //   value in scope is selected, which needs `target_key` (replacing every scalar is a mistake).
 // - Replacement: the selected value becomes `target_value` (any JSON, e.g. null or "***"). With
 //   `new_str` and a find, only the matched parts of the string are replaced by new_str.
 import { TransformError, type TransformRun } from './types.ts';
 import { config, flag, text } from './util/fields.ts';
 import { setOwn, type Rec } from './util/path.ts';
+import { compileRegex, type LinearRegex } from '../values/regex.ts';
 
 const W = 'replace_values';
 const MAX_DEPTH = 512;
@@ -24,24 +25,24 @@ export const run: TransformRun = (data, args) => {
   const asRegex = typeof a.regex === 'string' ? a.regex : flag(a, 'regex', W, false) ? text(a, 'find_str', W, { nonEmpty: true }) : undefined;
   if (typeof a.regex === 'string' && a.find_str !== undefined) throw new TransformError(`${W}: give the pattern as \`regex\` or \`find_str\`, not both`);
   const find = asRegex ?? (a.find_str === undefined ? undefined : text(a, 'find_str', W, { nonEmpty: true }));
-  let re: RegExp | undefined;
+  let re: LinearRegex | undefined;
   try {
-    re = asRegex === undefined ? undefined : new RegExp(asRegex, 'g');
+    re = asRegex === undefined ? undefined : compileRegex(asRegex);
   } catch (e) {
-    throw new TransformError(`${W}: invalid regex: ${(e as Error).message}`);
+    throw new TransformError(`${W}: ${(e as Error).message}`);
   }
   const newStr = a.new_str === undefined ? undefined : text(a, 'new_str', W);
   if (newStr !== undefined && find === undefined) throw new TransformError(`${W}: \`new_str\` needs \`find_str\` or \`regex\``);
   if (key === undefined && values === undefined && find === undefined)
     throw new TransformError(`${W}: set \`target_key\`, \`values\` or \`find_str\` to say which values to replace`);
 
-  const hit = (s: string) => (re ? s.search(re) >= 0 : s.includes(find!)); // search ignores lastIndex
+  const hit = (s: string) => (re ? re.test(s) : s.includes(find!));
   const replace = (v: unknown): unknown => {
     const str = typeof v === 'string' ? v : v === null || typeof v !== 'object' ? JSON.stringify(v) : undefined;
     if (values !== undefined && !(str !== undefined && values.includes(str))) return v;
     if (find !== undefined && !(typeof v === 'string' && hit(v))) return v;
     if (newStr === undefined) return a.target_value;
-    return re ? (v as string).replace(re, newStr) : (v as string).split(find!).join(newStr);
+    return re ? re.replaceAll(v as string, newStr) : (v as string).split(find!).join(newStr);
   };
   const visit = (x: unknown, depth: number, keyed: boolean): unknown => {
     if (keyed) {

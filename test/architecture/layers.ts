@@ -22,11 +22,12 @@ export const RULES: Record<string, readonly string[]> = {
   cli: ['compiler/index.ts', 'runtime/index.ts'],
   'compiler/index.ts': ['compiler', 'compiler/*'],
   // compiler/project.ts and bundle.ts compose the front end and the code generator.
-  compiler: ['compiler/load', 'compiler/lower', 'compiler/codegen', 'compiler/emit', 'compiler/source', 'compiler/schema', 'compiler/markers', ...COMPILER_USES_RUNTIME],
+  compiler: ['compiler/load', 'compiler/lower', 'compiler/codegen', 'compiler/emit', 'compiler/bundle', 'compiler/source', 'compiler/schema', 'compiler/markers', ...COMPILER_USES_RUNTIME],
   'compiler/source': [],
   'compiler/markers': ['runtime/ir.ts'],
   'compiler/schema': ['compiler/source'],
-  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/util/encodings.ts'],
+  // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
+  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
   'compiler/lower': ['compiler/markers', 'compiler/source', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
   // The one code builder every emitter uses (plan, jq, JSONPath, calc): below all of them.

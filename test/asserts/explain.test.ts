@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asserts } from '../../runtime/asserts/index.ts';
 import { cacheSize, compiled } from '../../runtime/asserts/regex.ts';
+import type { LinearRegex } from '../../runtime/values/regex.ts';
 
 const why = (op: string, a: unknown, e: unknown) => asserts[op]!.explain(a, e);
 
@@ -27,7 +28,7 @@ describe('failure messages', () => {
   });
 
   it('reports an invalid regex instead of throwing', () => {
-    expect(why('regex', 'x', '(')).toMatch(/^invalid regex "\(": .*Unterminated group/);
+    expect(why('regex', 'x', '(')).toMatch(/^invalid regex "\(": missing closing \)/);
   });
 
   it('cuts long values', () => {
@@ -42,6 +43,6 @@ describe('regex cache', () => {
     expect(compiled('^a+$')).toBe(compiled('^a+$'));
     for (let i = 0; i < 1000; i++) compiled(`^p${i}$`);
     expect(cacheSize()).toBeLessThanOrEqual(256);
-    expect((compiled('^p999$') as RegExp).test('p999')).toBe(true);
+    expect((compiled('^p999$') as LinearRegex).test('p999')).toBe(true);
   });
 });

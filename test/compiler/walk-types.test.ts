@@ -12,9 +12,9 @@ import { actionWalkers, interfaceWalkers, type Walkers } from '../../runtime/wal
 describe('the walk over the IR', () => {
   it('knows the leaf fields from the IR types alone', () => {
     expectTypeOf<LeafKeys<ActionIR>>().toEqualTypeOf<
-      'line' | 'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'assertStatusHint' | 'lookup' | 'actions'
+      'line' | 'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'assertStatusHint' | 'lookup' | 'actions' | 'logs'
     >();
-    expectTypeOf<LeafKeys<InterfaceIR>>().toEqualTypeOf<'line' | 'params' | 'response' | 'assert' | 'actions' | 'tests'>();
+    expectTypeOf<LeafKeys<InterfaceIR>>().toEqualTypeOf<'line' | 'params' | 'response' | 'assert' | 'actions' | 'tests' | 'log'>();
     // The Plan is derived: the same fields, with leaves made.
     expectTypeOf<ActionPlan['input']>().toEqualTypeOf<Leaf[] | undefined>();
     expectTypeOf<NonNullable<ActionPlan['assert']>['tests']>().toEqualTypeOf<Pred[]>();

@@ -58,7 +58,6 @@ describe('unbuilt fields are refused at load', () => {
     expect(refusals).toEqual([
       { at: '1:1', severity: 'error', message: 'expose_metrics in the config is not available in this build', hint: 'this build does not implement Prometheus metrics; remove the field' },
       { at: '4:5', severity: 'error', message: 'ws in interface "orders" is not available in this build', hint: 'this build does not implement WebSocket channels; remove the field' },
-      { at: '10:9', severity: 'error', message: 'pre_log in action "Fetch" is not available in this build', hint: 'this build does not implement custom logs; remove the field' },
     ]);
   });
 });

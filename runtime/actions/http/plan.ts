@@ -4,7 +4,7 @@
 import type { ActionContext } from '../types.ts';
 import { planAuth } from './auth.ts';
 import { normalizeDataType, type DataType } from './data-type.ts';
-import { optionalDurationMs } from '../../values/duration.ts';
+import { boundedDurationMs } from '../../values/bounds.ts';
 import { encodeBody } from './encode-body.ts';
 import { idempotencyHeader, type IdempotencyHeader } from './idempotency.ts';
 import { encodeMultipart } from './multipart.ts';
@@ -46,9 +46,9 @@ export async function prepare(config: Record<string, any>, ctx: ActionContext): 
   // Validated before the body, which may read files.
   const cheap = {
     expect: config.expect_status as unknown,
-    timeoutMs: optionalDurationMs(config.timeout),
+    timeoutMs: boundedDurationMs(config.timeout, 'timeout'),
     transport: {
-      connectTimeoutMs: optionalDurationMs(config.connect_timeout),
+      connectTimeoutMs: boundedDurationMs(config.connect_timeout, 'connect_timeout'),
       proxy: proxyUrl(config.proxy),
       tls: tlsOptions(config),
     },

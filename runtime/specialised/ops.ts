@@ -1,13 +1,13 @@
 // What the compiler's specialised transforms (compiler/codegen/specialise/) call: the same small
 // operations the generic transforms are built from, so both paths keep one set of rules (dotted
 // reads through own fields, numeric text, the 15-digit cut of fractional sums, `__proto__` as data).
-import { asserts } from '../../asserts/index.ts';
-import { TransformError } from '../types.ts';
+import { asserts } from '../asserts/index.ts';
+import { TransformError } from '../transforms/types.ts';
 
-export { getDotted } from '../../calc/locate.ts';
-export { toNumber } from '../../calc/num.ts';
-export { cleanSum } from '../aggregate.ts';
-export { copyRecord, setOwn } from '../../values/build.ts';
+export { getDotted } from '../calc/locate.ts';
+export { toNumber } from '../calc/num.ts';
+export { cleanSum } from '../transforms/aggregate.ts';
+export { copyRecord, setOwn } from '../values/build.ts';
 export { TransformError };
 
 /** One check's verdict without its message (runTest's rule: an unknown or throwing check fails). */

@@ -1,0 +1,28 @@
+// Operational settings read at start (README, "Settings"). A malformed value is a one-line startup
+// error naming the variable, never a silent default.
+export interface OpsSettings {
+  /** SERVICE__RUN_DEADLINE_SECS (86400): no retry attempt of a run starts after its start + this. */
+  runDeadlineMs: number;
+  /** SERVICE__RUN_RETENTION_HOURS (24): finished runs stay readable at GET /_ap/runs/<id> this long. */
+  runRetentionMs: number;
+  /** SERVICE__SHUTDOWN_GRACE_SECS (10): on SIGTERM/SIGINT, in-flight runs get this long to finish. */
+  shutdownGraceMs: number;
+}
+
+import { StartupError } from './startup-errors.ts';
+
+function seconds(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > max) throw new StartupError(`${name}=${raw} must be a number between 0 and ${max}`);
+  return n;
+}
+
+export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {
+  return {
+    runDeadlineMs: seconds(env, 'SERVICE__RUN_DEADLINE_SECS', 86_400, 30 * 86_400) * 1000,
+    runRetentionMs: seconds(env, 'SERVICE__RUN_RETENTION_HOURS', 24, 24 * 365) * 3_600_000,
+    shutdownGraceMs: seconds(env, 'SERVICE__SHUTDOWN_GRACE_SECS', 10, 3600) * 1000,
+  };
+}

@@ -1,0 +1,67 @@
+// One log line per HTTP request (request id, run id, config, interface, method, path, status,
+// duration), shaped by the interface's `log` setting (CustomLog: enabled, level, fields), and the
+// stack of every 5xx. The run id of a request that never started a run is its request id, so every
+// error response carries an id to find its log lines by (header x-run-id; bodies stay deterministic).
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { RunResult } from '../exec/run.ts';
+import { scopeOf } from '../exec/run.ts';
+import type { Environment } from '../scope.ts';
+import type { Logger } from '../log/logger.ts';
+
+interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult }
+const served = new WeakMap<FastifyRequest, Served>();
+const pending = new WeakMap<FastifyInstance, Map<string, string>>();
+
+/** Called by a route handler before and after the run: what the request ran (for its log line). */
+export function noteRun(req: FastifyRequest, plan: Plan, iface: InterfacePlan, result?: RunResult): void {
+  served.set(req, { plan, iface, ...(result ? { result } : {}) });
+  let runs = pending.get(req.server);
+  if (!runs) pending.set(req.server, (runs = new Map()));
+  if (result) runs.delete(req.id);
+  else runs.set(req.id, `${plan.name}.${iface.name} (request ${req.id})`);
+}
+
+/** The id an error response carries: its run's, else the request's. */
+export function runIdOf(req: FastifyRequest): string {
+  return served.get(req)?.result?.state.id ?? req.id;
+}
+
+export const requestIds = { genReqId: () => randomUUID(), requestIdHeader: false as const };
+
+export function registerRequestLog(app: FastifyInstance, log: Logger, env: Environment): void {
+  // A client that goes away gets no response, so no onResponse: its line says so.
+  app.addHook('onRequestAbort', async (req: FastifyRequest) => {
+    const s = served.get(req);
+    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: req.url.split('?')[0], status: 499 }, 'request aborted by the client');
+  });
+  app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
+    pending.get(req.server)?.delete(req.id);
+    const s = served.get(req);
+    const custom = s?.iface.log;
+    if (custom && !custom.enabled) return;
+    const line: Record<string, unknown> = {
+      req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)),
+      ...(s ? { config: s.plan.name, interface: s.iface.name } : {}),
+      method: req.method, path: req.url.split('?')[0], status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (custom?.fields && s?.result) {
+      try { Object.assign(line, { fields: custom.fields(scopeOf(s.result.state, env)) }); } catch (e) { line.fields_error = (e as Error).message; }
+    }
+    const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as 'info';
+    log[level](line, 'request');
+  });
+}
+
+/** 5xx: the error with its stack, for the operator (the client gets "internal error"); a run
+ *  cancelled because its client went away (499, no response is written) is noted. */
+export function logHandlerError(log: Logger | undefined, req: FastifyRequest, err: Error, status: number): void {
+  if (status >= 500) log?.error({ req_id: req.id, run_id: runIdOf(req), err }, err.message);
+  else if (status === 499) log?.info({ req_id: req.id, run_id: runIdOf(req), status }, err.message);
+}
+
+/** Interface runs still being answered (shutdown logs what it left). */
+export function inFlight(app: FastifyInstance): string[] {
+  return [...(pending.get(app)?.values() ?? [])];
+}
