@@ -6,6 +6,7 @@ export type { Scope, Environment } from './scope.ts';
 export type { RunState, RequestData, StepRecord } from './run-state.ts';
 export { at, path } from './values/get.ts';
 export { text, val, orDefault, countOfValue } from './values/text.ts';
+export { textAs } from './values/escape.ts';
 export { param, header, step, state, secret, variable, envVar, uuid } from './values/refs.ts';
 export { jqValue } from './values/jq-value.ts';
 export { jqAll, initJq } from './jq/engine.ts';

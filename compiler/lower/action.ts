@@ -7,6 +7,7 @@ import { optionalDurationMs } from '../../runtime/values/duration.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { LowerError, lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
+import { jsonPositions, urlPositions } from './positions.ts';
 
 export interface LowerCtx {
   lineOf(path: Array<string | number>): number;
@@ -25,7 +26,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
     throw new LowerError(`action kind "${kind}" is not available in this build`, at, `supported kinds: ${[...cx.supported].join(', ')}`);
   }
   const ir: ActionIR = { name, line: cx.lineOf(at), kind, hide: hideFlags(a) };
-  const config = kindConfig(kind, a, cx);
+  const config = kindConfig(kind, a, at, cx);
   if (config) ir.config = config;
   const inputs = [a.input, ...(Array.isArray(a.input_fallbacks) ? a.input_fallbacks : [])].filter((x) => x !== undefined);
   if (inputs.length) ir.input = inputs.map(lowerInput);
@@ -51,7 +52,7 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   if (a.replayable === false) ir.notReplayable = true;
   for (const [field, key] of [['response_on_success', 'responseOnSuccess'], ['response_on_error', 'responseOnError']] as const) {
     const r = a[field] as Obj | undefined;
-    if (r) ir[key] = { ...(typeof r.http_code === 'number' ? { httpCode: r.http_code } : {}), ...(r.headers ? { headers: lowerValue(r.headers) } : {}), ...(r.body !== undefined ? { body: lowerValue(r.body) } : {}) };
+    if (r) ir[key] = { ...(typeof r.http_code === 'number' ? { httpCode: r.http_code } : {}), ...(r.headers ? { headers: lowerValue(r.headers) } : {}), ...(r.body !== undefined ? { body: jsonPositions(lowerValue(r.body)) } : {}) };
   }
   if (kind === 'lookup') {
     ir.lookup = {
@@ -77,13 +78,16 @@ export function lowerAction(a: Obj, at: Path, index: number, cx: LowerCtx): Acti
   return ir;
 }
 
-function kindConfig(kind: string, a: Obj, cx: LowerCtx): Node | undefined {
+function kindConfig(kind: string, a: Obj, at: Path, cx: LowerCtx): Node | undefined {
   if (kind === 'http') {
     const http: Obj = { ...((a.http as Obj) ?? {}) };
     if (http.url === undefined && a.url !== undefined) http.url = a.url;
     const dflt = cx.defaults.expect_status;
     if (http.expect_status === undefined && dflt !== undefined) http.expect_status = dflt;
-    return lowerValue(http);
+    const node = lowerValue(http);
+    if (node.k !== 'obj') return node;
+    const where = [...at, ...(a.http ? ['http', 'url'] : ['url'])];
+    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : x]) };
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
   return lowerValue(a[kind === 'database' ? 'query' : kind]);

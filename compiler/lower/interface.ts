@@ -4,6 +4,7 @@ import type { Json } from '../../runtime/ir.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
+import { jsonPositions } from './positions.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -65,11 +66,11 @@ function response(r: Obj, i: Obj): ResponseIR {
   if (typeof r.http_code_on_error === 'number') out.httpCodeOnError = r.http_code_on_error;
   if (Array.isArray(r.http_code_inherit_error)) out.inheritError = r.http_code_inherit_error.map(String);
   if (r.headers) out.headers = lowerValue(r.headers);
-  if (typeof r.custom_body === 'string') out.customBody = lowerValue(r.custom_body);
+  if (typeof r.custom_body === 'string') out.customBody = jsonPositions(lowerValue(r.custom_body));
   if (typeof r.http_code_fallback === 'number') out.fallback = r.http_code_fallback;
   if (typeof r.http_code_fallback_strategy === 'string') out.fallbackStrategy = r.http_code_fallback_strategy as ResponseIR['fallbackStrategy'];
   const t = i.templates as Record<string, unknown> | undefined;
-  if (t) out.templates = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, lowerValue(v)]));
+  if (t) out.templates = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, jsonPositions(lowerValue(v))]));
   return out;
 }
 

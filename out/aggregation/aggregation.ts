@@ -30,7 +30,10 @@ const customer_overview_Customer_http_headers_const = {
 function customer_overview_Customer_http(s: rt.Scope): unknown {
   return {
     headers: customer_overview_Customer_http_headers_const,
-    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")),
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/customers/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|"),
   };
 }
 
@@ -54,7 +57,11 @@ const customer_overview_Orders_http_expect_status_const = [200, 404];
 // customer_overview › Orders › http (aggregation.yaml:22)
 function customer_overview_Orders_http(s: rt.Scope): unknown {
   return {
-    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")) + "/orders",
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/customers/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|") +
+      "/orders",
     expect_status: customer_overview_Orders_http_expect_status_const,
   };
 }

@@ -5,12 +5,22 @@ const { jq, jp, calc } = rt;
 
 // inventory › Warehouse › http (failures.yaml:8)
 function inventory_Warehouse_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/warehouse/" + rt.text(rt.param(s, "sku")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/warehouse/" +
+      rt.textAs("segment", rt.param(s, "sku"), "a|params::sku|"),
+  };
 }
 
 // inventory › Cache › http (failures.yaml:11)
 function inventory_Cache_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/cache/" + rt.text(rt.param(s, "sku")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/cache/" +
+      rt.textAs("segment", rt.param(s, "sku"), "a|params::sku|"),
+  };
 }
 
 const inventory_Cache_post_add_attribute_const = { source: "cache" };
@@ -60,12 +70,17 @@ function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope)
 
 // order_status › response › custom_body: response.custom_body (failures.yaml:29)
 function order_status_response_custom_body(s: rt.Scope): unknown {
-  return '{"error":"order ' + rt.text(rt.param(s, "id")) + ' not found"}';
+  return '{"error":"order ' + rt.textAs("json-string", rt.param(s, "id"), "a|params::id|") + ' not found"}';
 }
 
 // order_status › Order › http (failures.yaml:34)
 function order_status_Order_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/orders/" + rt.text(rt.param(s, "id")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/orders/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|"),
+  };
 }
 
 // payment › Charge › http (failures.yaml:45)

@@ -28,7 +28,9 @@ function customers_batch_Customers_lookup_inherit(s: rt.Scope): unknown {
 
 // customers_batch › Customers › Customer › http (fanout.yaml:18)
 function customers_batch_Customers_Customer_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(s.body) };
+  return {
+    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.textAs("segment", s.body, "a|body|"),
+  };
 }
 
 const customers_batch_Customers_Customer_post_keep_attributes_const = ["id", "name", "tier"];

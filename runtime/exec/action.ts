@@ -10,6 +10,7 @@ import { resolveInput } from './input.ts';
 import { isRetryable, nextWait } from './retry.ts';
 import { runLookup } from './lookup.ts';
 import { setOwn } from '../values/build.ts';
+import { Refused } from '../refused.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -61,7 +62,8 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
     }
   } catch (e) {
-    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
+    const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
+    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure };
   }
   if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
   if (outcome.skip) return { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data ?? null, error: 'skipped: nothing new' } };
