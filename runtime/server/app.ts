@@ -10,6 +10,7 @@ import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
+import { checkAccepts } from './accepts.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -53,6 +54,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         seen.set(key, `${plan.name}.${i.name}`);
       }
       app.route({ method: methods, url: i.route, handler: async (req, reply) => {
+        checkAccepts(i, req);
         const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });
         hooks.afterRun(plan, i, result);
         const enc = encodeResponse(result.response, i.output);
@@ -64,7 +66,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     reply.code(404).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
   });
   app.setErrorHandler((err: Error, _req, reply) => {
-    const status = err instanceof BadRequest ? 400 : (err as { statusCode?: number }).statusCode ?? 500;
+    const status = err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
     if (status >= 500) app.log.error(err);
     reply.code(status).send({ error: { status, message } });
