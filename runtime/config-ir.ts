@@ -29,6 +29,11 @@ export interface InterfaceIR {
   method: string;
   route: string;
   output: 'http' | 'cli' | 'none';
+  /** Served over HTTP (compiler/lower/routing.ts): false for output: cli and for interfaces another
+   *  trigger runs (schedule, on_error, authorizers, ws/mqtt/mcp) unless they declare `method`. */
+  routed: boolean;
+  /** `public: true`: no inbound credential required even when credentials are configured. */
+  public?: boolean;
   disableFastpath: boolean;
   params: ParamIR[];
   response: ResponseIR;

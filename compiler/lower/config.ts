@@ -2,13 +2,15 @@
 import type { ConfigIR } from '../../runtime/config-ir.ts';
 import { supportedKinds } from '../../runtime/actions/index.ts';
 import { lowerInterface } from './interface.ts';
+import { internalTargets } from './routing.ts';
 
 type Obj = Record<string, unknown>;
 
 export function lowerConfig(name: string, file: string, config: Obj, lineOf: (p: Array<string | number>) => number): ConfigIR {
   const supported = new Set(supportedKinds);
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...((config.features as Record<string, boolean>) ?? {}) };
-  const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features }));
+  const internal = internalTargets(config);
+  const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features, internal }));
   const ir: ConfigIR = { name, file, interfaces, settings: { features } };
   const onError = config.on_error as Obj | undefined;
   if (onError) {

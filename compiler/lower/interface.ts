@@ -5,10 +5,11 @@ import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 import { jsonPositions } from './positions.ts';
+import { isRouted } from './routing.ts';
 
 type Obj = Record<string, unknown>;
 
-export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'defaults'>): InterfaceIR {
+export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'defaults'> & { internal: Set<string> }): InterfaceIR {
   const at = ['interfaces', name];
   const defaults = (i.defaults as Obj) ?? {};
   const actions = Array.isArray(i.actions) ? (i.actions as Obj[]) : shorthand(name, i);
@@ -18,6 +19,7 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
     method: typeof i.method === 'string' ? i.method.toUpperCase() : 'GET,POST',
     route: routeOf(name, i.route),
     output: (i.output as InterfaceIR['output']) ?? 'http',
+    routed: isRouted(name, i, cx.internal),
     disableFastpath: i.disable_fastpath === true,
     params: params(i.params as Obj | undefined),
     response: response((i.response as Obj) ?? {}, i),
@@ -25,6 +27,7 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   };
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
+  if (i.public === true) ir.public = true;
   for (const key of ['schedule', 'mcp', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
   if (i.ws !== undefined) ir.ws = String(i.ws);

@@ -176,7 +176,7 @@ export interface Interface {
    */
   subscribe_authorizer?: string;
   /**
-   * When true, a WebSocket interface accepts end-user connections with no credential, for non-sensitive public data.
+   * When true, the interface needs no credential even when inbound credentials (API keys, JWT) are configured: HTTP calls and WebSocket connections, for non-sensitive public data.
    */
   public?: boolean;
   /**

@@ -144,6 +144,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/customers/:id/overview",
       output: "http",
+      routed: true,
       disableFastpath: false,
       params: [
         {

@@ -126,6 +126,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/evil",
       output: "http",
+      routed: true,
       disableFastpath: false,
       params: [],
       response: { showErrorDetail: true, headers: evil_process_exit_1_process_exit_1_response_headers },

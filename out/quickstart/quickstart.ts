@@ -110,6 +110,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/hello",
       output: "http",
+      routed: true,
       disableFastpath: false,
       produces: { example: { message: "Hello, world!" } },
       params: [
@@ -139,6 +140,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/order_total",
       output: "http",
+      routed: true,
       disableFastpath: false,
       accepts: {
         example: {

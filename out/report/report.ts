@@ -222,6 +222,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/sales_report",
       output: "http",
+      routed: true,
       disableFastpath: false,
       params: [{ name: "min_total", default: "0" }],
       response: { showErrorDetail: false },

@@ -12,19 +12,28 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
+import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules } from '../schedule/scheduler.ts';
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
-  await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
+  try {
+    await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
+  } catch (e) {
+    if (!(e instanceof StartupError)) throw e;
+    process.stderr.write(`pipewright: ${e.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** Starts everything and prints the one line tools wait for. */
 export async function listen(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
   const env = processEnvironment();
+  // Settings first: a refused setting stops the start before anything is opened.
+  const inbound = inboundSettings(process.env, env);
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000 };
@@ -33,8 +42,8 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
-  const adminToken = process.env.SERVICE__ADMIN_TOKEN || undefined;
-  const app = buildApp(plans, { env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}) });
+  if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
+  const app = buildApp(plans, { env, services, node, warn, hooks, inbound });
   const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   const schedules = startSchedules(plans, {
     store, env, services, node, log: warn,
