@@ -12,6 +12,7 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
+import { outboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
@@ -34,6 +35,7 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   const env = processEnvironment();
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
+  try { outboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000 };
