@@ -3,6 +3,7 @@ import type { ConfigIR } from '../../runtime/config-ir.ts';
 import { supportedKinds } from '../../runtime/actions/index.ts';
 import { lowerInterface } from './interface.ts';
 import { internalTargets } from './routing.ts';
+import { lowerNetwork } from './network.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -11,7 +12,8 @@ export function lowerConfig(name: string, file: string, config: Obj, lineOf: (p:
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...((config.features as Record<string, boolean>) ?? {}) };
   const internal = internalTargets(config);
   const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features, internal }));
-  const ir: ConfigIR = { name, file, interfaces, settings: { features } };
+  const network = lowerNetwork(config.network, ['network']);
+  const ir: ConfigIR = { name, file, interfaces, settings: { features, ...(network ? { network } : {}) } };
   const onError = config.on_error as Obj | undefined;
   if (onError) {
     ir.onError = {

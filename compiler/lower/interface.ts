@@ -6,6 +6,7 @@ import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 import { jsonPositions } from './positions.ts';
 import { isRouted } from './routing.ts';
+import { lowerNetwork } from './network.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -28,6 +29,8 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
   if (i.public === true) ir.public = true;
+  const network = lowerNetwork(i.network, [...at, 'network']);
+  if (network) ir.network = network;
   for (const key of ['schedule', 'mcp', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
   if (i.ws !== undefined) ir.ws = String(i.ws);

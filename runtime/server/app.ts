@@ -14,6 +14,7 @@ import { encodeResponse } from './reply.ts';
 import { checkAccepts } from './accepts.ts';
 import { interfaceGate, runsGate } from './auth/gate.ts';
 import type { InboundSettings } from './auth/settings.ts';
+import { networkHooks, type NetworkOptions } from './network-hook.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -29,6 +30,8 @@ export interface ServerOptions {
   adminToken?: string;
   /** Inbound credentials (runtime/server/auth); default none: interfaces are open. */
   inbound?: InboundSettings;
+  /** NetworkPolicy services: geo databases, the rate-limit store, trusted proxies. */
+  network?: NetworkOptions;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -46,6 +49,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const inbound: InboundSettings = o.inbound ?? { apiKeys: [], ...(o.adminToken ? { adminToken: o.adminToken } : {}) };
   const gate = interfaceGate(inbound);
   const runs = runsGate(inbound);
+  const networkHook = networkHooks(o.network);
   if (runs) app.addHook('onRequest', async (req, reply) => (req.url.startsWith('/_ap/runs/') ? runs(req, reply) : undefined));
   app.get('/_ap/health', async () => ({ ok: true }));
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
@@ -62,7 +66,9 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
         seen.set(key, `${plan.name}.${i.name}`);
       }
-      const onRequest = gate && !i.public ? [gate] : [];
+      // The network policy first, then credentials: both before the body is read.
+      const policy = networkHook(plan, i);
+      const onRequest = [...(policy ? [policy] : []), ...(gate && !i.public ? [gate] : [])];
       app.route({ method: methods, url: i.route, onRequest, handler: async (req, reply) => {
         checkAccepts(i, req);
         const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services });

@@ -12,6 +12,7 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
+import { networkFromEnv } from './network-setup.ts';
 import { outboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { runHooks } from './hooks.ts';
@@ -45,7 +46,8 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
   if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
-  const app = buildApp(plans, { env, services, node, warn, hooks, inbound });
+  const network = await networkFromEnv(process.env, store);
+  const app = buildApp(plans, { env, services, node, warn, hooks, inbound, network });
   const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   const schedules = startSchedules(plans, {
     store, env, services, node, log: warn,
