@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
-import { startUpstream } from '../http-action/helpers.ts';
+import { ctx, startUpstream } from '../http-action/helpers.ts';
+import { http } from '../../runtime/actions/http.ts';
 import { ipList, hasAddress } from '../../runtime/network/ip-list.ts';
 import { outboundPolicy, refusal } from '../../runtime/network/outbound.ts';
 
@@ -97,6 +98,18 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     const r = await fetch(`${literal}/fixed`);
     expect(r.status).toBe(403);
     expect(((await r.json()) as { error: { message: string } }).error.message).toContain('127.0.0.1 is not in SERVICE__OUTBOUND_ALLOW');
+  });
+});
+
+describe('the proxy hop', () => {
+  it('a denied proxy is refused, and a proxied target is resolved and checked too', async () => {
+    process.env.SERVICE__OUTBOUND_DENY = '127.0.0.1/32';
+    const viaDenied = await http({ url: 'http://example.invalid/x', proxy: 'http://127.0.0.1:9' }, ctx());
+    expect(viaDenied).toMatchObject({ ok: false, failure: { kind: 'refused', status: 403 } });
+    expect(viaDenied.error).toMatch(/^outbound call refused: 127\.0\.0\.1 is denied by SERVICE__OUTBOUND_DENY/);
+    const toDenied = await http({ url: 'http://localhost:9/x', proxy: 'http://127.0.0.2:9' }, ctx());
+    expect(toDenied).toMatchObject({ ok: false, failure: { kind: 'refused', status: 403 } });
+    expect(toDenied.error).toMatch(/^outbound call refused: localhost is denied/);
   });
 });
 
