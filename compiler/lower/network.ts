@@ -11,6 +11,7 @@ type Path = Array<string | number>;
 export function lowerNetwork(n: unknown, at: Path): NetworkIR | undefined {
   if (n === undefined || n === null) return undefined;
   const o = n as Obj;
+  if (at.length === 1 && o.inherit !== undefined) throw new LowerError('inherit belongs to an interface\'s network (it drops this config-wide policy there)', [...at, 'inherit']);
   const out: NetworkIR = { inherit: o.inherit !== false };
   for (const [field, key] of [['allow_ips', 'allowIps'], ['deny_ips', 'denyIps']] as const) {
     const list = o[field] as string[] | undefined;
@@ -26,7 +27,8 @@ export function lowerNetwork(n: unknown, at: Path): NetworkIR | undefined {
   }
   const r = o.rate_limit as Obj | undefined;
   if (r) {
-    const perMs = durationMs(r.per);
+    let perMs = 0;
+    try { perMs = durationMs(r.per); } catch (e) { throw new LowerError((e as Error).message, [...at, 'rate_limit', 'per']); }
     if (!(perMs >= 1000)) throw new LowerError('rate_limit.per must be at least 1s', [...at, 'rate_limit', 'per']);
     out.rateLimit = { requests: Number(r.requests), perMs, by: typeof r.by === 'string' ? r.by : 'ip' };
   }

@@ -152,6 +152,10 @@ describe('check time', () => {
     expect(bad.diagnostics.map((d) => d.message).join('\n')).toContain('invalid CIDR "10.0.0.0/40"');
     const unknown = compileConfig('n.yaml', 'network:\n  allow_ip: [10.0.0.0/8]\ninterfaces:\n  x:\n    actions:\n      - name: A\n        input: one\n');
     expect(unknown.ok).toBe(false);
+    const misplaced = compileConfig('n.yaml', 'network:\n  inherit: false\ninterfaces:\n  x:\n    actions:\n      - name: A\n        input: one\n');
+    expect(misplaced.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`)).toEqual(['2:3 inherit belongs to an interface\'s network (it drops this config-wide policy there)']);
+    const tooShort = compileConfig('n.yaml', 'interfaces:\n  x:\n    network:\n      rate_limit: { requests: 1, per: 10ms }\n    actions:\n      - name: A\n        input: one\n');
+    expect(tooShort.diagnostics.map((d) => d.message)).toEqual(['rate_limit.per must be at least 1s']);
   });
 });
 
