@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
 import { setOwn } from '../values/build.ts';
-import { MAX_JSON_DEPTH, tooDeep } from './json-depth.ts';
+import { MAX_JSON_DEPTH, tooDeep } from '../values/json-depth.ts';
 
 /** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
 export class BadRequest extends Error {

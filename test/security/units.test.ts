@@ -43,3 +43,12 @@ describe('memory rate limiter', () => {
     expect((await l.hit('s', 'a', 1, 60_000, 60_001)).ok).toBe(true);
   });
 });
+
+describe('a deeply nested upstream response', () => {
+  it('is refused as JSON instead of overflowing the stack later', async () => {
+    const { decodeBody } = await import('../../runtime/actions/http/decode-body.ts');
+    const deep = Buffer.from('['.repeat(100_000) + ']'.repeat(100_000));
+    expect(decodeBody(deep, { status: 200, declared: 'json' }).error).toBe('response body is not valid json: nests deeper than 256 levels');
+    expect(decodeBody(deep, { status: 200, contentType: 'application/json' }).data).toBe(deep.toString()); // only labelled: kept as text
+  });
+});
