@@ -15,6 +15,20 @@ export interface ConfigIR {
 export interface ConfigSettings {
   /** Config-wide switch for the heavy transforms (compress, decompress, parse_xlsx, parse_pdf). */
   features: Record<string, boolean>;
+  /** Config-wide NetworkPolicy (runtime/network/policy.ts). */
+  network?: NetworkIR;
+}
+
+/** A NetworkPolicy as lowered: lists validated, the window in ms. */
+export interface NetworkIR {
+  inherit: boolean;
+  allowIps?: string[];
+  denyIps?: string[];
+  allowCountries?: string[];
+  denyCountries?: string[];
+  allowAsns?: number[];
+  denyAsns?: number[];
+  rateLimit?: { requests: number; perMs: number; by: string };
 }
 
 export interface OnErrorIR {
@@ -29,6 +43,12 @@ export interface InterfaceIR {
   method: string;
   route: string;
   output: 'http' | 'cli' | 'none';
+  /** Served over HTTP (compiler/lower/routing.ts): false for output: cli and for interfaces another
+   *  trigger runs (schedule, on_error, authorizers, ws/mqtt/mcp) unless they declare `method`. */
+  routed: boolean;
+  /** `public: true`: no inbound credential required even when credentials are configured. */
+  public?: boolean;
+  network?: NetworkIR;
   disableFastpath: boolean;
   params: ParamIR[];
   response: ResponseIR;

@@ -32,7 +32,12 @@ export interface Ref {
   default?: Json;
   /** The marker as written, for messages. */
   src: string;
+  /** Inside a template: how the value is encoded for where it lands (runtime/values/escape.ts). */
+  esc?: Esc;
 }
+
+/** A URL path segment, query name or value, fragment; inside a JSON string; a JSON value. */
+export type Esc = 'segment' | 'query' | 'fragment' | 'json-string' | 'json';
 
 /** A value computed from the run's scope. */
 export type Expr =

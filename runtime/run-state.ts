@@ -31,7 +31,8 @@ export interface StepRecord {
 export type FailureInfo =
   | { kind: 'status'; status: number }
   | { kind: 'transport'; cls: 'connect' | 'timeout' | 'other' }
-  | { kind: 'other' };
+  | { kind: 'other' }
+  | { kind: 'refused'; status: number };
 
 /** Bookkeeping of an ordered list of actions (an interface's, or one lookup item's). */
 export interface SeqState {

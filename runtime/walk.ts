@@ -98,7 +98,7 @@ const configW: Walkers<ConfigIR> = {
 
 export function walkConfig<M extends Made>(ir: ConfigIR, m: Maker<M>, mode: 'compiled' | 'interpreted'): PlanOf<M> {
   const out = walkRecord(ir, configW, m, []);
-  if (Object.values(ir.settings.features).every(Boolean)) delete out.settings;
+  if (Object.values(ir.settings.features).every(Boolean) && !ir.settings.network) delete out.settings;
   return { ...out, mode } as unknown as PlanOf<M>;
 }
 

@@ -16,7 +16,7 @@ export function emitNode(e: Emitter, n: Node, owner: Owner, hoist = true): Code 
     case 'lit': return e.constant(n.v, ...owner);
     case 'ref': return _`rt.val(${emitRef(n.ref)})`;
     case 'tmpl': {
-      const parts = n.parts.map((p) => (typeof p === 'string' ? _`${p}` : _`rt.text(${emitRef(p)})`));
+      const parts = n.parts.map((p) => (typeof p === 'string' ? _`${p}` : p.esc ? _`rt.textAs(${p.esc}, ${emitRef(p)}, ${p.src})` : _`rt.text(${emitRef(p)})`));
       return join(parts, ' + ');
     }
     case 'obj': {

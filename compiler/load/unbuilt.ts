@@ -18,13 +18,10 @@ export interface Unbuilt {
 }
 
 export const UNBUILT: readonly Unbuilt[] = [
-  { owner: 'Config', field: 'network', feature: 'network policies' },
   { owner: 'Config', field: 'mcp_servers', feature: 'MCP servers' },
   { owner: 'Config', field: 'expose_metrics', feature: 'Prometheus metrics' },
-  { owner: 'Interface', field: 'network', feature: 'network policies' },
   { owner: 'Interface', field: 'mqtt', feature: 'MQTT triggers' },
   { owner: 'Interface', field: 'ws', feature: 'WebSocket channels' },
-  { owner: 'Interface', field: 'public', feature: 'WebSocket channels' },
   { owner: 'Interface', field: 'subscribe_authorizer', feature: 'WebSocket channels' },
   { owner: 'Interface', field: 'mcp', feature: 'MCP tools' },
   { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },

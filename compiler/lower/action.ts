@@ -9,6 +9,7 @@ import { databaseConfig, documentConfig } from './database.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
+import { jsonPositions, urlPositions } from './positions.ts';
 
 export interface LowerCtx {
   lineOf(path: Path): number;
@@ -52,7 +53,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   if (a.replayable === false) ir.notReplayable = true;
   for (const [field, key] of [['response_on_success', 'responseOnSuccess'], ['response_on_error', 'responseOnError']] as const) {
     const r: ActionResponse | undefined = a[field];
-    if (r) ir[key] = { ...(r.http_code !== undefined ? { httpCode: r.http_code } : {}), ...(r.headers ? { headers: lowerValue(r.headers) } : {}), ...(r.body !== undefined ? { body: lowerValue(r.body) } : {}) };
+    if (r) ir[key] = { ...(r.http_code !== undefined ? { httpCode: r.http_code } : {}), ...(r.headers ? { headers: lowerValue(r.headers) } : {}), ...(r.body !== undefined ? { body: jsonPositions(lowerValue(r.body)) } : {}) };
   }
   if (kind === 'lookup') {
     const itemTimeout = durationAt(a.item_timeout, [...at, 'item_timeout']);
@@ -91,7 +92,10 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
     if (http.url === undefined && a.url !== undefined) http.url = a.url;
     const dflt = cx.defaults.expect_status;
     if (http.expect_status === undefined && dflt !== undefined) http.expect_status = dflt;
-    return lowerValue(http);
+    const node = lowerValue(http);
+    if (node.k !== 'obj') return node;
+    const where = [...at, ...(a.http ? ['http', 'url'] : ['url'])];
+    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : x]) };
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
   const fields = a as Record<string, unknown>;

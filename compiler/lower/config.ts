@@ -4,12 +4,16 @@ import { BUILT_KINDS } from '../../runtime/actions/kinds.ts';
 import type { Config } from '../schema/config-types.ts';
 import type { Path } from './error.ts';
 import { lowerInterface } from './interface.ts';
+import { internalTargets } from './routing.ts';
+import { lowerNetwork } from './network.ts';
 
 export function lowerConfig(name: string, file: string, config: Config, lineOf: (p: Path) => number): ConfigIR {
   const supported = new Set<string>(BUILT_KINDS);
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...config.features };
-  const interfaces = Object.entries(config.interfaces).map(([n, i]) => lowerInterface(n, i ?? {}, { lineOf, supported, features, databases: config.databases ?? {} }));
-  const ir: ConfigIR = { name, file, interfaces, settings: { features } };
+  const internal = internalTargets(config as unknown as Record<string, unknown>);
+  const interfaces = Object.entries(config.interfaces).map(([n, i]) => lowerInterface(n, i ?? {}, { lineOf, supported, features, databases: config.databases ?? {}, internal }));
+  const network = lowerNetwork(config.network, ['network']);
+  const ir: ConfigIR = { name, file, interfaces, settings: { features, ...(network ? { network } : {}) } };
   const onError = config.on_error;
   if (onError) {
     ir.onError = {

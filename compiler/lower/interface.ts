@@ -6,8 +6,11 @@ import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 import { interfaceLogs } from './database.ts';
+import { jsonPositions } from './positions.ts';
+import { isRouted } from './routing.ts';
+import { lowerNetwork } from './network.ts';
 
-export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'defaults'>): InterfaceIR {
+export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'defaults'> & { internal: Set<string> }): InterfaceIR {
   const at = ['interfaces', name];
   const defaults = i.defaults ?? {};
   const actions = i.actions ?? shorthand(name, i);
@@ -17,6 +20,7 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
     method: i.method?.toUpperCase() ?? 'GET,POST',
     route: routeOf(name, i.route),
     output: i.output ?? 'http',
+    routed: isRouted(name, i as unknown as Record<string, unknown>, cx.internal),
     disableFastpath: i.disable_fastpath === true,
     params: params(i.params),
     response: response(i.response ?? {}, i),
@@ -28,6 +32,9 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (asserted) ir.assert = asserted;
   if (i.schedule !== undefined) ir.schedule = json(i.schedule);
   if (i.capture !== undefined) ir.capture = json(i.capture);
+  if (i.public === true) ir.public = true;
+  const network = lowerNetwork(i.network, [...at, 'network']);
+  if (network) ir.network = network;
   const accepts = contract(i.accepts, i.request_example);
   if (accepts) ir.accepts = accepts;
   const produces = contract(i.produces, i.response_example);
@@ -71,10 +78,10 @@ function response(r: InterfaceResponse, i: Interface): ResponseIR {
   if (r.http_code_on_error !== undefined) out.httpCodeOnError = r.http_code_on_error;
   if (r.http_code_inherit_error) out.inheritError = r.http_code_inherit_error;
   if (r.headers) out.headers = lowerValue(r.headers);
-  if (r.custom_body !== undefined) out.customBody = lowerValue(r.custom_body);
+  if (r.custom_body !== undefined) out.customBody = jsonPositions(lowerValue(r.custom_body));
   if (r.http_code_fallback !== undefined) out.fallback = r.http_code_fallback;
   if (r.http_code_fallback_strategy !== undefined) out.fallbackStrategy = r.http_code_fallback_strategy;
-  if (i.templates) out.templates = Object.fromEntries(Object.entries(i.templates).map(([k, v]) => [k, lowerValue(v)]));
+  if (i.templates) out.templates = Object.fromEntries(Object.entries(i.templates).map(([k, v]) => [k, jsonPositions(lowerValue(v))]));
   return out;
 }
 

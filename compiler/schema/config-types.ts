@@ -182,7 +182,7 @@ export interface Interface {
    */
   subscribe_authorizer?: string;
   /**
-   * When true, a WebSocket interface accepts end-user connections with no credential, for non-sensitive public data.
+   * When true, the interface needs no credential even when inbound credentials (API keys, JWT) are configured: HTTP calls and WebSocket connections, for non-sensitive public data.
    */
   public?: boolean;
   /**
@@ -917,14 +917,58 @@ export interface OnError {
   max_per_minute?: number;
 }
 /**
- * IP, geo, ASN and rate-limit policy, evaluated before anything else runs. Its fields beyond `inherit` are not fixed by the spec.
+ * IP, geo, ASN and rate-limit policy, evaluated before anything else runs (before credentials and the body). An interface's policy adds to the config-wide one (both must pass) unless `inherit: false`.
  */
 export interface NetworkPolicy {
   /**
-   * When false, the interface policy does not inherit the config-wide policy.
+   * On an interface: when false, the config-wide policy does not apply to it.
    */
   inherit?: boolean;
-  [k: string]: unknown;
+  /**
+   * When set, only clients whose address is in one of these IPs or CIDRs (e.g. 203.0.113.0/24, 2001:db8::/32) are served.
+   */
+  allow_ips?: string[];
+  /**
+   * Clients whose address is in one of these IPs or CIDRs are refused (403).
+   */
+  deny_ips?: string[];
+  /**
+   * When set, only clients located in one of these ISO 3166-1 alpha-2 countries (per SERVICE__GEOIP_DB) are served; an address the database does not know is refused.
+   */
+  allow_countries?: string[];
+  /**
+   * Clients located in one of these countries are refused.
+   */
+  deny_countries?: string[];
+  /**
+   * When set, only clients from one of these autonomous systems (per SERVICE__ASN_DB or SERVICE__GEOIP_DB) are served; an unknown address is refused.
+   */
+  allow_asns?: number[];
+  /**
+   * Clients from one of these autonomous systems are refused.
+   */
+  deny_asns?: number[];
+  /**
+   * Requests allowed per client key and window; beyond it 429 with Retry-After.
+   */
+  rate_limit?: RateLimit;
+}
+/**
+ * At most `requests` per `per` window for each client key; beyond it 429 with Retry-After. Counted in memory on one node, in Postgres across nodes when SERVICE__DATABASE_URL is set.
+ */
+export interface RateLimit {
+  /**
+   * Requests allowed per window.
+   */
+  requests: number;
+  /**
+   * Window length (fixed windows), e.g. 1s, 1m, 1h.
+   */
+  per: Duration;
+  /**
+   * The client key: `ip` (the client address), or `header:<Name>` (that header's value; requests without it are keyed by address).
+   */
+  by?: string;
 }
 /**
  * Expose the interface as an MCP tool; its input schema is generated from the interface's assert tests.

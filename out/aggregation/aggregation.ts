@@ -35,7 +35,10 @@ const customer_overview_Customer_http_headers_const = {
 function customer_overview_Customer_http(s: rt.Scope): unknown {
   return {
     headers: customer_overview_Customer_http_headers_const,
-    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")),
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/customers/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|"),
   };
 }
 
@@ -59,7 +62,11 @@ const customer_overview_Orders_http_expect_status_const = [200, 404];
 // customer_overview › Orders › http (in lines.customer_overview_Orders)
 function customer_overview_Orders_http(s: rt.Scope): unknown {
   return {
-    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.param(s, "id")) + "/orders",
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/customers/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|") +
+      "/orders",
     expect_status: customer_overview_Orders_http_expect_status_const,
   };
 }
@@ -165,6 +172,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/customers/:id/overview",
       output: "http",
+      routed: true,
       params: [
         {
           name: "id",

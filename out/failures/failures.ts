@@ -19,12 +19,22 @@ const lines = {
 
 // inventory › Warehouse › http (in lines.inventory_Warehouse)
 function inventory_Warehouse_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/warehouse/" + rt.text(rt.param(s, "sku")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/warehouse/" +
+      rt.textAs("segment", rt.param(s, "sku"), "a|params::sku|"),
+  };
 }
 
 // inventory › Cache › http (in lines.inventory_Cache)
 function inventory_Cache_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/cache/" + rt.text(rt.param(s, "sku")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/cache/" +
+      rt.textAs("segment", rt.param(s, "sku"), "a|params::sku|"),
+  };
 }
 
 const inventory_Cache_post_add_attribute_const = { source: "cache" };
@@ -74,12 +84,17 @@ function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope)
 
 // order_status › response › custom_body (in lines.order_status)
 function order_status_response_custom_body(s: rt.Scope): unknown {
-  return '{"error":"order ' + rt.text(rt.param(s, "id")) + ' not found"}';
+  return '{"error":"order ' + rt.textAs("json-string", rt.param(s, "id"), "a|params::id|") + ' not found"}';
 }
 
 // order_status › Order › http (in lines.order_status_Order)
 function order_status_Order_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/orders/" + rt.text(rt.param(s, "id")) };
+  return {
+    url:
+      rt.text(rt.variable(s, "API_BASE")) +
+      "/orders/" +
+      rt.textAs("segment", rt.param(s, "id"), "a|params::id|"),
+  };
 }
 
 // payment › Charge › http (in lines.payment_Charge)
@@ -130,6 +145,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/inventory/:sku",
       output: "http",
+      routed: true,
       params: [],
       response: {},
       actions: [
@@ -173,6 +189,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/orders/:id",
       output: "http",
+      routed: true,
       params: [],
       response: { inheritError: ["Order"], customBody: order_status_response_custom_body },
       actions: [
@@ -191,6 +208,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/payment",
       output: "http",
+      routed: true,
       params: [],
       response: { showErrorDetail: true },
       actions: [
@@ -214,6 +232,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/flaky",
       output: "http",
+      routed: true,
       params: [],
       response: { fallback: 500, fallbackStrategy: "last_action_with_error" },
       actions: [

@@ -36,7 +36,9 @@ const customers_batch_Customers_lookup_inherit_args = [
 
 // customers_batch › Customers › Customer › http (in lines.customers_batch_Customers_Customer)
 function customers_batch_Customers_Customer_http(s: rt.Scope): unknown {
-  return { url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.text(rt.body(s)) };
+  return {
+    url: rt.text(rt.variable(s, "API_BASE")) + "/customers/" + rt.textAs("segment", rt.body(s), "a|body|"),
+  };
 }
 
 const customers_batch_Customers_Customer_post_keep_attributes_const = ["id", "name", "tier"];
@@ -110,6 +112,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/customers_batch",
       output: "http",
+      routed: true,
       params: [],
       response: { headers: customers_batch_response_headers },
       actions: [
@@ -151,6 +154,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/resilient",
       output: "http",
+      routed: true,
       params: [],
       response: {},
       actions: [

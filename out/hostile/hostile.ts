@@ -126,6 +126,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/evil",
       output: "http",
+      routed: true,
       params: [],
       response: {
         showErrorDetail: true,

@@ -153,6 +153,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/hello",
       output: "http",
+      routed: true,
       params: [
         {
           name: "name",
@@ -180,6 +181,7 @@ export const plan: rt.Plan = {
       method: "POST",
       route: "/order_total",
       output: "http",
+      routed: true,
       params: [],
       response: {},
       actions: [

@@ -299,6 +299,7 @@ export const plan: rt.Plan = {
       method: "GET",
       route: "/sales_report",
       output: "http",
+      routed: true,
       params: [{ name: "min_total", default: "0" }],
       response: {},
       actions: [

@@ -13,6 +13,7 @@ import { setOwn } from '../values/build.ts';
 import { TransformError } from '../transforms/types.ts';
 import { timerMs } from '../values/bounds.ts';
 import { logActionFailed, logPhase } from '../log/action-logs.ts';
+import { Refused } from '../refused.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -96,7 +97,8 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
     }
   } catch (e) {
     reportTransformFailure(run, a, e);
-    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure: { kind: 'other' } };
+    const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
+    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure };
   }
   if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
   if (outcome.skip) return { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data ?? null, error: 'skipped: nothing new' } };

@@ -63,6 +63,7 @@ export function errorStatus(i: InterfacePlan, state: RunState, f: RunFailure): n
   const failure = f.action ? seq.failures[f.action] : undefined;
   if (failure?.kind === 'transport') return failure.cls === 'timeout' ? 504 : 502;
   if (failure?.kind === 'status') return 502;
+  if (failure?.kind === 'refused') return failure.status;
   return 500;
 }
 

@@ -22,7 +22,7 @@ function matches(m: number | string, o: ActionOutcome): boolean {
 export function isRetryable(r: RetryIR, o: ActionOutcome, isHttp: boolean, assertFailed: boolean): boolean {
   if (!isHttp || (o.ok && assertFailed)) return true;
   const f = o.failure;
-  if (!f || f.kind === 'other') return false;
+  if (!f || f.kind === 'other' || f.kind === 'refused') return false;
   const included = r.on ? r.on.some((m) => matches(m, o)) : f.kind === 'transport' || DEFAULT_STATUSES.has(f.status);
   return included && !(r.except ?? []).some((m) => matches(m, o));
 }

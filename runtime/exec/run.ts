@@ -108,7 +108,9 @@ function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | un
   if (unhandled.length) {
     const name = unhandled[unhandled.length - 1]!;
     const rec = state.steps[name]!;
-    return { kind: 'action', action: name, message: `action "${name}" failed`, ...(rec.error ? { detail: rec.error } : {}) };
+    // A refusal (a hostile request value, a denied destination) says why: the client can act on it.
+    const refused = state.seq.failures[name]?.kind === 'refused' && rec.error;
+    return { kind: 'action', action: name, message: refused ? `action "${name}" refused: ${rec.error}` : `action "${name}" failed`, ...(rec.error ? { detail: rec.error } : {}) };
   }
   for (const name of state.seq.order) {
     const a = state.steps[name]!.assert;

@@ -5,6 +5,7 @@ import type { Scope } from '../scope.ts';
 import { path } from '../values/get.ts';
 import { rootCall, rootOps, type RootFn } from '../values/roots.ts';
 import { countOfValue, orDefault, text, val } from '../values/text.ts';
+import { textAs } from '../values/escape.ts';
 import { buildFn } from './fn.ts';
 
 export function buildNode(n: Node): Leaf<unknown> {
@@ -12,8 +13,8 @@ export function buildNode(n: Node): Leaf<unknown> {
     case 'lit': { const v = n.v; return () => v; }
     case 'ref': { const r = buildRef(n.ref); return (s) => val(r(s)); }
     case 'tmpl': {
-      const parts = n.parts.map((p) => (typeof p === 'string' ? () => p : buildRef(p)));
-      return (s) => { let out = ''; for (const p of parts) out += text(p(s)); return out; };
+      const parts = n.parts.map((p) => (typeof p === 'string' ? () => p : escaped(p)));
+      return (s) => { let out = ''; for (const p of parts) out += p(s); return out; };
     }
     case 'obj': {
       const props = n.props.map(([k, x]) => [k, buildNode(x)] as const);
@@ -23,6 +24,13 @@ export function buildNode(n: Node): Leaf<unknown> {
     case 'count': { const of = buildNode(n.of); return (s) => countOfValue(of(s)); }
     default: { const fn = buildFn(n); return () => fn; }
   }
+}
+
+/** A template's marker: as text, or encoded for where it lands. */
+function escaped(r: Ref): (s: Scope) => string {
+  const f = buildRef(r);
+  const esc = r.esc;
+  return esc ? (s) => textAs(esc, f(s), r.src) : (s) => text(f(s));
 }
 
 export const buildExpr = (e: Expr): Leaf<unknown> => buildNode(e);

@@ -1,4 +1,5 @@
-// The HTTP surface: one fastify route per interface (output: cli interfaces are run only by the CLI).
+// The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
+// inbound credential gate unless the interface is `public: true`.
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
@@ -12,6 +13,10 @@ import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect } from './cancel.ts';
+import { checkAccepts } from './accepts.ts';
+import { interfaceGate, runsGate } from './auth/gate.ts';
+import type { InboundSettings } from './auth/settings.ts';
+import { networkHooks, type NetworkOptions } from './network-hook.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -25,6 +30,10 @@ export interface ServerOptions {
   hooks?: RunHooks;
   /** SERVICE__ADMIN_TOKEN: turns on the management routes (captures). */
   adminToken?: string;
+  /** Inbound credentials (runtime/server/auth); default none: interfaces are open. */
+  inbound?: InboundSettings;
+  /** NetworkPolicy services: geo databases, the rate-limit store, trusted proxies. */
+  network?: NetworkOptions;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -40,22 +49,31 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   if (services.log) registerRequestLog(app, services.log, env);
+  const inbound: InboundSettings = o.inbound ?? { apiKeys: [], ...(o.adminToken ? { adminToken: o.adminToken } : {}) };
+  const gate = interfaceGate(inbound);
+  const runs = runsGate(inbound);
+  const networkHook = networkHooks(o.network);
+  if (runs) app.addHook('onRequest', async (req, reply) => (req.url.startsWith('/_ap/runs/') ? runs(req, reply) : undefined));
   app.get('/_ap/health', async () => ({ ok: true }));
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
-  if (services.store && o.adminToken) {
-    registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: o.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
+  if (services.store && inbound.adminToken) {
+    registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
   }
   const seen = new Map<string, string>();
   for (const plan of plans) {
     for (const i of plan.interfaces) {
-      if (i.output === 'cli') continue;
+      if (!i.routed) continue;
       const methods = i.method.split(',').map((m) => m.trim()) as HTTPMethods[];
       for (const m of methods) {
         const key = `${m} ${i.route}`;
         if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
         seen.set(key, `${plan.name}.${i.name}`);
       }
-      app.route({ method: methods, url: i.route, handler: async (req, reply) => {
+      // The network policy first, then credentials: both before the body is read.
+      const policy = networkHook(plan, i);
+      const onRequest = [...(policy ? [policy] : []), ...(gate && !i.public ? [gate] : [])];
+      app.route({ method: methods, url: i.route, onRequest, handler: async (req, reply) => {
+        checkAccepts(i, req);
         noteRun(req, plan, i);
         const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: abortOnDisconnect(reply) } });
         noteRun(req, plan, i, result);
@@ -69,7 +87,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
   });
   app.setErrorHandler((err: Error, req, reply) => {
-    const status = err instanceof BadRequest ? 400 : (err as { statusCode?: number }).statusCode ?? 500;
+    const status = err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
     logHandlerError(services.log, req, err, status);
     reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });

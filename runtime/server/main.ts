@@ -13,6 +13,9 @@ import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { closeDatabasePools } from '../actions/database/pools.ts';
 import { buildApp } from './app.ts';
+import { networkFromEnv } from './network-setup.ts';
+import { outboundPolicy } from '../network/outbound.ts';
+import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules } from '../schedule/scheduler.ts';
@@ -25,7 +28,13 @@ import { inFlight } from './request-log.ts';
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
-  await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
+  try {
+    await listen(plans, { port: Number(values.port ?? process.env.PORT ?? 8080), host: values.host ?? '127.0.0.1' });
+  } catch (e) {
+    if (!(e instanceof StartupError)) throw e;
+    process.stderr.write(`pipewright: ${e.message}\n`);
+    process.exit(1);
+  }
 }
 
 /** Starts everything and prints the one line tools wait for. A failure a user can fix (port in use,
@@ -44,6 +53,9 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
 async function start(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
   const env = processEnvironment();
+  // Settings first: a refused setting stops the start before anything is opened.
+  const inbound = inboundSettings(process.env, env);
+  try { outboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const ops = opsSettings(process.env);
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
@@ -54,8 +66,9 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
-  const adminToken = process.env.SERVICE__ADMIN_TOKEN || undefined;
-  const app = buildApp(plans, { env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}) });
+  if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
+  const network = await networkFromEnv(process.env, store);
+  const app = buildApp(plans, { env, services, node, warn, hooks, inbound, network });
   const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   const schedules = startSchedules(plans, {
     store, env, services, node, log: warn,

@@ -10,6 +10,8 @@ export interface Encoded {
 
 export function encodeResponse(r: HttpResponse, output: 'http' | 'cli' | 'none' = 'http'): Encoded {
   const headers = { ...r.headers };
+  const bad = Object.entries(headers).find(([k, v]) => !validHeader(k, v));
+  if (bad) return refuseHeader(bad[0]);
   if (output === 'none' && r.status < 400) return { status: 204, headers, payload: '' };
   let payload: string;
   if (typeof r.body === 'string') {
@@ -26,4 +28,15 @@ function looksJson(s: string): boolean {
   const t = s.trimStart()[0];
   if (t !== '{' && t !== '[') return false;
   try { JSON.parse(s); return true; } catch { return false; }
+}
+
+/** What node would refuse to send (a line break, NUL or other control character): never split a header. */
+function validHeader(name: string, value: string): boolean {
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !/[^\t\x20-\x7e\x80-\xff]/.test(value);
+}
+
+/** A header value copied from the request carried a control character: the client's fault, a 400. */
+function refuseHeader(name: string): Encoded {
+  const message = `response header ${JSON.stringify(name)} would carry a line break or control character (from the request): refused`;
+  return { status: 400, headers: { 'content-type': 'application/json; charset=utf-8' }, payload: JSON.stringify({ error: { status: 400, message } }) };
 }

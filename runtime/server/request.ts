@@ -2,8 +2,12 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
 import { setOwn } from '../values/build.ts';
+import { MAX_JSON_DEPTH, tooDeep } from '../values/json-depth.ts';
 
-export class BadRequest extends Error {}
+/** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
+export class BadRequest extends Error {
+  constructor(message: string, readonly status = 400) { super(message); }
+}
 
 export function requestData(req: FastifyRequest): RequestData {
   const rawBody = typeof req.body === 'string' ? req.body : '';
@@ -17,15 +21,18 @@ export function requestData(req: FastifyRequest): RequestData {
   };
 }
 
-/** JSON, form or text; malformed JSON is a 400 (BadRequest), never a stack trace. */
+/** JSON, form or text; malformed or too deeply nested JSON is a 400 (BadRequest), never a stack trace. */
 export function decodeBody(raw: string, type: string): unknown {
   if (raw === '') return null;
-  if (/[/+]json\b/i.test(type)) {
+  if (isJsonType(type)) {
+    if (tooDeep(raw)) throw new BadRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels`);
     try { return JSON.parse(raw); } catch (e) { throw new BadRequest(`request body is not valid JSON: ${(e as Error).message}`); }
   }
   if (/^application\/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(raw));
   return raw;
 }
+
+export const isJsonType = (type: string) => /[/+]json\b/i.test(type);
 
 /** Query, route params and headers as string maps (a repeated name keeps its first value). */
 function flat(v: unknown): Record<string, string> {

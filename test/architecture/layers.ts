@@ -29,7 +29,8 @@ export const RULES: Record<string, readonly string[]> = {
   // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
   'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
-  'compiler/lower': ['compiler/markers', 'compiler/source', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
+  // network: CIDR lists are parsed by the same code at load and at run time.
+  'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
   // The one code builder every emitter uses (plan, jq, JSONPath, calc): below all of them.
   'compiler/emit': [],
   // The plan walk and the marker-root table are shared with the interpreter, so both paths agree.

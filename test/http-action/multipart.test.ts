@@ -19,7 +19,7 @@ describe('multipart', () => {
     await writeFile(join(dir, 'report.pdf'), PNG);
     await writeFile(join(dir, 'data'), 'no extension');
   });
-  afterEach(() => { delete process.env.SERVICE__MANAGED_MODE; });
+  afterEach(() => { delete process.env.SERVICE__MANAGED_MODE; delete process.env.SERVICE__OUTBOUND_ALLOW; });
   afterAll(async () => { await closeHttpPools(); await up.close(); await rm(dir, { recursive: true }); });
 
   const post = (extra: Record<string, unknown>) => http({ url: `${up.url}/upload`, method: 'POST', ...extra }, ctx());
@@ -57,6 +57,7 @@ describe('multipart', () => {
 
   it('refuses file_path in managed mode, before sending; b64 still works', async () => {
     process.env.SERVICE__MANAGED_MODE = '1';
+    process.env.SERVICE__OUTBOUND_ALLOW = '127.0.0.0/8'; // managed mode denies loopback otherwise
     const n = up.received.length;
     const out = await post({ multipart: [{ name: 'doc', file_path: join(dir, 'report.pdf') }] });
     expect(out).toMatchObject({ ok: false, failure: { kind: 'other' } });

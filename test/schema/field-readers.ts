@@ -14,6 +14,8 @@ export const FIELD_READERS: Record<string, string[]> = {
   Schedule: ['runtime/schedule/settings.ts'],
   CaptureWindow: ['runtime/capture/setting.ts'],
   Action: ['compiler/lower/action.ts', 'compiler/lower/action-kind.ts', 'compiler/lower/database.ts', 'runtime/log/action-logs.ts'],
+  NetworkPolicy: ['compiler/lower/network.ts'],
+  RateLimit: ['compiler/lower/network.ts'],
   CustomLog: ['compiler/lower/interface.ts', 'runtime/log'],
   LogMessage: ['runtime/log/action-logs.ts'],
   DocumentOperation: ['compiler/lower/database.ts', 'runtime/actions/document'],

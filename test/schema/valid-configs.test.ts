@@ -9,7 +9,7 @@ const cases = { 'orders.yaml': ORDERS, 'jobs.yaml': JOBS, 'transforms.yaml': TRA
 // (compiler/load/unbuilt.ts), and nothing else is reported.
 const REFUSED: Record<string, string[]> = {
   'orders.yaml': ['2:1 expose_metrics', '7:1 mcp_servers', '32:5 mcp'],
-  'jobs.yaml': ['43:9 expect_exit', '44:9 output_stdout', '97:5 ws', '98:5 public'],
+  'jobs.yaml': ['43:9 expect_exit', '44:9 output_stdout', '97:5 ws'],
   'transforms.yaml': [],
   'legacy.yaml': [],
 };

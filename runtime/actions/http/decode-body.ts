@@ -2,6 +2,7 @@
 import { parse as csvParse } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { inferDataType, type DataType } from './data-type.ts';
+import { MAX_JSON_DEPTH, tooDeep } from '../../values/json-depth.ts';
 
 /*
  * XML → JS mapping (fast-xml-parser): each element becomes a key of its parent; repeated sibling
@@ -36,7 +37,10 @@ export function decodeBody(bytes: Buffer, o: { status: number; contentType?: str
 function parseAs(type: DataType, text: string): unknown {
   switch (type) {
     case 'text': return text;
-    case 'json': return JSON.parse(text);
+    case 'json':
+      // As for request bodies: later walks recurse, so nesting past the bound would overflow the stack.
+      if (tooDeep(text)) throw new Error(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+      return JSON.parse(text);
     case 'ndjson': return parseNdjson(text);
     // Rows keyed by the header line; all values strings; a row with a different column count is an error.
     case 'csv': return csvParse(text, { columns: true, skip_empty_lines: true, bom: true });

@@ -9,6 +9,8 @@ import { getDispatcher } from './pool.ts';
 import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse } from './send.ts';
 import { parseTarget } from './target.ts';
+import { preflight } from './destination.ts';
+import { Refused } from '../../refused.ts';
 import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
 
 export interface Exchanged { out: ActionOutcome; bytes: number }
@@ -25,6 +27,7 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
   const signal = timer && ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer?.signal ?? ctx.signal;
   try {
+    await preflight(target.origin, plan.transport.proxy);
     const dispatcher = getDispatcher(target.origin, plan.transport);
     const base = { origin: target.origin, method, path: target.path, headers, body };
     let res: RawResponse = await send(dispatcher, base, signal, maxBytes);
@@ -42,6 +45,8 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
 }
 
 function failed(e: unknown, where: string): ActionOutcome {
+  const refused = e instanceof SendError ? e.cause : e;
+  if (refused instanceof Refused) return { ok: false, error: `${refused.message} (${where})`, failure: { kind: 'refused', status: refused.status } };
   if (!(e instanceof SendError)) return { ok: false, error: `${(e as Error).message} (${where})`, failure: { kind: 'other' } };
   const p = e.progress;
   const cls = classify(e);

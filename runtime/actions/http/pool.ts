@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import type { TlsOptions } from './tls.ts';
+import { guardedLookup } from './destination.ts';
 
 export interface TransportOptions {
   /** undefined means undici's default (10 s). */
@@ -31,11 +32,12 @@ export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatc
 
 function create(origin: string, o: TransportOptions): Dispatcher {
   const timeout = o.connectTimeoutMs === undefined ? {} : { timeout: o.connectTimeoutMs };
-  if (!o.proxy) return new Pool(origin, { connect: { ...timeout, ...o.tls } });
+  // Every connection resolves through the outbound policy (runtime/actions/http/destination.ts).
+  if (!o.proxy) return new Pool(origin, { connect: { ...timeout, ...o.tls, lookup: guardedLookup } });
   // One ProxyAgent per key: it keeps a pool per origin inside. Plain-http targets are sent to the
   // proxy in absolute form (proxyTunnel: false), as curl and browsers do; https targets tunnel
   // through CONNECT and the TLS options apply to the upstream, not to the proxy.
-  return new ProxyAgent({ uri: o.proxy, proxyTunnel: false, proxyTls: { ...timeout }, requestTls: { ...timeout, ...o.tls } });
+  return new ProxyAgent({ uri: o.proxy, proxyTunnel: false, proxyTls: { ...timeout, lookup: guardedLookup }, requestTls: { ...timeout, ...o.tls } });
 }
 
 /**

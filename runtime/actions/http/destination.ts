@@ -1,0 +1,44 @@
+// Enforcing the outbound policy where the connection is made: a `lookup` that vets every resolved
+// address (so a name cannot be re-pointed between check and connect), and a check of IP-literal
+// hosts, which net.connect never looks up. Both apply to every request of every page, and to the
+// proxy hop. Redirects are not followed by the http action (a 3xx is its response).
+import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { Refused } from '../../refused.ts';
+import { outboundPolicy, refusal } from '../../network/outbound.ts';
+
+/** The error a refused destination fails with (answered 403, never retried). */
+export const denied = (why: string) => new Refused(`outbound call refused: ${why}`, 403);
+
+export const guardedLookup: LookupFunction = (host, options, callback) => {
+  dnsLookup(host, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const policy = outboundPolicy();
+    const allowed = addresses.filter((a) => !refusal(policy, host, a.address));
+    if (allowed.length === 0) return callback(denied(refusal(policy, host, addresses[0]?.address ?? '') ?? `${host} has no address`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    return callback(null, allowed[0]!.address, allowed[0]!.family);
+  });
+};
+
+/** For a URL whose host is an IP literal: checked here, since no lookup happens. */
+export function checkLiteral(url: string): void {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(host)) return;
+  const why = refusal(outboundPolicy(), host, host);
+  if (why) throw denied(why);
+}
+
+/** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here
+ *  too (the proxy resolves it again: operators who need more pin the proxy's own egress rules). */
+export async function preflight(origin: string, proxy?: string): Promise<void> {
+  checkLiteral(origin);
+  if (!proxy) return;
+  checkLiteral(proxy);
+  const host = new URL(origin).hostname;
+  if (isIP(host.replace(/^\[|\]$/g, ''))) return;
+  const policy = outboundPolicy();
+  let addresses: LookupAddress[] = [];
+  try { addresses = await dnsPromises.lookup(host, { all: true }); } catch { return; /* the proxy reports it */ }
+  for (const a of addresses) { const why = refusal(policy, host, a.address); if (why) throw denied(why); }
+}

@@ -1,0 +1,31 @@
+// The outbound destination policy (SERVICE__OUTBOUND_ALLOW / SERVICE__OUTBOUND_DENY, and in managed
+// mode private and link-local ranges denied unless an allowed CIDR covers them). It is checked on
+// the addresses a connection actually uses (runtime/actions/http/destination.ts), not on names.
+import { hasAddress, hasHost, ipList, SPECIAL, type IpList } from './ip-list.ts';
+
+export interface OutboundPolicy { allow: IpList; deny: IpList; managed: boolean }
+
+let cached: { key: string; policy: OutboundPolicy } | undefined;
+
+/** Read from the environment; re-parsed only when the settings change. */
+export function outboundPolicy(env: Record<string, string | undefined> = process.env): OutboundPolicy {
+  const key = JSON.stringify([env.SERVICE__OUTBOUND_ALLOW, env.SERVICE__OUTBOUND_DENY, env.SERVICE__MANAGED_MODE]);
+  if (cached?.key !== key) {
+    cached = { key, policy: {
+      allow: ipList(env.SERVICE__OUTBOUND_ALLOW, 'SERVICE__OUTBOUND_ALLOW'),
+      deny: ipList(env.SERVICE__OUTBOUND_DENY, 'SERVICE__OUTBOUND_DENY'),
+      managed: env.SERVICE__MANAGED_MODE === '1',
+    } };
+  }
+  return cached.policy;
+}
+
+/** Why `host` (as named in the URL) at `address` (as resolved) may not be reached, or undefined. */
+export function refusal(p: OutboundPolicy, host: string, address: string): string | undefined {
+  if (hasHost(p.deny, host) || hasAddress(p.deny, address)) return `${host} is denied by SERVICE__OUTBOUND_DENY`;
+  const allowedIp = hasAddress(p.allow, address);
+  if (!p.allow.empty && !allowedIp && !hasHost(p.allow, host)) return `${host} is not in SERVICE__OUTBOUND_ALLOW`;
+  // A host-name allow entry does not open private ranges: DNS could point the name anywhere.
+  if (p.managed && hasAddress(SPECIAL, address) && !allowedIp) return `${host} resolves to a private, loopback or link-local address, denied in managed mode`;
+  return undefined;
+}

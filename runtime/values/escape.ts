@@ -1,0 +1,19 @@
+// A marker's value written into a URL or a JSON template, encoded for its position (the position is
+// found at compile time: compiler/lower/positions.ts). Request values never leave their slot.
+import type { Esc } from '../ir.ts';
+import { Refused } from '../refused.ts';
+import { text } from './text.ts';
+
+export function textAs(esc: Esc, value: unknown, src: string): string {
+  switch (esc) {
+    case 'segment': {
+      const s = text(value);
+      // WHATWG URLs resolve `.`/`..` (and %2e forms) in place: no encoding keeps them in one segment.
+      if (s === '.' || s === '..') throw new Refused(`${src} is "${s}", which would move the URL path: refused`, 400);
+      return encodeURIComponent(s);
+    }
+    case 'query': case 'fragment': return encodeURIComponent(text(value));
+    case 'json-string': return JSON.stringify(text(value)).slice(1, -1);
+    case 'json': return JSON.stringify(value === undefined ? null : value) ?? 'null';
+  }
+}
