@@ -43,6 +43,18 @@ export interface InterfaceIR {
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];
   capture?: Json;
+  /** What the interface documents and accepts, derived at compile time (OpenAPI, MCP schemas). */
+  api?: InterfaceApiIR;
+}
+
+export interface InterfaceApiIR {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  /** JSON Schema of the request body: `accepts.schema` merged with what the asserts require. */
+  body?: Json;
+  /** Declared and route parameters with the schema their `validate` implies. */
+  params?: Array<{ name: string; in: 'path' | 'query'; required: boolean; schema: Json; description?: string }>;
 }
 
 export interface ParamIR {

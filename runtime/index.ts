@@ -19,6 +19,7 @@ export { applyTransform, applyTransformAsync } from './transforms/apply.ts';
 export { interpretConfig, interpretInterface } from './interpret/plan.ts';
 export { executeInterface } from './exec/run.ts';
 export { buildApp } from './server/app.ts';
+export { openApiDocument } from './contract/openapi.ts';
 export { encodeResponse } from './server/reply.ts';
 export { processEnvironment } from './environment.ts';
 export { main } from './server/main.ts';

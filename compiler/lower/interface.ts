@@ -2,6 +2,7 @@
 import type { InterfaceIR, ParamIR, ResponseIR } from '../../runtime/config-ir.ts';
 import type { Json } from '../../runtime/ir.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
+import { lowerApi } from './api.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 
@@ -32,6 +33,8 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   const produces = contract(i.produces, i.response_example);
   if (produces) ir.produces = produces;
   if (Array.isArray(i.tests)) ir.tests = (i.tests as Obj[]).map(lowerTest);
+  const api = lowerApi(i, ir);
+  if (api) ir.api = api;
   return ir;
 }
 

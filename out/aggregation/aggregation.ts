@@ -138,6 +138,18 @@ export const plan: rt.Plan = {
       route: "/customers/:id/overview",
       output: "http",
       disableFastpath: false,
+      api: {
+        summary: "A customer's profile with their open orders and totals.",
+        params: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            schema: { type: "string", pattern: "^[0-9]+$" },
+            description: "id must be a number",
+          },
+        ],
+      },
       params: [
         {
           name: "id",

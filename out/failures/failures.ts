@@ -119,6 +119,10 @@ export const plan: rt.Plan = {
       route: "/inventory/:sku",
       output: "http",
       disableFastpath: false,
+      api: {
+        summary: "Stock for a SKU, falling back to a cache when the warehouse API is down.",
+        params: [{ name: "sku", in: "path", required: true, schema: { type: "string" } }],
+      },
       params: [],
       response: { showErrorDetail: false },
       actions: [
@@ -166,6 +170,10 @@ export const plan: rt.Plan = {
       route: "/orders/:id",
       output: "http",
       disableFastpath: false,
+      api: {
+        summary: "An order's status; the upstream's 404 is passed through.",
+        params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      },
       params: [],
       response: {
         showErrorDetail: false,
@@ -183,6 +191,7 @@ export const plan: rt.Plan = {
       route: "/payment",
       output: "http",
       disableFastpath: false,
+      api: { summary: "A payment that must be approved; a declined one answers 402 with the reason." },
       params: [],
       response: { showErrorDetail: true },
       actions: [
@@ -208,6 +217,7 @@ export const plan: rt.Plan = {
       route: "/flaky",
       output: "http",
       disableFastpath: false,
+      api: { summary: "Retries a flaky upstream, then answers with the fallback status strategy." },
       params: [],
       response: { showErrorDetail: false, fallback: 500, fallbackStrategy: "last_action_with_error" },
       actions: [

@@ -106,6 +106,7 @@ export const plan: rt.Plan = {
       output: "http",
       disableFastpath: false,
       accepts: { example: { ids: [1, 2] } },
+      api: { summary: "Looks up many customers at once." },
       params: [],
       response: { showErrorDetail: false, headers: customers_batch_response_headers },
       actions: [
@@ -150,6 +151,7 @@ export const plan: rt.Plan = {
       route: "/resilient",
       output: "http",
       disableFastpath: false,
+      api: { summary: "Retries a flaky upstream, then falls back to a default." },
       params: [],
       response: { showErrorDetail: false },
       actions: [

@@ -223,6 +223,10 @@ export const plan: rt.Plan = {
       route: "/sales_report",
       output: "http",
       disableFastpath: false,
+      api: {
+        summary: "Revenue per region for the completed sales of a period.",
+        params: [{ name: "min_total", in: "query", required: false, schema: { type: "string" } }],
+      },
       params: [{ name: "min_total", default: "0" }],
       response: { showErrorDetail: false },
       actions: [

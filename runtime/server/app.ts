@@ -8,6 +8,7 @@ import { executeInterface } from '../exec/run.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
+import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 
@@ -38,6 +39,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   app.get('/_ap/health', async () => ({ ok: true }));
+  registerOpenApiRoutes(app, plans);
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && o.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: o.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
