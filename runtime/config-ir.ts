@@ -10,6 +10,22 @@ export interface ConfigIR {
   interfaces: InterfaceIR[];
   onError?: OnErrorIR;
   settings: ConfigSettings;
+  /** `mcp_servers`: MCP server identities by id. */
+  mcpServers?: Record<string, McpServerIR>;
+}
+
+export interface McpServerIR {
+  title?: string;
+  instructions?: string;
+  default?: boolean;
+}
+
+/** An interface exposed as an MCP tool (present only when `mcp.enabled`). */
+export interface McpToolIR {
+  toolName: string;
+  description?: string;
+  listAuthorizer?: string;
+  server?: string;
 }
 
 export interface ConfigSettings {
@@ -38,7 +54,7 @@ export interface InterfaceIR {
   schedule?: Json;
   mqtt?: string;
   ws?: string;
-  mcp?: Json;
+  mcp?: McpToolIR;
   accepts?: { schema?: Json; example?: Json };
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];

@@ -3,6 +3,7 @@ import type { InterfaceIR, ParamIR, ResponseIR } from '../../runtime/config-ir.t
 import type { Json } from '../../runtime/ir.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
 import { lowerApi } from './api.ts';
+import { lowerMcpTool } from './mcp.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 
@@ -25,7 +26,7 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   };
   const asserted = lowerAssert(i.assert);
   if (asserted) ir.assert = asserted;
-  for (const key of ['schedule', 'mcp', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
+  for (const key of ['schedule', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
   if (i.ws !== undefined) ir.ws = String(i.ws);
   const accepts = contract(i.accepts, i.request_example);
@@ -33,6 +34,8 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   const produces = contract(i.produces, i.response_example);
   if (produces) ir.produces = produces;
   if (Array.isArray(i.tests)) ir.tests = (i.tests as Obj[]).map(lowerTest);
+  const mcp = lowerMcpTool(name, i);
+  if (mcp) ir.mcp = mcp;
   const api = lowerApi(i, ir);
   if (api) ir.api = api;
   return ir;

@@ -9,6 +9,7 @@ import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
+import { registerMcpRoutes } from '../mcp/routes.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 
@@ -24,9 +25,16 @@ export interface ServerOptions {
   hooks?: RunHooks;
   /** SERVICE__ADMIN_TOKEN: turns on the management routes (captures). */
   adminToken?: string;
+  /** SERVICE__ORG and SERVICE__ENVIRONMENT: the first two segments of MCP (and WebSocket) routes. */
+  org?: string;
+  environment?: string;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
+
+/** Defaults of SERVICE__ORG and SERVICE__ENVIRONMENT. */
+export const DEFAULT_ORG = 'local';
+export const DEFAULT_ENVIRONMENT = 'dev';
 
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
@@ -40,6 +48,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
 
   app.get('/_ap/health', async () => ({ ok: true }));
   registerOpenApiRoutes(app, plans);
+  registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && o.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: o.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });

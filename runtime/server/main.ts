@@ -34,7 +34,11 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
   const adminToken = process.env.SERVICE__ADMIN_TOKEN || undefined;
-  const app = buildApp(plans, { env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}) });
+  const app = buildApp(plans, {
+    env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}),
+    ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
+    ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
+  });
   const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   const schedules = startSchedules(plans, {
     store, env, services, node, log: warn,

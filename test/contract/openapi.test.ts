@@ -12,7 +12,7 @@ const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml'));
 
 async function validate(doc: unknown) {
   const v = new Validator();
-  const res = await v.validate(doc as object);
+  const res = await v.validate(doc as Parameters<Validator["validate"]>[0]);
   return { valid: res.valid, errors: res.errors, version: v.version };
 }
 
