@@ -1,5 +1,6 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
 import type { Store } from './store/types.ts';
+import type { Plan } from './plan.ts';
 
 export interface Clock {
   now(): number;
@@ -12,6 +13,14 @@ export interface Services {
   store?: Store;
   /** SERVICE__MAX_DELAY_SECS in ms: longer waits suspend the run (durable store) or are refused. */
   maxDelayMs?: number;
+  /** The served plans by config name: actions that run other interfaces (agent tools) find them here. */
+  plans?: ReadonlyMap<string, Plan>;
+}
+
+/** Makes the served plans reachable from runs (set once where the plans are served). */
+export function linkPlans(s: Services, plans: readonly Plan[]): Services {
+  s.plans ??= new Map(plans.map((p) => [p.name, p]));
+  return s;
 }
 
 export const DEFAULT_MAX_DELAY_MS = 300_000;

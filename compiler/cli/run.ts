@@ -4,6 +4,7 @@ import { executeInterface } from '../../runtime/exec/run.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
 import { encodeResponse } from '../../runtime/server/reply.ts';
 import { cliServices } from './services.ts';
+import { linkPlans } from '../../runtime/services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -19,7 +20,7 @@ export async function run(file: string, name: string, o: { body?: string; param?
   }
   const params = Object.fromEntries((o.param ?? []).map((kv) => { const at = kv.indexOf('='); return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)]; }));
   const request = { method: 'CLI', path: i.route, params, headers: {}, body, rawBody: o.body ?? '' };
-  const services = await cliServices();
+  const services = linkPlans(await cliServices(), [plan]);
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env: processEnvironment(), services });
   await services.store?.close();
   process.stdout.write(`${encodeResponse(result.response).payload}\n`);

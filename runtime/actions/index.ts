@@ -6,7 +6,8 @@ import { onlyNew } from './only-new.ts';
 import { state } from './state.ts';
 import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
+import { agent } from './agent/index.ts';
 
-export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew };
+export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, agent };
 
 export const supportedKinds: readonly string[] = [...Object.keys(actionKinds), 'lookup'];

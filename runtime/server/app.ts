@@ -2,7 +2,7 @@
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
-import { systemClock, type Services } from '../services.ts';
+import { linkPlans, systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface } from '../exec/run.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
@@ -38,7 +38,7 @@ export const DEFAULT_ENVIRONMENT = 'dev';
 
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
-  const services = o.services ?? { clock: systemClock };
+  const services = linkPlans(o.services ?? { clock: systemClock }, plans);
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
   const hooks = o.hooks ?? runHooks({ env, services, warn });
   const app = Fastify({ logger: o.logger ?? false, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });

@@ -140,7 +140,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
     it('answers malformed JSON with a JSON-RPC parse error and GET with 405', async () => {
       const bad = await fetch(`${base}/acme/prod/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{' });
       expect(bad.status).toBe(400);
-      expect((await bad.json()).error.code).toBe(-32700);
+      expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
       expect((await fetch(`${base}/acme/prod/mcp`)).status).toBe(405);
       expect((await fetch(`${base}/other/prod/mcp`, { method: 'POST' })).status).toBe(404);
     });
