@@ -146,3 +146,22 @@ for (const mode of ['compiled', 'interpreted'] as const) {
     });
   });
 }
+
+describe('check', () => {
+  it('warns about a second default server and refuses two tools of one name on a server', async () => {
+    const { compileConfig } = await import('../../compiler/project.ts');
+    const c = compileConfig('m.yaml', `
+mcp_servers:
+  a: { default: true }
+  b: { default: true }
+interfaces:
+  x: { mcp: { enabled: true }, actions: [{ name: A, input: a|body| }] }
+  y: { mcp: { enabled: true, tool_name: x }, actions: [{ name: A, input: a|body| }] }
+  z: { mcp: { enabled: true, tool_name: x, server: a }, actions: [{ name: A, input: a|body| }] }
+`);
+    expect(c.diagnostics.map((d) => `${d.line}:${d.col} ${d.severity}: ${d.message}`)).toEqual([
+      '4:8 warning: MCP server "b" is a second default; "a" serves the bare route (the first declared wins)',
+      '7:8 error: MCP tool "x" of interface "y" is already offered by interface "x" on the same server',
+    ]);
+  });
+});
