@@ -51,9 +51,10 @@ function lintMcpServers(config: Record<string, unknown>, ifaces: InterfaceSite[]
     if (!isObj(iface.mcp) || iface.mcp.enabled !== true) continue;
     const tool = typeof iface.mcp.tool_name === 'string' ? iface.mcp.tool_name : name;
     const server = typeof iface.mcp.server === 'string' ? iface.mcp.server : '';
-    const key = `${server}\u0000${tool}`;
-    const other = seen.get(key);
+    // The default server's tools are on the bare route too, beside the tools that name no server.
+    const keys = [server, ...(server !== '' && server === defaults[0] ? [''] : [])].map((s) => `${s}\u0000${tool}`);
+    const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
     if (other) report('error', [...path, 'mcp'], `MCP tool "${tool}" of interface "${name}" is already offered by interface "${other}" on the same server`, 'give one of them another mcp.tool_name');
-    else seen.set(key, name);
+    else for (const k of keys) seen.set(k, name);
   }
 }

@@ -162,6 +162,7 @@ interfaces:
     expect(c.diagnostics.map((d) => `${d.line}:${d.col} ${d.severity}: ${d.message}`)).toEqual([
       '4:8 warning: MCP server "b" is a second default; "a" serves the bare route (the first declared wins)',
       '7:8 error: MCP tool "x" of interface "y" is already offered by interface "x" on the same server',
+      '8:8 error: MCP tool "x" of interface "z" is already offered by interface "x" on the same server',
     ]);
   });
 });
