@@ -54,6 +54,10 @@ export interface InterfaceIR {
   schedule?: Json;
   mqtt?: string;
   ws?: string;
+  /** Accepts end-user connections with no credential (non-sensitive data only). */
+  public?: boolean;
+  /** Interface run to decide each channel subscription of a socket. */
+  subscribeAuthorizer?: string;
   mcp?: McpToolIR;
   accepts?: { schema?: Json; example?: Json };
   produces?: { schema?: Json; example?: Json };

@@ -1,6 +1,7 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
 import type { Store } from './store/types.ts';
 import type { Plan } from './plan.ts';
+import type { Channels } from './realtime/channels.ts';
 
 export interface Clock {
   now(): number;
@@ -15,6 +16,8 @@ export interface Services {
   maxDelayMs?: number;
   /** The served plans by config name: actions that run other interfaces (agent tools) find them here. */
   plans?: ReadonlyMap<string, Plan>;
+  /** WebSocket channels (ws_publish): this node's sockets and, through the bus, every other node's. */
+  channels?: Channels;
 }
 
 /** Makes the served plans reachable from runs (set once where the plans are served). */

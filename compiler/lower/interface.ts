@@ -28,7 +28,9 @@ export function lowerInterface(name: string, i: Obj, cx: Omit<LowerCtx, 'default
   if (asserted) ir.assert = asserted;
   for (const key of ['schedule', 'capture'] as const) if (i[key] !== undefined) ir[key] = i[key] as Json;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
-  if (i.ws !== undefined) ir.ws = String(i.ws);
+  if (i.ws !== undefined && i.ws !== false) ir.ws = String(i.ws);
+  if (i.public === true) ir.public = true;
+  if (typeof i.subscribe_authorizer === 'string') ir.subscribeAuthorizer = i.subscribe_authorizer;
   const accepts = contract(i.accepts, i.request_example);
   if (accepts) ir.accepts = accepts;
   const produces = contract(i.produces, i.response_example);

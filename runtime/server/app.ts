@@ -10,6 +10,9 @@ import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
+import { attachRealtime } from '../realtime/index.ts';
+import type { Authenticate } from '../realtime/ws-server.ts';
+import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 
@@ -28,6 +31,9 @@ export interface ServerOptions {
   /** SERVICE__ORG and SERVICE__ENVIRONMENT: the first two segments of MCP (and WebSocket) routes. */
   org?: string;
   environment?: string;
+  /** Credentials for WebSocket interfaces that are not `public` (absent: none configured). */
+  authenticate?: Authenticate;
+  wsLimits?: WsLimits;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -48,6 +54,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
 
   app.get('/_ap/health', async () => ({ ok: true }));
   registerOpenApiRoutes(app, plans);
+  attachRealtime(app, plans, {
+    org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r),
+    ...(o.authenticate ? { authenticate: o.authenticate } : {}), ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}),
+  });
   registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && o.adminToken) {

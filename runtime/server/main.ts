@@ -12,6 +12,9 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { buildApp } from './app.ts';
+import { Channels } from '../realtime/channels.ts';
+import { wsLimitsFrom } from '../realtime/limits.ts';
+import { usesChannels } from '../realtime/index.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules } from '../schedule/scheduler.ts';
@@ -34,7 +37,14 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   capture.open(plans);
   const hooks = runHooks({ env, services, warn, capture });
   const adminToken = process.env.SERVICE__ADMIN_TOKEN || undefined;
+  // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).
+  const dbUrl = process.env.SERVICE__DATABASE_URL;
+  if (dbUrl && usesChannels(plans)) {
+    services.channels = new Channels(store, () => services.clock.now());
+    await services.channels.shareThrough(dbUrl, process.env.SERVICE__DATABASE_SCHEMA || 'pipewright', warn);
+  }
   const app = buildApp(plans, {
+    wsLimits: wsLimitsFrom(process.env),
     env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}),
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
     ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
