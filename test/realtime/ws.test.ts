@@ -2,7 +2,7 @@
 // frames that run the interface, malformed frames, subscribe with and without an authorizer,
 // retained values, credentials at the upgrade, slow consumers and dead sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../runtime/server/app.ts';
@@ -11,54 +11,7 @@ import { systemClock } from '../../runtime/services.ts';
 import type { Authenticate } from '../../runtime/realtime/ws-server.ts';
 import { DEFAULT_WS_LIMITS } from '../../runtime/realtime/limits.ts';
 import { planOf, testEnv } from '../support/plans.ts';
-
-export const config = `
-interfaces:
-  echo:
-    ws: true
-    public: true
-    actions:
-      - name: Echo
-        input: { got: a|body|, via: a|params::via->default("none")| }
-        output: http
-  strict:
-    ws: true
-    assert:
-      tests: [{ value: a|body::n|, is_greater_than: 0 }]
-    actions: [{ name: N, input: a|body|, output: http }]
-  feed:
-    ws: true
-    public: true
-    subscribe_authorizer: may_subscribe
-    actions: [{ name: F, input: a|body|, output: http }]
-  may_subscribe:
-    actions:
-      - name: Check
-        input: a|body::channel|
-        assert:
-          tests: [{ value: a|body::channel|, regex: "^news-" }]
-  announce:
-    method: POST
-    actions:
-      - name: Send
-        ws_publish:
-          channels: a|body::channels|
-          data: a|body::data|
-          retain: a|body::retain->default(false)|
-        output: http
-`;
-
-export function open(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; frames: any[]; next: () => Promise<any> }> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    const frames: any[] = [];
-    const waiters: Array<(f: any) => void> = [];
-    ws.on('message', (d) => { const f = JSON.parse(d.toString()); const w = waiters.shift(); if (w) w(f); else frames.push(f); });
-    ws.on('open', () => resolve({ ws, frames, next: () => (frames.length ? Promise.resolve(frames.shift()) : new Promise((r) => waiters.push(r))) }));
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));
-    ws.on('error', reject);
-  });
-}
+import { config, open } from './helpers.ts';
 
 const byKey: Authenticate = async (req) => {
   const key = req.headers['x-api-key'];
