@@ -10,6 +10,8 @@ export interface ConfigIR {
   interfaces: InterfaceIR[];
   onError?: OnErrorIR;
   settings: ConfigSettings;
+  /** expose_metrics: Prometheus text at /metrics. */
+  exposeMetrics?: boolean;
   /** `mcp_servers`: MCP server identities by id. */
   mcpServers?: Record<string, McpServerIR>;
 }
@@ -152,6 +154,8 @@ export interface ActionIR {
     dataOnError?: boolean;
     dataOnEmpty?: boolean;
     errors?: boolean;
+    /** hide_metrics: left out of the action metrics. */
+    metrics?: boolean;
   };
   responseOnSuccess?: ActionResponseIR;
   responseOnError?: ActionResponseIR;

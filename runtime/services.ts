@@ -2,6 +2,7 @@
 import type { Store } from './store/types.ts';
 import type { Plan } from './plan.ts';
 import type { Channels } from './realtime/channels.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 export interface Clock {
   now(): number;
@@ -18,6 +19,8 @@ export interface Services {
   plans?: ReadonlyMap<string, Plan>;
   /** WebSocket channels (ws_publish): this node's sockets and, through the bus, every other node's. */
   channels?: Channels;
+  /** Prometheus metrics (expose_metrics): built-in run metrics and emit_metric. */
+  metrics?: Metrics;
 }
 
 /** Makes the served plans reachable from runs (set once where the plans are served). */

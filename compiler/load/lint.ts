@@ -3,6 +3,7 @@ import type { Diagnostic } from './diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
+import { lintMetrics } from './lint-metrics.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { ConfigPath, Locate } from './yaml.ts';
 
@@ -21,6 +22,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintMetrics(ifaces, report);
   return out;
 }
 

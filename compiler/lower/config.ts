@@ -10,6 +10,7 @@ export function lowerConfig(name: string, file: string, config: Obj, lineOf: (p:
   const features = { compress: true, decompress: true, parse_xlsx: true, parse_pdf: true, ...((config.features as Record<string, boolean>) ?? {}) };
   const interfaces = Object.entries((config.interfaces as Obj) ?? {}).map(([n, i]) => lowerInterface(n, (i ?? {}) as Obj, { lineOf, supported, features }));
   const ir: ConfigIR = { name, file, interfaces, settings: { features } };
+  if (config.expose_metrics === true) ir.exposeMetrics = true;
   const servers = config.mcp_servers as Record<string, McpServerIR> | undefined;
   if (servers && Object.keys(servers).length) ir.mcpServers = servers;
   const onError = config.on_error as Obj | undefined;

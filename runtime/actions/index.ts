@@ -8,7 +8,8 @@ import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
 import { agent } from './agent/index.ts';
 import { wsPublish } from './ws-publish.ts';
+import { emitMetric } from './emit-metric.ts';
 
-export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, agent, ws_publish: wsPublish };
+export const actionKinds: Record<string, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, agent, ws_publish: wsPublish, emit_metric: emitMetric };
 
 export const supportedKinds: readonly string[] = [...Object.keys(actionKinds), 'lookup'];

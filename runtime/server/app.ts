@@ -11,6 +11,7 @@ import { registerRunRoutes } from '../durable/routes.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';
+import { registerMetrics } from '../metrics/routes.ts';
 import type { Authenticate } from '../realtime/ws-server.ts';
 import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, requestData } from './request.ts';
@@ -34,6 +35,8 @@ export interface ServerOptions {
   /** Credentials for WebSocket interfaces that are not `public` (absent: none configured). */
   authenticate?: Authenticate;
   wsLimits?: WsLimits;
+  /** SERVICE__METRICS_MAX_SERIES: series per emitted metric (default 1000). */
+  maxMetricSeries?: number;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
@@ -54,6 +57,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
 
   app.get('/_ap/health', async () => ({ ok: true }));
   registerOpenApiRoutes(app, plans);
+  registerMetrics(app, plans, services, o.maxMetricSeries);
   attachRealtime(app, plans, {
     org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r),
     ...(o.authenticate ? { authenticate: o.authenticate } : {}), ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}),

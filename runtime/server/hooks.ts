@@ -18,6 +18,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
     errorHandlers,
     afterRun(plan, iface, result) {
       errorHandlers.afterRun(plan, iface.name, result);
+      o.services.metrics?.observeRun(plan, iface, result, o.services.clock.now());
       if (o.capture && result.state.status !== 'suspended') {
         o.capture.afterRun(plan, iface, result, o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }

@@ -45,6 +45,7 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
   }
   const app = buildApp(plans, {
     wsLimits: wsLimitsFrom(process.env),
+    ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
     env, services, node, warn, hooks, ...(adminToken ? { adminToken } : {}),
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
     ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
