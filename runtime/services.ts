@@ -21,6 +21,8 @@ export interface Services {
   channels?: Channels;
   /** Prometheus metrics (expose_metrics): built-in run metrics and emit_metric. */
   metrics?: Metrics;
+  /** The service's MQTT connection (mqtt_publish). */
+  mqtt?: { publish(topics: string[], payload: string, qos: 0 | 1 | 2, retain: boolean): Promise<void> };
 }
 
 /** Makes the served plans reachable from runs (set once where the plans are served). */

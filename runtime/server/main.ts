@@ -11,7 +11,8 @@ import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
-import { buildApp } from './app.ts';
+import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
+import { startMqtt } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
 import { wsLimitsFrom } from '../realtime/limits.ts';
 import { usesChannels } from '../realtime/index.ts';
@@ -56,6 +57,12 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
     // Seconds-resolution cron is for tests only; configs are validated as 5 fields.
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+  });
+  await startMqtt(app, plans, {
+    environment: process.env.SERVICE__ENVIRONMENT || DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
+    afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+    ...(process.env.SERVICE__MQTT_URL ? { url: process.env.SERVICE__MQTT_URL } : {}),
+    port: process.env.SERVICE__MQTT_PORT ? Number(process.env.SERVICE__MQTT_PORT) : 1883,
   });
   await app.listen({ port: o.port, host: o.host });
   const addr = app.server.address();
