@@ -5,6 +5,8 @@ import type { ServerFrame } from './frames.ts';
 export interface Subscriber {
   /** Sends a frame, or drops the socket when its buffer is full (slow consumer policy). */
   send(frame: ServerFrame): void;
+  /** Sends a frame already encoded (one encoding serves every subscriber of a publish). */
+  sendText(text: string | Buffer): void;
 }
 
 export class Hub {
@@ -32,7 +34,9 @@ export class Hub {
     const set = this.channels.get(channel);
     if (!set) return 0;
     const frame: ServerFrame = { type: 'ap_message', channel, data };
-    for (const s of set) s.send(frame);
+    // Encoded once for all subscribers: the JSON text and its UTF-8 bytes.
+    const bytes = Buffer.from(JSON.stringify(frame));
+    for (const s of set) s.sendText(bytes);
     return set.size;
   }
 

@@ -67,12 +67,13 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
   const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
   const params = Object.fromEntries(url.searchParams);
   const me: Subscriber = {
-    send(frame: ServerFrame) {
+    send(frame: ServerFrame) { this.sendText(JSON.stringify(frame)); },
+    sendText(text: string | Buffer) {
       if (ws.readyState !== ws.OPEN) return;
       // Slow consumer: past the buffer bound the socket is closed (1013 "try again later") rather
       // than letting the queue, and the process's memory, grow.
       if (ws.bufferedAmount > o.limits.maxBufferedBytes) { ws.close(1013, 'slow consumer: send buffer full'); return; }
-      ws.send(JSON.stringify(frame));
+      ws.send(text, { binary: false });
     },
   };
   const error = (message: string, status = 400, id?: Id) => me.send({ type: 'ap_error', ...(id !== undefined ? { id } : {}), status, message });
