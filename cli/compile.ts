@@ -1,7 +1,8 @@
-// `pipewright compile <config.yaml>... [--out DIR] [--no-bundle]`: DIR/<name>/<name>.ts and server.mjs.
+// `pipewright compile <config.yaml>... [--out DIR] [--no-bundle]`: DIR/<name>/<name>.ts, openapi.json and server.mjs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateModule, bundleServer, compileConfig } from '../compiler/index.ts';
+import { openApiDocument } from '../runtime/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
 import { err, paint, progress } from './output.ts';
 
@@ -17,6 +18,7 @@ export async function compile(files: string[], o: { out?: string; 'no-bundle'?: 
     mkdirSync(dir, { recursive: true });
     const moduleFile = join(dir, `${c.name}.ts`);
     writeFileSync(moduleFile, await generateModule(c.ir));
+    writeFileSync(join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(c.name, c.ir.interfaces), null, 2)}\n`);
     if (!o['no-bundle']) await bundleServer(moduleFile, join(dir, 'server.mjs'));
   }
   err(failed ? paint.red(`${failed} of ${files.length} configs failed to compile`) : paint.green(`compiled ${files.length} config${files.length === 1 ? '' : 's'} into ${outDir}/`));

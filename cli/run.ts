@@ -1,6 +1,6 @@
 // `pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]...`: runs one interface once,
 // prints the response body, exits 0 on success and 1 on a failed run.
-import { closeDatabasePools, executeInterface, processEnvironment, encodeResponse } from '../runtime/index.ts';
+import { closeDatabasePools, executeInterface, linkPlans, processEnvironment, encodeResponse, runnerOf } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
@@ -18,6 +18,7 @@ export async function run(file: string, name: string, o: { body?: string; param?
   const params = Object.fromEntries((o.param ?? []).map((kv) => { const at = kv.indexOf('='); return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)]; }));
   const request = { method: 'CLI', path: i.route, params, headers: {}, body, rawBody: o.body ?? '' };
   const services = await cliServices();
+  linkPlans(services, [plan], runnerOf(processEnvironment(), services));
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env: processEnvironment(), services });
   await services.store?.close();
   await closeDatabasePools();

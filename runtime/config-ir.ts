@@ -10,6 +10,24 @@ export interface ConfigIR {
   interfaces: InterfaceIR[];
   onError?: OnErrorIR;
   settings: ConfigSettings;
+  /** expose_metrics: Prometheus text at /metrics. */
+  exposeMetrics?: boolean;
+  /** `mcp_servers`: MCP server identities by id. */
+  mcpServers?: Record<string, McpServerIR>;
+}
+
+export interface McpServerIR {
+  title?: string;
+  instructions?: string;
+  default?: boolean;
+}
+
+/** An interface exposed as an MCP tool (present only when `mcp.enabled`). */
+export interface McpToolIR {
+  toolName: string;
+  description?: string;
+  listAuthorizer?: string;
+  server?: string;
 }
 
 export interface ConfigSettings {
@@ -56,12 +74,29 @@ export interface InterfaceIR {
   actions: ActionIR[];
   /** Trigger and documentation settings carried as data. */
   schedule?: Json;
+  mqtt?: string;
+  ws?: string;
+  /** Interface run to decide each channel subscription of a socket. */
+  subscribeAuthorizer?: string;
+  mcp?: McpToolIR;
   accepts?: { schema?: Json; example?: Json };
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];
   capture?: Json;
   /** The interface's `log` (CustomLog): its request line's level and extra fields, or no line. */
   log?: InterfaceLogIR;
+  /** What the interface documents and accepts, derived at compile time (OpenAPI, MCP schemas). */
+  api?: InterfaceApiIR;
+}
+
+export interface InterfaceApiIR {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  /** JSON Schema of the request body: `accepts.schema` merged with what the asserts require. */
+  body?: Json;
+  /** Declared and route parameters with the schema their `validate` implies. */
+  params?: Array<{ name: string; in: 'path' | 'query'; required: boolean; schema: Json; description?: string }>;
 }
 
 export interface InterfaceLogIR {
@@ -152,6 +187,8 @@ export interface ActionIR {
     dataOnError?: boolean;
     dataOnEmpty?: boolean;
     errors?: boolean;
+    /** hide_metrics: left out of the action metrics. */
+    metrics?: boolean;
   };
   responseOnSuccess?: ActionResponseIR;
   responseOnError?: ActionResponseIR;

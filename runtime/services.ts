@@ -1,6 +1,8 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
 import type { Store } from './store-types.ts';
 import type { Logger } from 'pino';
+import type { InterfacePlan, Plan } from './plan.ts';
+import type { RequestData, Trigger } from './run-state.ts';
 
 export interface Clock {
   now(): number;
@@ -19,6 +21,26 @@ export interface Services {
   log?: Logger;
   /** Per-run copies only: aborted when the HTTP client waiting for the run goes away. */
   cancel?: AbortSignal;
+  /** The served plans by config name: actions that run other interfaces (agent tools) find them here. */
+  plans?: ReadonlyMap<string, Plan>;
+  /** Runs another interface through the executor (agent tools); set with the plans. */
+  runInterface?: RunInterface;
+  /** WebSocket channels (ws_publish): this node's sockets and, through the bus, every other node's. */
+  channels?: { publish(channels: string[], data: unknown, retain: boolean): Promise<void> };
+  /** Prometheus metrics (expose_metrics): built-in run metrics and emit_metric. */
+  metrics?: { emit(e: { name: string; type: 'counter' | 'gauge' | 'histogram'; value: number; labels: Record<string, string>; help?: string }): string | undefined };
+  /** The service's MQTT connection (mqtt_publish). */
+  mqtt?: { publish(topics: string[], payload: string, qos: 0 | 1 | 2, retain: boolean): Promise<void> };
+}
+
+/** How an action runs another interface: the executor, handed down by whoever serves the plans. */
+export type RunInterface = (plan: Plan, iface: InterfacePlan, request: RequestData, trigger: Trigger) => Promise<{ status: number; body: unknown; failed: boolean }>;
+
+/** Makes the served plans, and the executor that runs them, reachable from runs (set once). */
+export function linkPlans(s: Services, plans: readonly Plan[], run: RunInterface): Services {
+  s.plans ??= new Map(plans.map((p) => [p.name, p]));
+  s.runInterface ??= run;
+  return s;
 }
 
 export const DEFAULT_RUN_DEADLINE_MS = 86_400_000;

@@ -80,3 +80,40 @@ describe('fanout.yaml', () => {
     expect((await call('/resilient')).body).toEqual({ status: 'unknown', upstream_status: 503 });
   });
 });
+
+describe('assistant.yaml', () => {
+  it('answers through the agent, which calls the price interface as a tool', async () => {
+    const call = await serve('assistant');
+    expect((await call('/price', { method: 'POST', body: { sku: 'abc', qty: 3 } })).body).toEqual({ sku: 'abc', qty: 3, unit: 2.5, stock: 42, total: 7.5 });
+    expect((await call('/ask', { method: 'POST', body: { question: 'price of abc x3' } })).body).toEqual({
+      message: 'The total is 7.5.',
+      iterations: 2,
+      transcript: [{ iteration: 1, tool: 'price', source: 'interface', arguments: { sku: 'abc', qty: 3 }, ok: true, result: { sku: 'abc', qty: 3, unit: 2.5, stock: 42, total: 7.5 } }],
+    });
+    expect((await call('/ask', { method: 'POST', body: { question: 'hello' } })).body).toEqual({ message: 'I can only price things.', iterations: 1, transcript: [] });
+  });
+
+  it('offers the price interface to MCP clients on the default route', async () => {
+    const call = await serve('assistant');
+    const rpc = async (id: number, method: string, params?: unknown) => {
+      const s = apps[apps.length - 1] as unknown as { inject(o: object): Promise<{ json(): any }> };
+      return (await s.inject({ method: 'POST', url: '/local/dev/mcp', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, payload: { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) } })).json();
+    };
+    void call;
+    const init = await rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    expect(init.result).toMatchObject({ serverInfo: { name: 'shop', title: 'Shop tools' }, instructions: 'Prices and stock of the shop.' });
+    expect((await rpc(2, 'tools/list')).result.tools).toEqual([{
+      name: 'price',
+      description: 'The price of a quantity of a SKU.',
+      inputSchema: { type: 'object', properties: { sku: { type: 'string', pattern: '^[a-z]+$' }, qty: { type: 'number', minimum: 1, maximum: 100 } }, required: ['qty'] },
+    }]);
+    expect((await rpc(3, 'tools/call', { name: 'price', arguments: { sku: 'abc', qty: 3 } })).result).toEqual({
+      content: [{ type: 'text', text: '{"sku":"abc","qty":3,"unit":2.5,"stock":42,"total":7.5}' }],
+      structuredContent: { sku: 'abc', qty: 3, unit: 2.5, stock: 42, total: 7.5 },
+    });
+    expect((await rpc(4, 'tools/call', { name: 'price', arguments: { sku: 'ABC', qty: 0 } })).result).toEqual({
+      content: [{ type: 'text', text: 'invalid arguments for "price": /sku must match pattern "^[a-z]+$"; /qty must be >= 1' }],
+      isError: true,
+    });
+  });
+});

@@ -13,6 +13,7 @@ export function lintRefs(config: Record<string, unknown>, ifaces: InterfaceSite[
 
   if (isObj(config.on_error)) mustBeInterface(config.on_error.interface, ['on_error', 'interface'], 'on_error.interface');
   const servers = isObj(config.mcp_servers) ? Object.keys(config.mcp_servers) : [];
+  lintMcpServers(config, ifaces, report);
   for (const site of ifaces) {
     const { iface, path, name } = site;
     mustBeInterface(iface.subscribe_authorizer, [...path, 'subscribe_authorizer'], `subscribe_authorizer of interface "${name}"`);
@@ -35,5 +36,25 @@ export function lintRefs(config: Record<string, unknown>, ifaces: InterfaceSite[
       const tools = isObj(a.action.agent) ? a.action.agent.tools : undefined;
       if (Array.isArray(tools)) tools.forEach((t, i) => mustBeInterface(t, [...a.path, 'agent', 'tools', i], `agent.tools of action "${a.name}"`));
     });
+  }
+}
+
+/** At most one default MCP server, and one tool per name on each server. */
+function lintMcpServers(config: Record<string, unknown>, ifaces: InterfaceSite[], report: Report): void {
+  const declared = isObj(config.mcp_servers) ? Object.entries(config.mcp_servers) : [];
+  const defaults = declared.filter(([, s]) => isObj(s) && s.default === true).map(([id]) => id);
+  for (const id of defaults.slice(1)) {
+    report('warning', ['mcp_servers', id, 'default'], `MCP server "${id}" is a second default; "${defaults[0]}" serves the bare route (the first declared wins)`, 'keep default: true on one server only');
+  }
+  const seen = new Map<string, string>();
+  for (const { iface, path, name } of ifaces) {
+    if (!isObj(iface.mcp) || iface.mcp.enabled !== true) continue;
+    const tool = typeof iface.mcp.tool_name === 'string' ? iface.mcp.tool_name : name;
+    const server = typeof iface.mcp.server === 'string' ? iface.mcp.server : '';
+    // The default server's tools are on the bare route too, beside the tools that name no server.
+    const keys = [server, ...(server !== '' && server === defaults[0] ? [''] : [])].map((s) => `${s}\u0000${tool}`);
+    const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
+    if (other) report('error', [...path, 'mcp'], `MCP tool "${tool}" of interface "${name}" is already offered by interface "${other}" on the same server`, 'give one of them another mcp.tool_name');
+    else for (const k of keys) seen.set(k, name);
   }
 }

@@ -10,6 +10,7 @@ import { lintRegexes } from './lint-regex.ts';
 import { lintRoutes } from './lint-routes.ts';
 import { lintSchedules } from './lint-schedule.ts';
 import { lintTokens } from './lint-tokens.ts';
+import { lintMetrics } from './lint-metrics.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -34,6 +35,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintRoutes(config, report);
   lintSchedules(config, report);
   lintTokens(ifaces, report);
+  lintMetrics(ifaces, report);
   return out;
 }
 

@@ -18,14 +18,7 @@ export interface Unbuilt {
 }
 
 export const UNBUILT: readonly Unbuilt[] = [
-  { owner: 'Config', field: 'mcp_servers', feature: 'MCP servers' },
-  { owner: 'Config', field: 'expose_metrics', feature: 'Prometheus metrics' },
-  { owner: 'Interface', field: 'mqtt', feature: 'MQTT triggers' },
-  { owner: 'Interface', field: 'ws', feature: 'WebSocket channels' },
-  { owner: 'Interface', field: 'subscribe_authorizer', feature: 'WebSocket channels' },
-  { owner: 'Interface', field: 'mcp', feature: 'MCP tools' },
   { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
-  { owner: 'Action', field: 'hide_metrics', feature: 'Prometheus metrics' },
   // Companions of action kinds not built yet (command): refused even on another kind.
   { owner: 'Action', field: 'expect_exit', feature: 'command actions' },
   { owner: 'Action', field: 'output_stdout', feature: 'command actions' },

@@ -145,6 +145,7 @@ function hideFlags(a: Action): ActionIR['hide'] {
   if (a.hide_data_on_error === true) h.dataOnError = true;
   if (a.hide_data_on_empty === true) h.dataOnEmpty = true;
   if (a.hide_errors === true) h.errors = true;
+  if (a.hide_metrics === true) h.metrics = true;
   return h;
 }
 

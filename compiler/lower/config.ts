@@ -1,5 +1,5 @@
 // A config valid against the schema → ConfigIR, the input of both code generation and the interpreter.
-import type { ConfigIR } from '../../runtime/config-ir.ts';
+import type { ConfigIR, McpServerIR } from '../../runtime/config-ir.ts';
 import { BUILT_KINDS } from '../../runtime/actions/kinds.ts';
 import type { Config } from '../schema/config-types.ts';
 import type { Path } from './error.ts';
@@ -15,6 +15,9 @@ export function lowerConfig(name: string, file: string, config: Config, lineOf: 
   const network = lowerNetwork(config.network, ['network']);
   const ir: ConfigIR = { name, file, interfaces, settings: { features, ...(network ? { network } : {}) } };
   const onError = config.on_error;
+  if (config.expose_metrics === true) ir.exposeMetrics = true;
+  const servers = config.mcp_servers as Record<string, McpServerIR> | undefined;
+  if (servers && Object.keys(servers).length) ir.mcpServers = servers;
   if (onError) {
     ir.onError = {
       interface: onError.interface,

@@ -3,6 +3,8 @@ import type { InterfaceIR, ParamIR, ResponseIR } from '../../runtime/config-ir.t
 import type { Json } from '../../runtime/ir.ts';
 import type { Action, Interface, InterfaceContract, InterfaceResponse, Param } from '../schema/config-types.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
+import { lowerApi } from './api.ts';
+import { lowerMcpTool } from './mcp.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerInput, lowerValue } from './values.ts';
 import { interfaceLogs } from './database.ts';
@@ -35,6 +37,9 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (i.public === true) ir.public = true;
   const network = lowerNetwork(i.network, [...at, 'network']);
   if (network) ir.network = network;
+  if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
+  if (i.ws !== undefined && i.ws !== false) ir.ws = String(i.ws);
+  if (typeof i.subscribe_authorizer === 'string') ir.subscribeAuthorizer = i.subscribe_authorizer;
   const accepts = contract(i.accepts, i.request_example);
   if (accepts) ir.accepts = accepts;
   const produces = contract(i.produces, i.response_example);
@@ -44,6 +49,10 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (log) {
     ir.log = { enabled: log.enabled !== false, ...(typeof log.level === 'string' ? { level: log.level } : {}), ...(log.fields !== undefined ? { fields: lowerValue(log.fields) } : {}) };
   }
+  const mcp = lowerMcpTool(name, i as unknown as Record<string, unknown>);
+  if (mcp) ir.mcp = mcp;
+  const api = lowerApi(i as unknown as Record<string, unknown>, ir);
+  if (api) ir.api = api;
   return ir;
 }
 

@@ -2034,7 +2034,7 @@ export interface AgentAction {
    */
   mcp?: AgentMcpServer[];
   /**
-   * Model round trips allowed; default 4, hard ceiling 12.
+   * Model round trips allowed; default 4, at most 12 (more is refused at load).
    */
   max_iterations?: number;
   /**
@@ -2046,7 +2046,7 @@ export interface AgentAction {
    */
   temperature?: number;
   /**
-   * Seconds per model call; default 60.
+   * Seconds per model call; default 60, at most 600.
    */
   timeout?: number;
 }
@@ -2083,7 +2083,7 @@ export interface AgentMemory {
    */
   key: string;
   /**
-   * Default 10, capped at 50 stored messages.
+   * Stored messages kept (user and assistant turns); default 10, at most 50.
    */
   window?: number;
   /**

@@ -206,6 +206,18 @@ export const plan: rt.Plan = {
           reads: ["Orders"],
         },
       ],
+      api: {
+        summary: "A customer's profile with their open orders and totals.",
+        params: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            schema: { type: "string", pattern: "^[0-9]+$" },
+            description: "id must be a number",
+          },
+        ],
+      },
     },
   ],
   mode: "compiled",

@@ -182,6 +182,10 @@ export const plan: rt.Plan = {
           reads: ["Cache", "Warehouse"],
         },
       ],
+      api: {
+        summary: "Stock for a SKU, falling back to a cache when the warehouse API is down.",
+        params: [{ name: "sku", in: "path", required: true, schema: { type: "string" } }],
+      },
     },
     {
       name: "order_status",
@@ -201,6 +205,10 @@ export const plan: rt.Plan = {
           output: "http",
         },
       ],
+      api: {
+        summary: "An order's status; the upstream's 404 is passed through.",
+        params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      },
     },
     {
       name: "payment",
@@ -225,6 +233,7 @@ export const plan: rt.Plan = {
           responseOnError: { httpCode: 402 },
         },
       ],
+      api: { summary: "A payment that must be approved; a declined one answers 402 with the reason." },
     },
     {
       name: "flaky",
@@ -245,6 +254,7 @@ export const plan: rt.Plan = {
         },
         { name: "Never", line: lines.flaky_Never, kind: "http", config: flaky_Never_http },
       ],
+      api: { summary: "Retries a flaky upstream, then answers with the fallback status strategy." },
     },
   ],
   mode: "compiled",

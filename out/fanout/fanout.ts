@@ -147,6 +147,7 @@ export const plan: rt.Plan = {
         },
       ],
       accepts: { example: { ids: [1, 2] } },
+      api: { summary: "Looks up many customers at once." },
     },
     {
       name: "resilient",
@@ -175,6 +176,7 @@ export const plan: rt.Plan = {
           reads: ["Flaky"],
         },
       ],
+      api: { summary: "Retries a flaky upstream, then falls back to a default." },
     },
   ],
   mode: "compiled",

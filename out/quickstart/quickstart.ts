@@ -174,6 +174,18 @@ export const plan: rt.Plan = {
         },
       ],
       produces: { example: { message: "Hello, world!" } },
+      api: {
+        summary: "Greets the caller by name.",
+        params: [
+          {
+            name: "name",
+            in: "query",
+            required: false,
+            schema: { type: "string", pattern: "^[A-Za-z -]{1,40}$" },
+            description: "name must be 1-40 letters",
+          },
+        ],
+      },
     },
     {
       name: "order_total",
@@ -215,6 +227,14 @@ export const plan: rt.Plan = {
         },
       },
       produces: { schema: { type: "object", required: ["count", "sum"] } },
+      api: {
+        summary: "Prices an order's lines and totals them.",
+        body: {
+          type: "object",
+          properties: { items: { minItems: 1, minLength: 1, minProperties: 1 } },
+          required: ["items"],
+        },
+      },
     },
   ],
   mode: "compiled",

@@ -343,6 +343,10 @@ export const plan: rt.Plan = {
           reads: ["Big", "ByRegion", "Regions"],
         },
       ],
+      api: {
+        summary: "Revenue per region for the completed sales of a period.",
+        params: [{ name: "min_total", in: "query", required: false, schema: { type: "string" } }],
+      },
     },
   ],
   mode: "compiled",

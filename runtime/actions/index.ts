@@ -10,7 +10,11 @@ import { delay } from './delay.ts';
 import { waitForCallback } from './wait-for-callback.ts';
 import { database } from './database/action.ts';
 import { documentOperation } from './document/action.ts';
+import { agent } from './agent/index.ts';
+import { wsPublish } from './ws-publish.ts';
+import { emitMetric } from './emit-metric.ts';
+import { mqttPublish } from './mqtt-publish.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish };
 
 export const actionKinds: Record<string, ActionKind> = kinds;

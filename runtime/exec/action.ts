@@ -41,7 +41,8 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
     if (last.record.outcome === 'succeeded' && !assertFailed) return ended(a, s, run, services, last);
     if (!retry || attempt === attempts) break;
     const o: ActionOutcome = { ok: last.record.outcome === 'succeeded', ...(last.failure ? { failure: last.failure } : {}), ...(last.retryAfterMs !== undefined ? { retryAfterMs: last.retryAfterMs } : {}) };
-    if (!isRetryable(retry, o, a.kind === 'http', assertFailed)) break;
+    // A model call (agent) follows the HTTP retry rules (spec: agent model errors retry like HTTP).
+    if (!isRetryable(retry, o, a.kind === 'http' || a.kind === 'agent', assertFailed)) break;
     const wait = nextWait(retry, attempt + 1, o);
     const stop = retryStop(run, services, wait);
     if (stop) { last.record.error = `${last.record.error ?? 'failed'}; ${stop}`; break; }

@@ -3,7 +3,7 @@
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData, RunState, Trigger } from '../run-state.ts';
 import type { Environment, Scope } from '../scope.ts';
-import { DEFAULT_RUN_DEADLINE_MS, type Services } from '../services.ts';
+import { DEFAULT_RUN_DEADLINE_MS, type RunInterface, type Services } from '../services.ts';
 import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
@@ -141,3 +141,9 @@ function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | und
   }
   return result;
 }
+
+/** The executor as services hand it to actions that run other interfaces (agent tools). */
+export const runnerOf = (env: Environment, services: Services): RunInterface => async (plan, iface, request, trigger) => {
+  const r = await executeInterface(plan, iface, request, { trigger, env, services });
+  return { status: r.response.status, body: r.response.body, failed: r.failure !== undefined };
+};

@@ -3,12 +3,19 @@
 import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
-import { systemClock, type Services } from '../services.ts';
+import { linkPlans, systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
-import { executeInterface } from '../exec/run.ts';
+import { executeInterface, runnerOf } from '../exec/run.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from '../durable/routes.ts';
+import { registerOpenApiRoutes } from '../contract/routes.ts';
+import { registerMcpRoutes } from '../mcp/routes.ts';
+import { attachRealtime } from '../realtime/index.ts';
+import { wsAuthenticate } from './auth/ws.ts';
+import { registerMetrics } from '../metrics/routes.ts';
+import type { Authenticate } from '../realtime/ws-server.ts';
+import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
@@ -34,13 +41,26 @@ export interface ServerOptions {
   inbound?: InboundSettings;
   /** NetworkPolicy services: geo databases, the rate-limit store, trusted proxies. */
   network?: NetworkOptions;
+  /** SERVICE__ORG and SERVICE__ENVIRONMENT: the first two segments of MCP (and WebSocket) routes. */
+  org?: string;
+  environment?: string;
+  /** Credentials for WebSocket interfaces that are not `public` (absent: none configured). */
+  authenticate?: Authenticate;
+  wsLimits?: WsLimits;
+  /** SERVICE__METRICS_MAX_SERIES: series per emitted metric (default 1000). */
+  maxMetricSeries?: number;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
 }
 
+/** Defaults of SERVICE__ORG and SERVICE__ENVIRONMENT. */
+export const DEFAULT_ORG = 'local';
+export const DEFAULT_ENVIRONMENT = 'dev';
+
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
-  const services = o.services ?? { clock: systemClock };
+  const services: Services = o.services ?? { clock: systemClock };
+  linkPlans(services, plans, runnerOf(env, services));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
   const hooks = o.hooks ?? runHooks({ env, services, warn });
   const app = Fastify({ logger: o.logger ?? false, ...requestIds, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
@@ -55,6 +75,15 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const networkHook = networkHooks(o.network);
   if (runs) app.addHook('onRequest', async (req, reply) => (req.url.startsWith('/_ap/runs/') ? runs(req, reply) : undefined));
   app.get('/_ap/health', async () => ({ ok: true }));
+  registerOpenApiRoutes(app, plans);
+  registerMetrics(app, plans, services, o.maxMetricSeries);
+  // WebSocket upgrades and MCP requests take the same credentials as HTTP interfaces.
+  const authenticate = o.authenticate ?? wsAuthenticate(inbound);
+  attachRealtime(app, plans, {
+    org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r),
+    ...(authenticate ? { authenticate } : {}), ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}),
+  });
+  registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r), ...(gate ? { gate } : {}) });
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && inbound.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });

@@ -12,10 +12,14 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { closeDatabasePools } from '../actions/database/pools.ts';
-import { buildApp } from './app.ts';
+import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
 import { outboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
+import { startMqtt } from '../mqtt/index.ts';
+import { Channels } from '../realtime/channels.ts';
+import { wsLimitsFrom } from '../realtime/limits.ts';
+import { usesChannels } from '../realtime/index.ts';
 import { runHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules } from '../schedule/scheduler.ts';
@@ -68,13 +72,32 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const hooks = runHooks({ env, services, warn, capture });
   if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
   const network = await networkFromEnv(process.env, store);
-  const app = buildApp(plans, { env, services, node, warn, hooks, inbound, network });
+  // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).
+  const dbUrl = process.env.SERVICE__DATABASE_URL;
+  if (dbUrl && usesChannels(plans)) {
+    const channels = new Channels(store, () => services.clock.now());
+    await channels.shareThrough(dbUrl, process.env.SERVICE__DATABASE_SCHEMA || 'pipewright', warn);
+    services.channels = channels;
+  }
+  const app = buildApp(plans, {
+    env, services, node, warn, hooks, inbound, network,
+    wsLimits: wsLimitsFrom(process.env),
+    ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
+    ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
+    ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
+  });
   const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   const schedules = startSchedules(plans, {
     store, env, services, node, log: warn,
     // Seconds-resolution cron is for tests only; configs are validated as 5 fields.
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+  });
+  await startMqtt(app, plans, {
+    environment: process.env.SERVICE__ENVIRONMENT || DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
+    afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+    ...(process.env.SERVICE__MQTT_URL ? { url: process.env.SERVICE__MQTT_URL } : {}),
+    port: process.env.SERVICE__MQTT_PORT ? Number(process.env.SERVICE__MQTT_PORT) : 1883,
   });
   const retention = startRetention(store, ops.runRetentionMs, warn);
   await app.listen({ port: o.port, host: o.host });

@@ -95,7 +95,7 @@ interfaces:
         run_when_failed: [Customer]
         input: a|Order|
         hide_data_on_error: true
-        emit_metric: { name: customer_lookup_failed, type: counter, value: 1, labels: { iface: order_summary } }
+        emit_metric: { name: customer_lookup_failed_total, type: counter, value: 1, labels: { iface: order_summary } }
       - name: Summary
         depends_on: [Order, Customer]
         input: a|Order|

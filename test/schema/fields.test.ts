@@ -43,21 +43,18 @@ describe('every schema field is built or refused', () => {
 describe('unbuilt fields are refused at load', () => {
   it('points at each field with "not available in this build"', () => {
     const yaml = [
-      'expose_metrics: true',
       'interfaces:',
       '  orders:',
-      '    ws: orders',
-      '    response:',
-      '      logs: [{ message: hi }]',
+      '    silence: true',
       '    actions:',
       '      - name: Fetch',
       '        input: x',
-      '        pre_log: [{ message: hi }]',
+      '        expect_exit: 0',
     ].join('\n');
     const refusals = check(yaml).filter((d) => d.message.endsWith('is not available in this build'));
     expect(refusals).toEqual([
-      { at: '1:1', severity: 'error', message: 'expose_metrics in the config is not available in this build', hint: 'this build does not implement Prometheus metrics; remove the field' },
-      { at: '4:5', severity: 'error', message: 'ws in interface "orders" is not available in this build', hint: 'this build does not implement WebSocket channels; remove the field' },
+      { at: '3:5', severity: 'error', message: 'silence in interface "orders" is not available in this build', hint: 'this build does not implement silence (its effect is not specified); remove the field' },
+      { at: '7:9', severity: 'error', message: 'expect_exit in action "Fetch" is not available in this build', hint: 'this build does not implement command actions; remove the field' },
     ]);
   });
 });

@@ -54,7 +54,21 @@ function route(req: IncomingMessage, res: ServerResponse, body: string) {
   }
   if (path === '/always-503') return json(res, 503, { error: 'unavailable' });
   if (path === '/echo') return json(res, 200, { method: req.method, headers: req.headers, body });
+  if (path === '/v1/chat/completions') return json(res, 200, scriptedModel(JSON.parse(body || '{}')));
   json(res, 404, { error: `no route ${path}` });
+}
+
+/** A chat-completions model that follows a script: "price of <sku> x<qty>" asks the price tool,
+ *  a tool result is turned into the answer, anything else is declined. Deterministic. */
+function scriptedModel(b: { messages?: Array<{ role: string; content: string | null }>; tools?: Array<{ function: { name: string } }> }) {
+  const last = b.messages?.[b.messages.length - 1];
+  const say = (content: string) => ({ choices: [{ message: { role: 'assistant', content } }] });
+  if (last?.role === 'tool') return say(`The total is ${(JSON.parse(last.content ?? '{}') as { total?: unknown }).total}.`);
+  const m = /price of (\w+) x(\d+)/.exec(last?.content ?? '');
+  if (m && b.tools?.some((t) => t.function.name === 'price')) {
+    return { choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'price', arguments: JSON.stringify({ sku: m[1], qty: Number(m[2]) }) } }] } }] };
+  }
+  return say('I can only price things.');
 }
 
 export async function startUpstream(): Promise<Upstream> {

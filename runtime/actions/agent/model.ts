@@ -1,0 +1,57 @@
+// One chat-completions call over undici: the request shape most model servers speak, a timeout per
+// call, and failures classified like an HTTP action's so the action's retry rules apply.
+import { request } from 'undici';
+import type { ActionOutcome } from '../types.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+export interface ToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
+export interface ToolSpec { type: 'function'; function: { name: string; description?: string; parameters: Record<string, unknown> } }
+
+export interface ModelCall {
+  url: string;
+  model: string;
+  headers: Record<string, string>;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  temperature?: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type ModelReply = { ok: true; message: ChatMessage } | { ok: false; outcome: ActionOutcome };
+
+const fail = (error: string, failure: ActionOutcome['failure'], extra: Partial<ActionOutcome> = {}): ModelReply =>
+  ({ ok: false, outcome: { ok: false, error: `agent: ${error}`, ...(failure ? { failure } : {}), ...extra } });
+
+export async function callModel(c: ModelCall): Promise<ModelReply> {
+  const body = { model: c.model, messages: c.messages, ...(c.tools.length ? { tools: c.tools } : {}), ...(c.temperature !== undefined ? { temperature: c.temperature } : {}) };
+  const timeout = AbortSignal.timeout(c.timeoutMs);
+  let res;
+  try {
+    res = await request(c.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers },
+      body: JSON.stringify(body),
+      signal: c.signal ? AbortSignal.any([c.signal, timeout]) : timeout,
+    });
+  } catch (e) {
+    if (timeout.aborted) return fail(`the model call timed out after ${c.timeoutMs / 1000} s`, { kind: 'transport', cls: 'timeout' });
+    return fail(`the model endpoint could not be reached (${(e as Error).message})`, { kind: 'transport', cls: 'connect' });
+  }
+  const text = await res.body.text();
+  if (res.statusCode < 200 || res.statusCode > 299) {
+    const retryAfter = Number(res.headers['retry-after']);
+    return fail(`the model endpoint answered ${res.statusCode}: ${text.slice(0, 300)}`, { kind: 'status', status: res.statusCode },
+      { status: res.statusCode, ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}) });
+  }
+  let parsed: { choices?: Array<{ message?: ChatMessage }> };
+  try { parsed = JSON.parse(text); } catch { return fail('the model answered something that is not JSON', { kind: 'other' }); }
+  const message = parsed.choices?.[0]?.message;
+  if (!message || typeof message !== 'object') return fail('the model answer has no choices[0].message', { kind: 'other' });
+  return { ok: true, message };
+}

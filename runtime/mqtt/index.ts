@@ -1,0 +1,82 @@
+// MQTT on the service: interfaces with `mqtt` run on publishes to `<environment>/<interface>/<mqtt>`,
+// and `mqtt_publish` sends through the same connection. Started only when a config uses MQTT.
+import type { FastifyInstance } from 'fastify';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import { executeInterface, type RunResult } from '../exec/run.ts';
+import { startBroker, type EmbeddedBroker } from './broker.ts';
+import { connectEmbedded, connectExternal, type MqttConnection } from './connection.ts';
+import { topicMatches, triggerTopic } from './topics.ts';
+
+export interface MqttOptions {
+  environment: string;
+  env: Environment;
+  services: Services;
+  node: string;
+  /** SERVICE__MQTT_URL: an external broker; unset: the embedded one. */
+  url?: string;
+  /** SERVICE__MQTT_PORT for the embedded broker's TCP listener (unset: WebSocket only). */
+  port?: number;
+  host: string;
+  warn: (m: string) => void;
+  afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
+}
+
+export interface MqttService { broker?: EmbeddedBroker; connection: MqttConnection; close(): Promise<void> }
+
+function hasKind(actions: InterfacePlan['actions'], kind: string): boolean {
+  return actions.some((a) => a.kind === kind || (a.actions ? hasKind(a.actions, kind) : false));
+}
+export const usesMqtt = (plans: readonly Plan[]) => plans.some((p) => p.interfaces.some((i) => i.mqtt !== undefined || hasKind(i.actions, 'mqtt_publish')));
+
+export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o: MqttOptions): Promise<MqttService | undefined> {
+  if (!usesMqtt(plans)) return undefined;
+  let broker: EmbeddedBroker | undefined;
+  let connection: MqttConnection;
+  if (o.url) connection = await connectExternal(o.url, o.node);
+  else {
+    broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn });
+    const b = broker;
+    connection = await connectEmbedded(() => b.connect());
+  }
+  const { client } = connection;
+  o.services.mqtt = {
+    async publish(topics, payload, qos, retain) {
+      await Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
+    },
+  };
+  const triggers = plans.flatMap((plan) => plan.interfaces.filter((i) => i.mqtt !== undefined).map((iface) => ({ plan, iface, filter: triggerTopic(o.environment, iface.name, iface.mqtt!) })));
+  if (triggers.length) {
+    // Shared subscriptions on an external broker: each publish runs on one node, not on every node.
+    const subs = triggers.map((t) => (connection.shared ? `$share/pipewright/${t.filter}` : t.filter));
+    await client.subscribeAsync(subs, { qos: 1 });
+  }
+  client.on('message', (topic, payload, packet) => {
+    for (const t of triggers) {
+      if (!topicMatches(t.filter, topic)) continue;
+      const text = payload.toString('utf8');
+      let body: unknown = text;
+      try { body = JSON.parse(text); } catch { /* text payloads stay text */ }
+      const props = packet.properties ?? {};
+      const headers: Record<string, string> = Object.fromEntries(Object.entries(props.userProperties ?? {}).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+      if (props.contentType) headers['content-type'] = props.contentType;
+      const request = { method: 'MQTT', path: topic, params: { topic }, headers, body, rawBody: text };
+      void executeInterface(t.plan, t.iface, request, { trigger: 'mqtt', env: o.env, services: o.services }).then((r) => {
+        o.afterRun?.(t.plan, t.iface, r);
+        // MQTT 5 request/response: answer on the response topic with the correlation data.
+        if (props.responseTopic) {
+          const out = typeof r.response.body === 'string' ? r.response.body : JSON.stringify(r.response.body ?? null);
+          client.publish(props.responseTopic, out, { qos: 1, properties: { ...(props.correlationData ? { correlationData: props.correlationData } : {}), userProperties: { status: String(r.response.status) } } });
+        }
+      }, (e: Error) => o.warn(`mqtt: interface ${t.iface.name} failed on ${topic}: ${e.message}`));
+    }
+  });
+  const service: MqttService = {
+    ...(broker ? { broker } : {}),
+    connection,
+    async close() { await connection.close(); await broker?.close(); },
+  };
+  app.addHook('onClose', () => service.close());
+  return service;
+}

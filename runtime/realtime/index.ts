@@ -1,0 +1,39 @@
+// Realtime surfaces on the service's HTTP server: WebSocket interfaces and channels.
+import type { FastifyInstance } from 'fastify';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import type { RunResult } from '../exec/run.ts';
+import { Channels } from './channels.ts';
+import { DEFAULT_WS_LIMITS, type WsLimits } from './limits.ts';
+import { attachWebSockets, type Authenticate } from './ws-server.ts';
+
+export interface RealtimeOptions {
+  org: string;
+  environment: string;
+  env: Environment;
+  services: Services;
+  wsLimits?: WsLimits;
+  authenticate?: Authenticate;
+  afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
+}
+
+export const usesChannels = (plans: readonly Plan[]) =>
+  plans.some((p) => p.interfaces.some((i) => i.ws !== undefined || hasKind(i.actions, 'ws_publish')));
+
+function hasKind(actions: InterfacePlan['actions'], kind: string): boolean {
+  return actions.some((a) => a.kind === kind || (a.actions ? hasKind(a.actions, kind) : false));
+}
+
+export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: RealtimeOptions): void {
+  if (!usesChannels(plans)) return;
+  const s = o.services;
+  // main.ts may have made them already (shared through Postgres); otherwise they are this node's.
+  const channels = s.channels instanceof Channels ? s.channels : new Channels(s.store, () => s.clock.now());
+  s.channels = channels;
+  const ws = attachWebSockets(app.server, plans, {
+    org: o.org, environment: o.environment, env: o.env, services: s, channels, limits: o.wsLimits ?? DEFAULT_WS_LIMITS,
+    ...(o.authenticate ? { authenticate: o.authenticate } : {}), ...(o.afterRun ? { afterRun: o.afterRun } : {}),
+  });
+  app.addHook('onClose', async () => { ws.close(); await channels.close(); });
+}

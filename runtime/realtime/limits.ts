@@ -1,0 +1,29 @@
+// Per-socket bounds (docs/realtime.md): every count and size a client controls is capped.
+export interface WsLimits {
+  /** Largest text frame accepted; larger ones get an error frame (the socket stays open). */
+  maxFrameBytes: number;
+  /** Channels one socket may subscribe to. */
+  maxSubscriptions: number;
+  /** Runs one socket may have under way at once. */
+  maxInFlight: number;
+  /** Bytes queued for a socket before it is closed with 1013 (a slow consumer never grows memory). */
+  maxBufferedBytes: number;
+  /** Ping interval; a socket that missed the previous pong is closed. */
+  pingMs: number;
+}
+
+export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscriptions: 100, maxInFlight: 16, maxBufferedBytes: 1024 * 1024, pingMs: 30_000 };
+
+export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits {
+  const n = (k: string, d: number) => {
+    const v = Number(env[k]);
+    return Number.isInteger(v) && v > 0 ? v : d;
+  };
+  return {
+    maxFrameBytes: n('SERVICE__WS_MAX_FRAME_BYTES', DEFAULT_WS_LIMITS.maxFrameBytes),
+    maxSubscriptions: n('SERVICE__WS_MAX_SUBSCRIPTIONS', DEFAULT_WS_LIMITS.maxSubscriptions),
+    maxInFlight: DEFAULT_WS_LIMITS.maxInFlight,
+    maxBufferedBytes: n('SERVICE__WS_MAX_BUFFERED_BYTES', DEFAULT_WS_LIMITS.maxBufferedBytes),
+    pingMs: n('SERVICE__WS_PING_MS', DEFAULT_WS_LIMITS.pingMs),
+  };
+}

@@ -1,0 +1,129 @@
+// WebSocket interfaces: `/ws/<org>/<env>/<interface>` for every interface with `ws` set. Each JSON
+// text frame runs the interface through the executor; `ap_subscribe` joins a channel (checked by
+// `subscribe_authorizer` when set, retained value delivered). Frame shapes: frames.ts.
+import type { IncomingMessage, Server } from 'node:http';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import type { Environment } from '../scope.ts';
+import type { Services } from '../services.ts';
+import { executeInterface, type RunResult } from '../exec/run.ts';
+import type { Channels } from './channels.ts';
+import { parseFrame, type Id, type ServerFrame } from './frames.ts';
+import type { Subscriber } from './hub.ts';
+import type { WsLimits } from './limits.ts';
+import { onUpgrade, refuse } from './upgrade.ts';
+
+export type Authenticate = (req: IncomingMessage, url: URL) => Promise<{ ok: true; identity: unknown } | { ok: false; status: 401 | 403; message: string }>;
+
+export interface WsOptions {
+  org: string;
+  environment: string;
+  env: Environment;
+  services: Services;
+  channels: Channels;
+  limits: WsLimits;
+  /** Credentials for interfaces that are not `public` (absent: none configured, all open). */
+  authenticate?: Authenticate;
+  afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
+}
+
+export const wsPath = (org: string, environment: string, iface: string) =>
+  `/ws/${encodeURIComponent(org)}/${encodeURIComponent(environment)}/${encodeURIComponent(iface)}`;
+
+export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOptions): { close(): void } {
+  const routes = new Map<string, { plan: Plan; iface: InterfacePlan }>();
+  for (const plan of plans) for (const iface of plan.interfaces) if (iface.ws !== undefined) routes.set(wsPath(o.org, o.environment, iface.name), { plan, iface });
+  // maxPayload is a hard stop well above the per-frame limit, which answers with an error frame.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(o.limits.maxFrameBytes * 4, 1024 * 1024) });
+  if (!routes.size) return { close: () => wss.close() };
+  onUpgrade(server, (p) => p.startsWith('/ws/'), async (req, socket, head, url) => {
+    const target = routes.get(url.pathname);
+    if (!target) return refuse(socket, 404, `no WebSocket interface at ${url.pathname}`);
+    let identity: unknown = null;
+    if (!target.iface.public && o.authenticate) {
+      const a = await o.authenticate(req, url);
+      if (!a.ok) return refuse(socket, a.status, a.message);
+      identity = a.identity;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => connection(ws, req, url, target.plan, target.iface, identity, o));
+  });
+  const timer = setInterval(() => { for (const ws of wss.clients) heartbeat(ws); }, o.limits.pingMs);
+  timer.unref();
+  return { close: () => { clearInterval(timer); for (const ws of wss.clients) ws.terminate(); wss.close(); } };
+}
+
+const alive = new WeakMap<WebSocket, boolean>();
+function heartbeat(ws: WebSocket): void {
+  if (alive.get(ws) === false) { ws.terminate(); return; }
+  alive.set(ws, false);
+  ws.ping();
+}
+
+function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, iface: InterfacePlan, identity: unknown, o: WsOptions): void {
+  const subs = new Set<string>();
+  let inFlight = 0;
+  alive.set(ws, true);
+  ws.on('pong', () => alive.set(ws, true));
+  const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
+  const params = Object.fromEntries(url.searchParams);
+  const me: Subscriber = {
+    send(frame: ServerFrame) { this.sendText(JSON.stringify(frame)); },
+    sendText(text: string | Buffer) {
+      if (ws.readyState !== ws.OPEN) return;
+      // Slow consumer: past the buffer bound the socket is closed (1013 "try again later") rather
+      // than letting the queue, and the process's memory, grow.
+      if (ws.bufferedAmount > o.limits.maxBufferedBytes) { ws.close(1013, 'slow consumer: send buffer full'); return; }
+      ws.send(text, { binary: false });
+    },
+  };
+  const error = (message: string, status = 400, id?: Id) => me.send({ type: 'ap_error', ...(id !== undefined ? { id } : {}), status, message });
+  const run = (i: InterfacePlan, body: unknown) =>
+    executeInterface(plan, i, { method: 'WS', path: url.pathname, params, headers, body, rawBody: JSON.stringify(body) }, { trigger: 'ws', env: o.env, services: o.services })
+      .then((r) => { o.afterRun?.(plan, i, r); return r; });
+
+  ws.on('message', async (data, isBinary) => {
+    const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
+    if (isBinary) return error('binary frames are not accepted: send JSON text');
+    if (bytes > o.limits.maxFrameBytes) return error(`the frame is too large (${bytes} bytes; the limit is ${o.limits.maxFrameBytes})`, 413);
+    const f = parseFrame(data.toString());
+    if ('error' in f) return error(f.error, 400, f.id);
+    const id = f.id !== undefined ? { id: f.id } : {};
+    if (f.kind === 'unsubscribe') {
+      subs.delete(f.channel);
+      o.channels.hub.unsubscribe(me, f.channel);
+      return me.send({ type: 'ap_unsubscribed', ...id, channel: f.channel });
+    }
+    if (inFlight >= o.limits.maxInFlight) return error(`too many requests under way on this socket (limit ${o.limits.maxInFlight})`, 429, f.id);
+    inFlight++;
+    try {
+      if (f.kind === 'subscribe') {
+        if (!subs.has(f.channel) && subs.size >= o.limits.maxSubscriptions) return error(`too many subscriptions on this socket (limit ${o.limits.maxSubscriptions})`, 429, f.id);
+        const authorizer = iface.subscribeAuthorizer ? plan.interfaces.find((x) => x.name === iface.subscribeAuthorizer) : undefined;
+        if (authorizer) {
+          const r = await run(authorizer, { channel: f.channel, identity });
+          if (r.failure !== undefined || r.response.status >= 400) return error(`subscription to "${f.channel}" was refused`, 403, f.id);
+        }
+        if (ws.readyState !== ws.OPEN) return;
+        subs.add(f.channel);
+        o.channels.hub.subscribe(me, f.channel);
+        me.send({ type: 'ap_subscribed', ...id, channel: f.channel });
+        const retained = await o.channels.retained(f.channel);
+        if (retained !== undefined) me.send({ type: 'ap_message', channel: f.channel, data: retained, retained: true });
+        return;
+      }
+      const r = await run(iface, f.body);
+      const status = r.response.status;
+      if (r.failure === undefined && status < 400) me.send({ type: 'ap_result', ...id, status, body: r.response.body ?? null });
+      else {
+        const e = (r.response.body as { error?: { message?: unknown } } | null)?.error;
+        me.send({ type: 'ap_error', ...id, status, message: typeof e?.message === 'string' ? e.message : 'the run failed', body: r.response.body ?? null });
+      }
+    } catch (e) {
+      error(`internal error: ${(e as Error).message}`, 500, f.id);
+    } finally {
+      inFlight--;
+    }
+  });
+  ws.on('close', () => o.channels.hub.drop(me, subs));
+  ws.on('error', () => ws.terminate());
+}

@@ -1,0 +1,153 @@
+// WebSocket interfaces and channels over real sockets (the `ws` client), in both execution paths:
+// frames that run the interface, malformed frames, subscribe with and without an authorizer,
+// retained values, credentials at the upgrade, slow consumers and dead sockets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../runtime/server/app.ts';
+import { MemoryStore } from '../../runtime/store/index.ts';
+import { systemClock } from '../../runtime/services.ts';
+import type { Authenticate } from '../../runtime/realtime/ws-server.ts';
+import { DEFAULT_WS_LIMITS } from '../../runtime/realtime/limits.ts';
+import { planOf, testEnv } from '../support/plans.ts';
+import { config, open } from './helpers.ts';
+
+const byKey: Authenticate = async (req) => {
+  const key = req.headers['x-api-key'];
+  if (key === undefined) return { ok: false, status: 401, message: 'a credential is required' };
+  return key === 'good-key' ? { ok: true, identity: { key: 'good' } } : { ok: false, status: 403, message: 'that credential is not valid' };
+};
+
+for (const mode of ['compiled', 'interpreted'] as const) {
+  describe(`WebSocket interfaces (${mode})`, () => {
+    let app: FastifyInstance;
+    let base: string;
+    let http: string;
+    const sockets: WebSocket[] = [];
+    const connect = async (path: string, headers: Record<string, string> = {}) => { const c = await open(base + path, headers); sockets.push(c.ws); return c; };
+    beforeAll(async () => {
+      const plan = await planOf('rt.yaml', mode, config);
+      app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() }, org: 'acme', environment: 'prod', authenticate: byKey, wsLimits: { ...DEFAULT_WS_LIMITS, maxFrameBytes: 1024, maxSubscriptions: 3 } });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as AddressInfo).port;
+      base = `ws://127.0.0.1:${port}`;
+      http = `http://127.0.0.1:${port}`;
+    });
+    afterAll(async () => { for (const s of sockets) s.terminate(); await app.close(); });
+
+    it('runs the interface for each JSON frame and answers on the socket', async () => {
+      const c = await connect('/ws/acme/prod/echo?via=socket');
+      c.ws.send(JSON.stringify({ type: 'ap_request', id: 'r1', body: { a: 1 } }));
+      expect(await c.next()).toEqual({ type: 'ap_result', id: 'r1', status: 200, body: { got: { a: 1 }, via: 'socket' } });
+      c.ws.send(JSON.stringify([1, 2]));
+      expect(await c.next()).toEqual({ type: 'ap_result', status: 200, body: { got: [1, 2], via: 'socket' } });
+    });
+
+    it('answers malformed, unknown, binary and oversized frames with an error frame and keeps the socket', async () => {
+      const c = await connect('/ws/acme/prod/echo');
+      c.ws.send('{nope');
+      expect(await c.next()).toEqual({ type: 'ap_error', status: 400, message: 'the frame is not JSON' });
+      c.ws.send(JSON.stringify({ type: 'ap_dance', id: 7 }));
+      expect(await c.next()).toEqual({ type: 'ap_error', id: 7, status: 400, message: 'unknown frame type "ap_dance" (ap_request, ap_subscribe, ap_unsubscribe)' });
+      c.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+      expect((await c.next()).message).toBe('binary frames are not accepted: send JSON text');
+      c.ws.send(JSON.stringify({ big: 'x'.repeat(2000) }));
+      expect(await c.next()).toMatchObject({ type: 'ap_error', status: 413 });
+      c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: '' }));
+      expect((await c.next()).status).toBe(400);
+      c.ws.send(JSON.stringify({ type: 'ap_request', id: 2, body: 'still here' }));
+      expect(await c.next()).toMatchObject({ type: 'ap_result', id: 2, body: { got: 'still here' } });
+    });
+
+    it('sends a failed run as an error frame with its status', async () => {
+      const c = await connect('/ws/acme/prod/strict', { 'x-api-key': 'good-key' });
+      c.ws.send(JSON.stringify({ type: 'ap_request', id: 'x', body: { n: 0 } }));
+      expect(await c.next()).toMatchObject({ type: 'ap_error', id: 'x', status: 422 });
+      c.ws.send(JSON.stringify({ n: 5 }));
+      expect(await c.next()).toEqual({ type: 'ap_result', status: 200, body: { n: 5 } });
+    });
+
+    it('refuses a non-public interface at the upgrade without a good credential (401/403)', async () => {
+      await expect(open(base + '/ws/acme/prod/strict')).rejects.toMatchObject({ status: 401 });
+      await expect(open(base + '/ws/acme/prod/strict', { 'x-api-key': 'bad' })).rejects.toMatchObject({ status: 403 });
+      await expect(open(base + '/ws/acme/prod/nothing')).rejects.toMatchObject({ status: 404 });
+      await expect(open(base + '/ws/other/prod/echo')).rejects.toMatchObject({ status: 404 });
+    });
+
+    it('delivers ws_publish to subscribers, and a retained value on subscribe', async () => {
+      const a = await connect('/ws/acme/prod/echo');
+      a.ws.send(JSON.stringify({ type: 'ap_subscribe', id: 's', channel: `prices-${mode}` }));
+      expect(await a.next()).toEqual({ type: 'ap_subscribed', id: 's', channel: `prices-${mode}` });
+      const res = await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: [`prices-${mode}`], data: { p: 1 }, retain: true }) });
+      expect(await res.json()).toEqual({ channels: [`prices-${mode}`], retained: true });
+      expect(await a.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: { p: 1 } });
+      const b = await connect('/ws/acme/prod/echo');
+      b.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: `prices-${mode}` }));
+      expect(await b.next()).toEqual({ type: 'ap_subscribed', channel: `prices-${mode}` });
+      expect(await b.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: { p: 1 }, retained: true });
+      b.ws.send(JSON.stringify({ type: 'ap_unsubscribe', channel: `prices-${mode}` }));
+      expect(await b.next()).toEqual({ type: 'ap_unsubscribed', channel: `prices-${mode}` });
+      await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: `prices-${mode}`, data: 2 }) });
+      expect(await a.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: 2 });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(b.frames).toEqual([]);
+    });
+
+    it('asks subscribe_authorizer about each channel', async () => {
+      const c = await connect('/ws/acme/prod/feed');
+      c.ws.send(JSON.stringify({ type: 'ap_subscribe', id: 1, channel: 'secrets' }));
+      expect(await c.next()).toEqual({ type: 'ap_error', id: 1, status: 403, message: 'subscription to "secrets" was refused' });
+      c.ws.send(JSON.stringify({ type: 'ap_subscribe', id: 2, channel: 'news-today' }));
+      expect(await c.next()).toEqual({ type: 'ap_subscribed', id: 2, channel: 'news-today' });
+    });
+
+    it('caps subscriptions per socket', async () => {
+      const c = await connect('/ws/acme/prod/echo');
+      for (const ch of ['a', 'b', 'c']) { c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: ch })); expect((await c.next()).type).toBe('ap_subscribed'); }
+      c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'd' }));
+      expect(await c.next()).toEqual({ type: 'ap_error', status: 429, message: 'too many subscriptions on this socket (limit 3)' });
+    });
+  });
+}
+
+describe('slow consumers and dead sockets', () => {
+  it('closes a socket that does not read with 1013 instead of buffering without bound', async () => {
+    const plan = await planOf('rt.yaml', 'interpreted', config);
+    const app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() }, wsLimits: { ...DEFAULT_WS_LIMITS, maxBufferedBytes: 256 * 1024 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const c = await open(`ws://127.0.0.1:${port}/ws/local/dev/echo`);
+    c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'firehose' }));
+    expect((await c.next()).type).toBe('ap_subscribed');
+    const closed = new Promise<number>((r) => c.ws.on('close', (code) => r(code)));
+    (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const chunk = 'y'.repeat(60_000);
+    for (let n = 0; n < 400; n++) {
+      await fetch(`http://127.0.0.1:${port}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: 'firehose', data: chunk }) });
+      if (n % 20 === 0) await new Promise((r) => setImmediate(r));
+    }
+    (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect(await closed).toBe(1013);
+    await app.close();
+  });
+
+  it('closes a socket that stops answering pings', async () => {
+    const plan = await planOf('rt.yaml', 'interpreted', config);
+    const app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() }, wsLimits: { ...DEFAULT_WS_LIMITS, pingMs: 50 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const c = await open(`ws://127.0.0.1:${port}/ws/local/dev/echo`);
+    const live = await open(`ws://127.0.0.1:${port}/ws/local/dev/echo`);
+    const closed = new Promise<void>((r) => c.ws.on('close', () => r()));
+    // A client that never reads never answers the server's ping.
+    (c.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    await new Promise((r) => setTimeout(r, 300));
+    (c.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    await closed;
+    live.ws.send(JSON.stringify({ type: 'ap_request', id: 1, body: 1 }));
+    expect((await live.next()).type).toBe('ap_result');
+    live.ws.terminate();
+    await app.close();
+  });
+});
