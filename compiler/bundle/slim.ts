@@ -21,6 +21,8 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
       b.onResolve({ filter: /^\.\/[a-z0-9_]+\.ts$/ }, (a) => {
         if (a.importer !== registry) return undefined;
         const name = a.path.slice(2, -3);
+        // The registry's own tables (specs, types) are not transforms: they always stay.
+        if (name === 'specs' || name === 'types') return undefined;
         return uses.transforms.has(name) ? undefined : { path: name, namespace: NS, pluginData: 'transform' };
       });
       b.onResolve({ filter: /\/engine\.ts$/ }, (a) => {
@@ -34,7 +36,7 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
           ? `import { JqError } from ${JSON.stringify(jqErrors)};\nexport { JqError };\n` +
             `export async function initJq() {}\n` +
             `export function jqAll() { throw new JqError("the jq engine is not in this bundle (no program of its config needs it)"); }\n`
-          : `import { TransformError } from ${JSON.stringify(typesFile)};\nexport const spec = { fields: {} };\n` +
+          : `import { TransformError } from ${JSON.stringify(typesFile)};\n` +
             `export function run() { throw new TransformError(${JSON.stringify(`${a.path} is not in this bundle (its config does not use it)`)}); }\n`,
       }));
     },

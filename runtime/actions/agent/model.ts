@@ -1,6 +1,6 @@
-// One chat-completions call over undici: the request shape most model servers speak, a timeout per
+// One chat-completions call over undici (the HTTP action's pools): the request shape most model servers speak, a timeout per
 // call, and failures classified like an HTTP action's so the action's retry rules apply.
-import { request } from 'undici';
+import { getDispatcher } from '../http/pool.ts';
 import type { ActionOutcome } from '../types.ts';
 
 export interface ChatMessage {
@@ -33,7 +33,10 @@ export async function callModel(c: ModelCall): Promise<ModelReply> {
   const timeout = AbortSignal.timeout(c.timeoutMs);
   let res;
   try {
-    res = await request(c.url, {
+    // The HTTP action's keep-alive pools, so model calls obey the same outbound destination policy.
+    const url = new URL(c.url);
+    res = await getDispatcher(url.origin).request({
+      path: `${url.pathname}${url.search}`,
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers },
       body: JSON.stringify(body),
