@@ -1,6 +1,6 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slimPlugin } from './bundle/slim.ts';
@@ -18,6 +18,7 @@ function packageRoot(dir: string): string {
 }
 
 export async function bundleServer(moduleFile: string, outFile: string): Promise<void> {
+  const uses = runtimeUses(readFileSync(moduleFile, 'utf8'));
   await build({
     stdin: {
       contents: `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nawait main([plan]);\n`,
@@ -37,7 +38,11 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(runtimeUses(readFileSync(moduleFile, 'utf8')), `${root}runtime`), undiciPlugin(`${root}runtime`, root)],
+    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root)],
+    // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
+    // with no database action or log never reaches it, so its bundle leaves it out.
+    external: uses.databases ? [] : ['mysql2', 'mysql2/*'],
     minify: true,
-  });
+    metafile: process.env.PIPEWRIGHT_BUNDLE_META === '1',
+  }).then((r) => { if (r.metafile) writeFileSync(`${outFile}.meta.json`, JSON.stringify(r.metafile)); });
 }

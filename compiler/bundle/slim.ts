@@ -29,6 +29,35 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
         if (uses.jqEngine || join(dirname(a.importer), a.path) !== jqEngine) return undefined;
         return { path: 'jq-engine', namespace: NS, pluginData: 'jq' };
       });
+      // Surfaces a config does not use, with their libraries (MCP SDK, ws, aedes, mqtt, prom-client).
+      const surfaces: Array<[file: string, used: boolean, stub: string]> = [
+        [join(runtimeDir, 'mcp', 'routes.ts'), uses.mcp, 'export function registerMcpRoutes() {}'],
+        [join(runtimeDir, 'realtime', 'index.ts'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
+        [join(runtimeDir, 'realtime', 'channels.ts'), uses.realtime, 'export class Channels {}'],
+        [join(runtimeDir, 'mqtt', 'index.ts'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
+        [join(runtimeDir, 'metrics', 'routes.ts'), uses.metrics, 'export function registerMetrics() {}'],
+        [join(runtimeDir, 'actions', 'database', 'mysql.ts'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
+      ];
+      // No regex in the config: the RE2 engine is not needed (a stray use fails clearly).
+      if (!uses.regexes) {
+        b.onResolve({ filter: /^re2js$/ }, () => ({ path: 're2js', namespace: NS, pluginData: 'export class RE2JS { static compile() { throw new Error("regexes are not in this bundle (its config has none)"); } }' }));
+        b.onLoad({ filter: /^re2js$/, namespace: NS }, (a) => ({ loader: 'js', contents: a.pluginData as string }));
+      }
+      const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
+      // Action kinds with heavy dependencies the plan never names (the agent's MCP client, SQL drivers).
+      const kindsFile = join(runtimeDir, 'actions', 'index.ts');
+      const heavyKinds: Array<[kind: string, path: string, name: string]> = [['agent', './agent/index.ts', 'agent'], ['database', './database/action.ts', 'database'], ['document_operation', './document/action.ts', 'documentOperation']];
+      b.onResolve({ filter: /\.ts$/ }, (a) => {
+        const kind = a.importer === kindsFile ? heavyKinds.find(([, path]) => path === a.path) : undefined;
+        if (kind && !uses.kinds.has(kind[0])) return { path: `kind:${kind[0]}`, namespace: NS, pluginData: kind[2] };
+        const file = a.path.startsWith('.') ? join(dirname(a.importer), a.path) : a.path;
+        return stubs.has(file) ? { path: `surface:${file}`, namespace: NS, pluginData: stubs.get(file) } : undefined;
+      });
+      b.onLoad({ filter: /^kind:/, namespace: NS }, (a) => ({
+        loader: 'ts',
+        contents: `export const ${a.pluginData as string} = async () => ({ ok: false, error: ${JSON.stringify(`${a.path.slice(5)} actions are not in this bundle (its config has none)`)}, failure: { kind: 'other' } });\n`,
+      }));
+      b.onLoad({ filter: /^surface:/, namespace: NS }, (a) => ({ loader: 'ts', contents: a.pluginData as string }));
       b.onLoad({ filter: /.*/, namespace: NS }, (a) => ({
         loader: 'ts',
         resolveDir: runtimeDir,

@@ -7,11 +7,30 @@ export interface RuntimeUses {
   all: boolean;
   transforms: Set<string>;
   jqEngine: boolean;
+  /** Action kinds of the plan (`kind: "agent"`). */
+  kinds: Set<string>;
+  /** Surfaces beside HTTP, each with its libraries: MCP, WebSocket channels, MQTT, /metrics. */
+  mcp: boolean;
+  realtime: boolean;
+  mqtt: boolean;
+  metrics: boolean;
+  /** SQL databases: database and document actions, response.logs. */
+  databases: boolean;
+  /** Config regexes (tests, params, extract_with_regex, replace_values): the RE2 engine. */
+  regexes: boolean;
 }
 
 export function runtimeUses(moduleText: string): RuntimeUses {
   const transforms = new Set([...moduleText.matchAll(/\brt\.transforms\.([A-Za-z_$][\w$]*)/g)].map((m) => m[1]!));
+  const kinds = new Set([...moduleText.matchAll(/\bkind:\s*"([a-z_]+)"/g)].map((m) => m[1]!));
   return {
+    kinds,
+    mcp: /\bmcp:\s*\{/.test(moduleText),
+    realtime: /\bws:\s*"/.test(moduleText) || kinds.has('ws_publish'),
+    mqtt: /\bmqtt:\s*"/.test(moduleText) || kinds.has('mqtt_publish'),
+    metrics: /\bexposeMetrics:\s*true\b/.test(moduleText),
+    regexes: /\bregex\b|extract_with_regex|replace_values|rt\.interpretInterface/.test(moduleText),
+    databases: kinds.has('database') || kinds.has('document_operation') || /\blogs:\s*\[/.test(moduleText),
     all: /\brt\.interpretInterface\b/.test(moduleText),
     transforms,
     // jq programs outside the compiled subset, and only_new (its key expression is jq at run time).

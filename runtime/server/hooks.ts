@@ -7,7 +7,6 @@ import type { Services } from '../services.ts';
 import type { Capture } from '../capture/capture.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
-import { Metrics } from '../metrics/metrics.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 
@@ -28,8 +27,8 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
         o.services.store.saveRun(redactRun({ ...st, response: result.response }, redactorOf(o.env))).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
       }
-      const m = o.services.metrics;
-      if (m instanceof Metrics) m.observeRun(plan, iface, result, o.services.clock.now());
+      // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
+      (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());
       if (o.capture && result.state.status !== 'suspended') {
         o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }
