@@ -52,12 +52,25 @@ type LiftDefined<T, M extends Made> = [T] extends [Fn]
         ? M['data']
         : [Json] extends [T]
           ? T // fields typed Json are carried as data
-          : T extends object
-            ? { [K in keyof T]: LiftField<K, T[K], M> }
-            : T;
+          : T extends readonly unknown[]
+            ? { [K in keyof T]: Lift<T[K], M> }
+            : T extends object
+              ? LiftRecord<T, M>
+              : T;
+
+/** A record: every field lifted, the ones that may be left out at their default made optional. */
+type LiftRecord<T, M extends Made> = { [K in keyof T as K extends Defaulted ? never : K]: LiftField<K, T[K], M> } & {
+  [K in keyof T as K extends Defaulted ? K : never]?: LiftField<K, T[K], M>;
+};
+
+/**
+ * Fields the walk leaves out when they hold their default (runtime/walk.ts); absence means the
+ * default. Each name occurs in one IR record only: ConfigIR, InterfaceIR, ResponseIR, ActionIR.
+ */
+type Defaulted = 'settings' | 'disableFastpath' | 'showErrorDetail' | 'hide';
 
 /** A field named `line` is a source position; any other field is lifted by its type. */
-type LiftField<K, V, M extends Made> = K extends 'line' ? M['line'] : Lift<V, M>;
+export type LiftField<K, V, M extends Made> = K extends 'line' ? M['line'] : Lift<V, M>;
 
 /** Brands that no IR type contains: a field whose lifted type holds one of them holds a leaf. */
 interface Probe {
@@ -70,32 +83,17 @@ interface Probe {
 /** The fields of T that hold leaves (directly or nested): exactly the fields the walk must visit. */
 export type LeafKeys<T> = { [K in keyof T]-?: [LiftField<K, T[K], Probe>] extends [T[K]] ? never : K }[keyof T];
 
-/** Fields that are left out when they hold their default; absence means the default (runtime/walk.ts). */
-interface Defaulted {
-  config: 'settings';
-  interface: 'disableFastpath';
-  response: 'showErrorDetail';
-  action: 'hide';
-}
-type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
-
-export type PlanOf<M extends Made> = Optional<Omit<Lift<ConfigIR, M>, 'interfaces'>, Defaulted['config']> & {
-  interfaces: Array<InterfacePlanOf<M>>;
+export type PlanOf<M extends Made> = Lift<ConfigIR, M> & {
   /** How the leaves were made: 'compiled' (fast path) or 'interpreted'. */
   mode: 'compiled' | 'interpreted';
 };
-export type InterfacePlanOf<M extends Made> = Optional<Omit<Lift<InterfaceIR, M>, 'response' | 'actions'>, Defaulted['interface']> & {
-  response: Optional<Lift<ResponseIR, M>, Defaulted['response']>;
-  actions: Array<ActionPlanOf<M>>;
-};
-export type ActionPlanOf<M extends Made> = Optional<Omit<Lift<ActionIR, M>, 'actions'>, Defaulted['action']> & {
-  actions?: Array<ActionPlanOf<M>>;
-};
+export type InterfacePlanOf<M extends Made> = Lift<InterfaceIR, M>;
+export type ActionPlanOf<M extends Made> = Lift<ActionIR, M>;
 
 export type Plan = PlanOf<Closures>;
 export type InterfacePlan = InterfacePlanOf<Closures>;
 export type ActionPlan = ActionPlanOf<Closures>;
 export type ParamPlan = Lift<ParamIR, Closures>;
-export type ResponsePlan = InterfacePlan['response'];
+export type ResponsePlan = Lift<ResponseIR, Closures>;
 export type AssertPlan = Lift<AssertIR, Closures>;
 export type ActionResponsePlan = Lift<ActionResponseIR, Closures>;

@@ -6,7 +6,7 @@
 // minus the ones holding their default (absence means the default; see Defaulted in plan.ts).
 import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
 import type { Fn, Node, TestIR } from './ir.ts';
-import type { ActionPlanOf, InterfacePlanOf, LeafKeys, Made, PlanOf } from './plan.ts';
+import type { ActionPlanOf, InterfacePlanOf, LeafKeys, Lift, LiftField, Made, PlanOf } from './plan.ts';
 
 /** Where a leaf sits in the config: interface, action, field… (names generated code and comments). */
 export type Where = readonly string[];
@@ -20,9 +20,13 @@ export interface Maker<M extends Made> {
   interface?(i: InterfaceIR): InterfacePlanOf<M> | undefined;
 }
 
-/** One entry per leaf field of T, no more, no fewer. */
+/**
+ * One entry per leaf field of T, no more, no fewer, each returning the shape the Plan type gives
+ * the field (arrays, records, tuples are checked; which maker made a leaf is not, as Made's members
+ * are unconstrained type parameters).
+ */
 export type Walkers<T> = {
-  [K in Extract<LeafKeys<T>, keyof T>]-?: <M extends Made>(v: NonNullable<T[K]>, m: Maker<M>, at: Where, parent: T) => unknown;
+  [K in Extract<LeafKeys<T>, keyof T>]-?: <M extends Made>(v: NonNullable<T[K]>, m: Maker<M>, at: Where, parent: T) => LiftField<K, NonNullable<T[K]>, M>;
 };
 
 const tests = <M extends Made>(ts: TestIR[], m: Maker<M>, at: Where) => ts.map((t, i) => m.pred(t, [...at, `test${i + 1}`]));
@@ -60,7 +64,7 @@ export const actionWalkers: Walkers<ActionIR> = {
   onAssertion: (v, m, at) => walkRecord(v, assertW, m, [...at, 'run_on_assertion']),
   assert: (v, m, at) => walkRecord(v, assertW, m, [...at, 'assert']),
   post: (v, m, at) => m.data({ k: 'chain', steps: v }, [...at, 'post']),
-  jsonOutput: (v, m, at) => v.map(([k, f]) => [k, m.data(f, [...at, 'json_output', k])]),
+  jsonOutput: (v, m, at) => v.map(([k, f]): [string, ReturnType<typeof m.data>] => [k, m.data(f, [...at, 'json_output', k])]),
   responseOnSuccess: (v, m, at) => walkRecord(v, actionResponseW, m, [...at, 'response_on_success']),
   responseOnError: (v, m, at) => walkRecord(v, actionResponseW, m, [...at, 'response_on_error']),
   assertStatusHint: (v, m, at) => walkRecord(v, hintW, m, [...at, 'assert_status_hint']),
@@ -99,32 +103,33 @@ const configW: Walkers<ConfigIR> = {
 export function walkConfig<M extends Made>(ir: ConfigIR, m: Maker<M>, mode: 'compiled' | 'interpreted'): PlanOf<M> {
   const out = walkRecord(ir, configW, m, []);
   if (Object.values(ir.settings.features).every(Boolean) && !ir.settings.network) delete out.settings;
-  return { ...out, mode } as unknown as PlanOf<M>;
+  return { ...out, mode };
 }
 
 export function walkInterface<M extends Made>(i: InterfaceIR, m: Maker<M>): InterfacePlanOf<M> {
   const embedded = m.interface?.(i);
   if (embedded) return embedded;
-  return dropDefaults(walkRecord(i, interfaceWalkers, m, [i.name]), { disableFastpath: false }) as unknown as InterfacePlanOf<M>;
+  return dropDefaults(walkRecord(i, interfaceWalkers, m, [i.name]), { disableFastpath: false });
 }
 
 function walkAction<M extends Made>(a: ActionIR, m: Maker<M>, owner: Where): ActionPlanOf<M> {
   const out = walkRecord(a, actionWalkers, m, [...owner, a.name]);
   if (Object.keys(a.hide).length === 0) delete out.hide;
-  return out as unknown as ActionPlanOf<M>;
+  return out;
 }
 
 /** T with its leaf fields made and every other field copied, in the IR's order. */
-function walkRecord<T extends object, M extends Made>(ir: T, table: Walkers<T>, m: Maker<M>, at: Where): Record<string, unknown> {
+function walkRecord<T extends object, M extends Made>(ir: T, table: Walkers<T>, m: Maker<M>, at: Where): Lift<T, M> {
   const out: Record<string, unknown> = { ...(ir as Record<string, unknown>) };
   for (const k of Object.keys(table) as Array<keyof Walkers<T>>) {
     const v = ir[k];
     if (v !== undefined) out[k as string] = table[k](v as NonNullable<T[typeof k]>, m, at, ir);
   }
-  return out;
+  return out as Lift<T, M>;
 }
 
-function dropDefaults(o: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
-  for (const [k, v] of Object.entries(defaults)) if (o[k] === v) delete o[k];
+/** Leaves out the fields that hold their default (the Plan types make exactly these optional). */
+function dropDefaults<R extends object>(o: R, defaults: Partial<R>): R {
+  for (const [k, v] of Object.entries(defaults)) if ((o as Record<string, unknown>)[k] === v) delete (o as Record<string, unknown>)[k];
   return o;
 }
