@@ -3,7 +3,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// Each test starts one to three CLI processes that compile a config: on a machine shared with other
+// work that takes longer than the suite's 20 s default (a limit, not a speed check; speed is in bench/).
+vi.setConfig({ testTimeout: 60_000 });
 
 const bin = resolve('bin/pipewright.mjs');
 const children: ChildProcess[] = [];

@@ -29,7 +29,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   const ir: ActionIR = { name, line: cx.lineOf(at), kind, hide: hideFlags(a) };
   const config = kindConfig(kind, a, at, cx);
   if (config) ir.config = config;
-  const inputs = [a.input, ...(Array.isArray(a.input_fallbacks) ? a.input_fallbacks : [])].filter((x) => x !== undefined);
+  const inputs = [a.input, ...(a.input_fallbacks ?? [])].filter((x) => x !== undefined);
   if (inputs.length) ir.input = inputs.map(lowerInput);
   if (a.conditional_input) {
     ir.conditionalInput = a.conditional_input.map((c) =>

@@ -56,6 +56,10 @@ describe('the checks themselves', () => {
     expect(allowed(folderOf, 'compiler/lower/transforms.ts', 'runtime/transforms/index.ts')).toBe(false);
     expect(allowed(folderOf, 'compiler/lower/transforms.ts', 'runtime/transforms/specs.ts')).toBe(true);
     expect(allowed(folderOf, 'runtime/values/text.ts', 'runtime/asserts/run-test.ts')).toBe(false);
+    expect(allowed(folderOf, 'runtime/exec/run.ts', 'runtime/interpret/plan.ts')).toBe(false);
+    expect(allowed(folderOf, 'runtime/transforms/math.ts', 'runtime/exec/run.ts')).toBe(false);
+    expect(allowed(folderOf, 'runtime/server/app.ts', 'runtime/exec/run.ts')).toBe(true);
+    expect(allowed(folderOf, 'runtime/server/app.ts', 'runtime/index.ts')).toBe(false);
   });
 
   it('place files in folders', () => {

@@ -18,6 +18,8 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/contract/schema-from-tests.ts',
 ];
 
+const ENGINES = ['runtime/values', 'runtime/calc', 'runtime/jq', 'runtime/jsonpath'];
+
 export const RULES: Record<string, readonly string[]> = {
   // The command line: a composition root over the two public entries.
   cli: ['compiler/index.ts', 'runtime/index.ts'],
@@ -45,7 +47,21 @@ export const RULES: Record<string, readonly string[]> = {
   runtime: [],
   // Shared value helpers: above the contracts only.
   'runtime/values': ['runtime'],
+  // Engines and stores: values and contracts.
   'runtime/calc': ['runtime', 'runtime/values'],
+  'runtime/jq': ['runtime', 'runtime/values'],
+  'runtime/jsonpath': ['runtime', 'runtime/values'],
+  'runtime/store': ['runtime', 'runtime/values'],
+  // The operations both paths call: transforms, assertion operators, action kinds.
+  'runtime/transforms': ['runtime', ...ENGINES],
+  'runtime/asserts': ['runtime', ...ENGINES, 'runtime/transforms'],
+  'runtime/actions': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms'],
+  // The executor runs plans; the interpreter builds them; neither knows the other or the server.
+  'runtime/exec': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/asserts', 'runtime/actions'],
+  'runtime/interpret': ['runtime', ...ENGINES, 'runtime/transforms', 'runtime/asserts', 'runtime/actions'],
+  // Services around the executor; the server and durable routes (no rule) sit on top of the runtime.
+  'runtime/capture': ['runtime', 'runtime/values', 'runtime/store', 'runtime/exec'],
+  'runtime/schedule': ['runtime', 'runtime/values', 'runtime/store', 'runtime/exec'],
 };
 
 /** Cycles that exist and are owned elsewhere, listed so that no new one can join them; remove when fixed. */
