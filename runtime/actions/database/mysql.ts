@@ -1,7 +1,6 @@
 // MariaDB/MySQL through mysql2: a pool per database, every statement through `execute` (prepared
 // server-side once per connection, values bound), results mapped as Postgres's are (docs: "Types").
-import mysql from 'mysql2/promise';
-import type { FieldPacket } from 'mysql2/promise';
+import type { FieldPacket, Pool } from 'mysql2/promise';
 import { withConnection, type Classify } from './connection.ts';
 import { DbError, type DbSettings, type Driver, type QueryOptions } from './types.ts';
 
@@ -10,7 +9,16 @@ const DATETIME = 12;
 
 export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Driver {
   const u = new URL(db.url);
-  const pool = mysql.createPool({
+  const secs = db.statementTimeoutMs / 1000;
+  // Per connection: UTC for TIMESTAMP text, and the statement timeout (MariaDB, else MySQL's SELECT-only one).
+  const onConnection = (pool: Pool) => pool.pool.on('connection', (c) => {
+    c.query(`SET time_zone = '+00:00'`);
+    c.query(`SET SESSION max_statement_time = ${secs}`, (e: unknown) => {
+      if (e) c.query(`SET SESSION max_execution_time = ${Math.round(secs * 1000)}`, () => {});
+    });
+  });
+  // mysql2 is loaded on first use: a service without MySQL databases does not pay its start-up time.
+  const ready: Promise<Pool> = import('mysql2/promise').then(({ default: mysql }) => mysql.createPool({
     host: u.hostname.replace(/^\[|\]$/g, ''),
     port: u.port ? Number(u.port) : 3306,
     user: decodeURIComponent(u.username),
@@ -24,18 +32,12 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
     bigNumberStrings: false,
     dateStrings: true,
     timezone: 'Z',
+  })).then((pool) => {
+    onConnection(pool);
+    return pool;
   });
-  const secs = db.statementTimeoutMs / 1000;
-  // Per connection: UTC for TIMESTAMP text, and the statement timeout (MariaDB, else MySQL's SELECT-only one).
-  pool.pool.on('connection', (c) => {
-    c.query(`SET time_zone = '+00:00'`);
-    c.query(`SET SESSION max_statement_time = ${secs}`, (e: unknown) => {
-      if (e) c.query(`SET SESSION max_execution_time = ${Math.round(secs * 1000)}`, () => {});
-    });
-  });
-
   const acquire = async () => {
-    const c = await pool.getConnection();
+    const c = await (await ready).getConnection();
     return { conn: c, release: () => c.release(), destroy: () => c.destroy() };
   };
   const query = async (text: string, params: readonly unknown[], o: QueryOptions) => {
@@ -46,7 +48,7 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
     });
   };
 
-  return { dialect: 'mysql', query, close: () => pool.end() };
+  return { dialect: 'mysql', query, close: async () => (await ready).end() };
 }
 
 const classify: Classify = (e) => {
