@@ -1,19 +1,35 @@
-// Benchmark "sql" standalone: each server in its own process, interleaved autocannon rounds (the
-// order alternates), answers compared first; reports requests/s and the pipewright/hand-written
-// ratio against the scenario's target. Run: npm run bench:sql
+// Benchmark "sql" standalone: each server in its own process (started once, warmed up), interleaved
+// autocannon rounds (the order alternates), answers compared first; reports requests/s, the servers'
+// CPU per request, and the pipewright/hand-written ratio against the scenario's target.
+// Run: npm run bench:sql (ROUNDS, SECONDS, CONNECTIONS, WARMUP, SIDES override the defaults).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { scenario } from './scenarios/sql.ts';
+import { compileConfig } from '../compiler/project.ts';
+import { generateModule } from '../compiler/codegen/module.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 10);
-type Side = 'pipewright' | 'handwritten';
+type Side = 'pipewright' | 'handwritten' | 'hand-in-pw';
+
+/** The config's fast-path module, generated here so the server process never loads the compiler. */
+async function generated(): Promise<string> {
+  const c = compileConfig('bench_sql.yaml', scenario.config);
+  if (!c.ok || !c.ir) throw new Error(c.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n'));
+  const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-sql-')), 'bench_sql.mts');
+  writeFileSync(file, await generateModule(c.ir, { runtime: pathToFileURL(join(import.meta.dirname, '../runtime/index.ts')).href }));
+  return file;
+}
+const moduleFile = await generated();
 
 async function start(side: Side): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sql-server.ts', side], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sql-server.ts', side, moduleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
     child.once('exit', (code) => reject(new Error(`${side} server exited with ${code}`)));
@@ -29,40 +45,61 @@ async function answer(url: string): Promise<unknown> {
   return r.json();
 }
 
-async function measure(side: Side): Promise<number> {
-  const { url, child } = await start(side);
-  try {
-    const target = { url: url + scenario.request.path, method: scenario.request.method, connections: CONNECTIONS };
-    await autocannon({ ...target, duration: 1 }); // warm-up: pools, prepared statements, JIT
-    const r = await autocannon({ ...target, duration: SECONDS });
-    if (r.non2xx || r.errors) throw new Error(`${side}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-    return r.requests.average;
-  } finally {
-    await stop(child);
-  }
+/** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+const cpuMs = (pid: number): number => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
+
+const WARMUP = Number(process.env.WARMUP ?? 5000);
+
+/** Requests/s, and the server's CPU per request (robust when other work shares the machine). */
+async function measure(side: Side, s: { url: string; child: ChildProcess }): Promise<{ rps: number; cpuUsPerReq: number }> {
+  const c0 = cpuMs(s.child.pid!);
+  const r = await autocannon({ url: s.url + scenario.request.path, method: scenario.request.method, connections: CONNECTIONS, duration: SECONDS });
+  const cpu = cpuMs(s.child.pid!) - c0;
+  if (r.non2xx || r.errors) throw new Error(`${side}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  return { rps: r.requests.average, cpuUsPerReq: (cpu * 1000) / r.requests.total };
 }
 
 await scenario.setup();
 try {
-  // Same answer first: a faster wrong answer is no result.
-  const sides = await Promise.all((['pipewright', 'handwritten'] as const).map(start));
-  const [a, b] = await Promise.all(sides.map((s) => answer(s.url))).finally(() => Promise.all(sides.map((s) => stop(s.child))));
-  if (!isDeepStrictEqual(a, b)) throw new Error(`answers differ:\npipewright: ${JSON.stringify(a).slice(0, 300)}\nhandwritten: ${JSON.stringify(b).slice(0, 300)}`);
-  if (!Array.isArray(a) || a.length !== 100) throw new Error(`expected 100 rows, got ${JSON.stringify(a).slice(0, 200)}`);
+  // Both servers live through every round (a fresh process per round would measure its warm-up).
+  const [pw, hw] = await Promise.all(((process.env.SIDES ?? 'pipewright,handwritten').split(',') as Side[]).map(start));
+  const servers = { pipewright: pw!, handwritten: hw! } as Record<Side, { url: string; child: ChildProcess }>;
+  try {
+    // Same answer first: a faster wrong answer is no result.
+    const [a, b] = await Promise.all([answer(pw!.url), answer(hw!.url)]);
+    if (!isDeepStrictEqual(a, b)) throw new Error(`answers differ:\npipewright: ${JSON.stringify(a).slice(0, 300)}\nhandwritten: ${JSON.stringify(b).slice(0, 300)}`);
+    if (!Array.isArray(a) || a.length !== 100) throw new Error(`expected 100 rows, got ${JSON.stringify(a).slice(0, 200)}`);
 
-  const results: Record<Side, number[]> = { pipewright: [], handwritten: [] };
-  for (let n = 0; n < ROUNDS; n++) {
-    const order: Side[] = n % 2 ? ['handwritten', 'pipewright'] : ['pipewright', 'handwritten'];
-    for (const side of order) results[side].push(await measure(side));
+    // Warm-up: pools, prepared statements, JIT.
+    for (const s of [pw!, hw!]) await autocannon({ url: s.url + scenario.request.path, method: scenario.request.method, connections: CONNECTIONS, amount: WARMUP });
+    const results = { pipewright: [], handwritten: [] } as unknown as Record<Side, Array<{ rps: number; cpuUsPerReq: number }>>;
+    for (let n = 0; n < ROUNDS; n++) {
+      const order = (n % 2 ? ['handwritten', 'pipewright'] : ['pipewright', 'handwritten']) as Array<'pipewright' | 'handwritten'>;
+      for (const side of order) results[side].push(await measure(side, servers[side]));
+    }
+    const best = (s: Side) => Math.max(...results[s].map((x) => x.rps));
+    const leastCpu = (s: Side) => Math.min(...results[s].map((x) => x.cpuUsPerReq));
+    const ratio = +(best('pipewright') / best('handwritten')).toFixed(3);
+    const cpuRatio = +(leastCpu('handwritten') / leastCpu('pipewright')).toFixed(3);
+    const report = {
+      scenario: scenario.name, summary: scenario.summary, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS,
+      reqPerSec: { pipewright: results.pipewright.map((x) => Math.round(x.rps)), handwritten: results.handwritten.map((x) => Math.round(x.rps)) },
+      serverCpuUsPerReq: { pipewright: results.pipewright.map((x) => Math.round(x.cpuUsPerReq)), handwritten: results.handwritten.map((x) => Math.round(x.cpuUsPerReq)) },
+      best: { pipewright: Math.round(best('pipewright')), handwritten: Math.round(best('handwritten')) },
+      ratio, cpuRatio, target: scenario.target, met: ratio >= scenario.target,
+      load: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    };
+    console.table({ ...Object.fromEntries(Object.entries(report.reqPerSec).map(([k, v]) => [`${k} req/s`, v])), ...Object.fromEntries(Object.entries(report.serverCpuUsPerReq).map(([k, v]) => [`${k} cpu µs/req`, v])) });
+    console.log(`pipewright/hand-written throughput ${ratio}×, CPU efficiency ${cpuRatio}× (target >= ${scenario.target}×): ${report.met ? 'met' : 'NOT met'}; load average ${report.load}`);
+    mkdirSync('bench/results', { recursive: true });
+    writeFileSync('bench/results/sql.json', JSON.stringify(report, null, 2) + '\n');
+    if (!report.met) process.exitCode = 1;
+  } finally {
+    await Promise.all([stop(pw!.child), stop(hw!.child)]);
   }
-  const best = (s: Side) => Math.max(...results[s]);
-  const ratio = +(best('pipewright') / best('handwritten')).toFixed(3);
-  const report = { scenario: scenario.name, summary: scenario.summary, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, reqPerSec: { pipewright: results.pipewright.map(Math.round), handwritten: results.handwritten.map(Math.round) }, best: { pipewright: Math.round(best('pipewright')), handwritten: Math.round(best('handwritten')) }, ratio, target: scenario.target, met: ratio >= scenario.target };
-  console.table(report.reqPerSec);
-  console.log(`pipewright/hand-written ${ratio}× (target >= ${scenario.target}×): ${report.met ? 'met' : 'NOT met'}`);
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/sql.json', JSON.stringify(report, null, 2) + '\n');
-  if (!report.met) process.exitCode = 1;
 } finally {
   await scenario.teardown();
 }

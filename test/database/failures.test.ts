@@ -70,6 +70,19 @@ describe.each(MODES)('database failures (%s)', (mode) => {
       await closeDatabasePools();
     });
 
+  it.each([
+    ['the action timeout on Postgres', () => pgdb.url, 'SELECT pg_sleep(3)', 'timeout: 300', /the query was abandoned when the action's timeout passed/],
+    ['statement_timeout on Postgres', () => pgdb.url, 'SELECT pg_sleep(3)', '', /canceling statement due to statement timeout \(SQLSTATE 57014\)/],
+    ['statement_timeout on MariaDB', () => maria.url, 'SELECT SLEEP(3)', '', /max_statement_time/],
+  ])('%s: 504, and the pool still serves', async (_what, url, query, timeout, detail) => {
+    const yaml = config(query).replace('connect_timeout: 2s', `connect_timeout: 2s\n    statement_timeout: ${timeout ? '10s' : '300ms'}`).replace('retry: { attempts: 3, delay: 0, jitter: none }', timeout ? `${timeout}` : 'retry: { attempts: 1 }');
+    const r = await (await runner(`slow-${mode}.yaml`, yaml, mode, { URL: url() }))('q');
+    expect(r.response.status).toBe(504);
+    expect((r.response.body as any).error.detail).toMatch(detail);
+    const ok = await (await runner(`slow-ok-${mode}.yaml`, config().replace('connect_timeout: 2s', 'connect_timeout: 2s\n    statement_timeout: 300ms'), mode, { URL: url() }))('q');
+    expect(ok.response.body).toEqual({ Lookup: [{ one: 1 }] });
+  });
+
   it('suspends a long retry wait in the durable store and succeeds on resume', async () => {
     const table = `later_${mode}`;
     const yaml = config(`SELECT count(*) AS n FROM ${table}`).replace('delay: 0, jitter: none', 'delay: 60000, jitter: none');

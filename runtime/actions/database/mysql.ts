@@ -1,8 +1,7 @@
 // MariaDB/MySQL through mysql2: a pool per database, every statement through `execute` (prepared
 // server-side once per connection, values bound), results mapped as Postgres's are (docs: "Types").
-import mysql from 'mysql2/promise';
-import type { FieldPacket, PoolConnection } from 'mysql2/promise';
-import { describeUrl } from './url.ts';
+import type { FieldPacket, Pool } from 'mysql2/promise';
+import { withConnection, type Classify } from './connection.ts';
 import { DbError, type DbSettings, type Driver, type QueryOptions } from './types.ts';
 
 const TIMESTAMP = 7;
@@ -10,7 +9,16 @@ const DATETIME = 12;
 
 export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Driver {
   const u = new URL(db.url);
-  const pool = mysql.createPool({
+  const secs = db.statementTimeoutMs / 1000;
+  // Per connection: UTC for TIMESTAMP text, and the statement timeout (MariaDB, else MySQL's SELECT-only one).
+  const onConnection = (pool: Pool) => pool.pool.on('connection', (c) => {
+    c.query(`SET time_zone = '+00:00'`);
+    c.query(`SET SESSION max_statement_time = ${secs}`, (e: unknown) => {
+      if (e) c.query(`SET SESSION max_execution_time = ${Math.round(secs * 1000)}`, () => {});
+    });
+  });
+  // mysql2 is loaded on first use: a service without MySQL databases does not pay its start-up time.
+  const ready: Promise<Pool> = import('mysql2/promise').then(({ default: mysql }) => mysql.createPool({
     host: u.hostname.replace(/^\[|\]$/g, ''),
     port: u.port ? Number(u.port) : 3306,
     user: decodeURIComponent(u.username),
@@ -24,45 +32,30 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
     bigNumberStrings: false,
     dateStrings: true,
     timezone: 'Z',
+  })).then((pool) => {
+    onConnection(pool);
+    return pool;
   });
-  const secs = db.statementTimeoutMs / 1000;
-  // Per connection: UTC for TIMESTAMP text, and the statement timeout (MariaDB, else MySQL's SELECT-only one).
-  pool.pool.on('connection', (c) => {
-    c.query(`SET time_zone = '+00:00'`);
-    c.query(`SET SESSION max_statement_time = ${secs}`, (e: unknown) => {
-      if (e) c.query(`SET SESSION max_execution_time = ${Math.round(secs * 1000)}`, () => {});
-    });
-  });
-
-  async function query(text: string, params: readonly unknown[], o: QueryOptions) {
+  const acquire = async () => {
+    const c = await (await ready).getConnection();
+    return { conn: c, release: () => c.release(), destroy: () => c.destroy() };
+  };
+  const query = async (text: string, params: readonly unknown[], o: QueryOptions) => {
     if (o.multi) throw new DbError(`database "${db.label}": multi: true is Postgres only; run the statements as separate actions`, 'query');
-    let conn: PoolConnection;
-    try {
-      conn = await pool.getConnection();
-    } catch (e) {
-      onConnectFailure();
-      throw new DbError(`database "${db.label}" (${describeUrl(db.url)}): could not connect: ${(e as Error).message}`, 'connect');
-    }
-    let broken = false;
-    const abort = () => { broken = true; conn.destroy(); };
-    o.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      if (o.signal?.aborted) throw o.signal.reason;
+    return withConnection(db, o.signal, acquire, onConnectFailure, classify, async (conn) => {
       const [rows, fields] = await conn.execute(text, params.map(bindable) as never);
       return Array.isArray(rows) ? mapRows(rows as Record<string, unknown>[], fields) : [];
-    } catch (e) {
-      if (o.signal?.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
-      const err = e as Error & { code?: string; sqlState?: string; errno?: number };
-      const cls = err.errno === 1969 || err.errno === 3024 ? 'timeout' : err.code === 'PROTOCOL_CONNECTION_LOST' ? 'connect' : 'query';
-      throw new DbError(`database "${db.label}": ${err.message}${err.sqlState ? ` (SQLSTATE ${err.sqlState})` : ''}`, cls);
-    } finally {
-      o.signal?.removeEventListener('abort', abort);
-      if (!broken) conn.release();
-    }
-  }
+    });
+  };
 
-  return { dialect: 'mysql', query, close: () => pool.end() };
+  return { dialect: 'mysql', query, close: async () => (await ready).end() };
 }
+
+const classify: Classify = (e) => {
+  const err = e as Error & { code?: string; sqlState?: string; errno?: number };
+  const cls = err.errno === 1969 || err.errno === 3024 ? 'timeout' : err.code === 'PROTOCOL_CONNECTION_LOST' ? 'connect' : 'query';
+  return { message: `${err.message}${err.sqlState ? ` (SQLSTATE ${err.sqlState})` : ''}`, cls };
+};
 
 /** mysql2 binds JSON values natively except objects and arrays, which are sent as their JSON text. */
 const bindable = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.stringify(v) : v === undefined ? null : v);

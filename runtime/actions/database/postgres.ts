@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { pgTypes } from './pg-types.ts';
-import { describeUrl } from './url.ts';
-import { DbError, type DbSettings, type Driver, type QueryOptions } from './types.ts';
+import { withConnection, type Classify } from './connection.ts';
+import type { DbSettings, Driver, QueryOptions } from './types.ts';
 
 /** Named statements: one per distinct text; pg keeps the parsed ones per connection. */
 const statementName = (text: string): string => `pw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
@@ -28,19 +28,12 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
     return n;
   };
 
-  async function query(text: string, params: readonly unknown[], o: QueryOptions) {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      onConnectFailure();
-      throw new DbError(`database "${db.label}" (${describeUrl(db.url)}): could not connect: ${(e as Error).message}`, 'connect');
-    }
-    let broken = false;
-    const abort = () => { broken = true; client.release(new Error('aborted')); };
-    o.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      if (o.signal?.aborted) throw o.signal.reason;
+  const acquire = async () => {
+    const c = await pool.connect();
+    return { conn: c, release: () => c.release(), destroy: () => c.release(new Error('abandoned')) };
+  };
+  const query = (text: string, params: readonly unknown[], o: QueryOptions) =>
+    withConnection(db, o.signal, acquire, onConnectFailure, classify, async (client) => {
       if (o.multi) {
         await client.query(text);
         return [];
@@ -48,16 +41,13 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
       // Always the extended protocol: several statements in one text fail (SQLSTATE 42601) unless multi.
       const r = await client.query(o.prepare === false ? ({ text, values: params as unknown[], queryMode: 'extended' } as pg.QueryConfig) : { name: nameOf(text), text, values: params as unknown[] });
       return r.rows as Record<string, unknown>[];
-    } catch (e) {
-      if (o.signal?.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
-      const err = e as Error & { code?: string };
-      const cls = err.code === '57014' ? 'timeout' : err.code?.startsWith('08') ? 'connect' : 'query';
-      throw new DbError(`database "${db.label}": ${err.message}${err.code && /^[0-9A-Z]{5}$/.test(err.code) ? ` (SQLSTATE ${err.code})` : ''}`, cls);
-    } finally {
-      o.signal?.removeEventListener('abort', abort);
-      if (!broken) client.release();
-    }
-  }
+    });
 
   return { dialect: 'postgres', query, close: () => pool.end() };
 }
+
+const classify: Classify = (e) => {
+  const err = e as Error & { code?: string };
+  const cls = err.code === '57014' ? 'timeout' : err.code?.startsWith('08') ? 'connect' : 'query';
+  return { message: `${err.message}${err.code && /^[0-9A-Z]{5}$/.test(err.code) ? ` (SQLSTATE ${err.code})` : ''}`, cls };
+};
