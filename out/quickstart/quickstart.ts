@@ -67,14 +67,24 @@ function order_total_Lines_assert_error_message(s: rt.Scope): unknown {
 const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknown) => unknown = (target) =>
   calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")));
 
-const order_total_Lines_post_math_args = {
-  expressions: [["line_total", order_total_Lines_post_math_expressions_0_line_total_calc]],
-  decimal_places: 2,
-};
+// order_total › Lines › post › math: math, specialised (quickstart.yaml:43)
+function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const target = d;
+  if (target === null || target === undefined) return d;
+  if (typeof target !== "object")
+    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const apply = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+    const out = rt.sp.copyRecord(obj as Record<string, unknown>);
+    out.line_total = rt.sp.rounded(order_total_Lines_post_math_expressions_0_line_total_calc(out), 2);
+    return out;
+  };
+  return rt.sp.replaced("math", d, target, Array.isArray(target) ? target.map(apply) : apply(target));
+}
 
 // order_total › Lines › post: math (quickstart.yaml:35)
 function order_total_Lines_post_chain(d: unknown, s: rt.Scope): unknown {
-  d = rt.applyTransform("math", 43, rt.transforms.math.run, d, order_total_Lines_post_math_args, s);
+  d = rt.applyTransform("math", 43, order_total_Lines_post_math_specialised, d, undefined, s);
   return d;
 }
 

@@ -42,13 +42,24 @@ const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: u
   target,
 ) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
 
-const sales_report_Sales_post_math_args = {
-  expressions: [
-    ["total", sales_report_Sales_post_math_expressions_0_total_calc],
-    ["total_with_vat", sales_report_Sales_post_math_expressions_1_total_with_vat_calc],
-  ],
-  decimal_places: 2,
-};
+// sales_report › Sales › post › math: math, specialised (report.yaml:21)
+function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const target = d;
+  if (target === null || target === undefined) return d;
+  if (typeof target !== "object")
+    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const apply = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+    const out = rt.sp.copyRecord(obj as Record<string, unknown>);
+    out.total = rt.sp.rounded(sales_report_Sales_post_math_expressions_0_total_calc(out), 2);
+    out.total_with_vat = rt.sp.rounded(
+      sales_report_Sales_post_math_expressions_1_total_with_vat_calc(out),
+      2,
+    );
+    return out;
+  };
+  return rt.sp.replaced("math", d, target, Array.isArray(target) ? target.map(apply) : apply(target));
+}
 
 const sales_report_Sales_post_rename_attributes_const = { cust: "customer" };
 
@@ -73,7 +84,7 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
     s,
   );
   d = rt.applyTransform("filter", 17, sales_report_Sales_post_filter_specialised, d, undefined, s);
-  d = rt.applyTransform("math", 21, rt.transforms.math.run, d, sales_report_Sales_post_math_args, s);
+  d = rt.applyTransform("math", 21, sales_report_Sales_post_math_specialised, d, undefined, s);
   d = rt.applyTransform(
     "rename_attributes",
     26,

@@ -4,6 +4,7 @@
 import { asserts } from '../../asserts/index.ts';
 import { replacePart } from '../../calc/locate.ts';
 import { TransformError } from '../types.ts';
+import { roundNumber } from '../../calc/round.ts';
 
 export { getDotted } from '../../calc/locate.ts';
 export { toNumber } from '../../calc/num.ts';
@@ -25,4 +26,9 @@ export function replaced(op: string, data: unknown, part: object, next: unknown)
   const out = replacePart(data, part, next);
   if (out === undefined) throw new TransformError(`${op}: target could not be located in the data`);
   return out;
+}
+
+/** math's rounding of a result to decimal_places: numbers only, others (null, text) unchanged. */
+export function rounded(v: unknown, places: number): unknown {
+  return typeof v === 'number' ? roundNumber(v, places) ?? v : v;
 }
