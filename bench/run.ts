@@ -65,6 +65,7 @@ async function startAll(s: Scenario, upstream: string): Promise<Server[]> {
 
 async function runScenario(s: Scenario, upstream: string): Promise<ScenarioResult> {
   const servers = await startAll(s, upstream);
+  const connections = s.connections ?? CONNECTIONS;
   try {
     const answers = await Promise.all(servers.map((x) => answerOf(x.url, s.request)));
     const ref = answers[servers.findIndex((x) => x.name === 'hand_written')]!;
@@ -75,10 +76,10 @@ async function runScenario(s: Scenario, upstream: string): Promise<ScenarioResul
     if (ref.status !== 200) mismatches.push(`hand_written answered ${ref.status}`);
     const rounds: Record<string, Round[]> = {};
     if (mismatches.length === 0) {
-      for (const x of servers) await loadRound(x.url, s.request, { connections: CONNECTIONS, seconds: 1 }); // warm-up
+      for (const x of servers) await loadRound(x.url, s.request, { connections, seconds: 1 }); // warm-up
       // Interleaved: a change in machine load hits every server alike.
       for (let r = 0; r < ROUNDS; r++) {
-        for (const x of servers) (rounds[x.name] ??= []).push(await loadRound(x.url, s.request, { connections: CONNECTIONS, seconds: SECONDS }));
+        for (const x of servers) (rounds[x.name] ??= []).push(await loadRound(x.url, s.request, { connections, seconds: SECONDS }));
       }
     }
     const rss = Object.fromEntries(servers.map((x) => [x.name, peakRssMb(x.child.pid)]));

@@ -30,4 +30,6 @@ export interface Scenario {
   /** Registers the hand-written route(s) on a fresh fastify app; `upstream` is the upstream base URL. */
   handWritten(app: FastifyInstance, o: { upstream: string }): void | Promise<void>;
   targets: Target[];
+  /** Concurrent connections when the default (20) would only measure queueing (a request that fans out). */
+  connections?: number;
 }

@@ -59,19 +59,29 @@ function price_Price_input(s: rt.Scope): unknown {
 const price_Price_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
   calc.fin(calc.mul(calc.field(target, "unit"), calc.field(target, "qty")));
 
-const price_Price_post_math_args = {
-  expressions: [["total", price_Price_post_math_expressions_0_total_calc]],
-  decimal_places: 2,
-};
+// price › Price › post › math: math, specialised (in lines.price_Price)
+function price_Price_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const target = d;
+  if (target === null || target === undefined) return d;
+  if (typeof target !== "object")
+    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const apply = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+    const out = rt.sp.copyRecord(obj as Record<string, unknown>);
+    out.total = rt.sp.rounded(price_Price_post_math_expressions_0_total_calc(out), 2);
+    return out;
+  };
+  return Array.isArray(target) ? target.map(apply) : apply(target);
+}
 
 // price › Price › post: math (in lines.price_Price)
 function price_Price_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "math",
     lines.price_Price_post_1_math,
-    rt.transforms.math.run,
+    price_Price_post_math_specialised,
     d,
-    price_Price_post_math_args,
+    undefined,
     s,
   );
   return d;

@@ -75,19 +75,29 @@ function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOu
 const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknown) => unknown = (target) =>
   calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")));
 
-const order_total_Lines_post_math_args = {
-  expressions: [["line_total", order_total_Lines_post_math_expressions_0_line_total_calc]],
-  decimal_places: 2,
-};
+// order_total › Lines › post › math: math, specialised (in lines.order_total_Lines)
+function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const target = d;
+  if (target === null || target === undefined) return d;
+  if (typeof target !== "object")
+    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const apply = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+    const out = rt.sp.copyRecord(obj as Record<string, unknown>);
+    out.line_total = rt.sp.rounded(order_total_Lines_post_math_expressions_0_line_total_calc(out), 2);
+    return out;
+  };
+  return Array.isArray(target) ? target.map(apply) : apply(target);
+}
 
 // order_total › Lines › post: math (in lines.order_total_Lines)
 function order_total_Lines_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "math",
     lines.order_total_Lines_post_1_math,
-    rt.transforms.math.run,
+    order_total_Lines_post_math_specialised,
     d,
-    order_total_Lines_post_math_args,
+    undefined,
     s,
   );
   return d;

@@ -62,13 +62,24 @@ const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: u
   target,
 ) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
 
-const sales_report_Sales_post_math_args = {
-  expressions: [
-    ["total", sales_report_Sales_post_math_expressions_0_total_calc],
-    ["total_with_vat", sales_report_Sales_post_math_expressions_1_total_with_vat_calc],
-  ],
-  decimal_places: 2,
-};
+// sales_report › Sales › post › math: math, specialised (in lines.sales_report_Sales)
+function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  const target = d;
+  if (target === null || target === undefined) return d;
+  if (typeof target !== "object")
+    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+  const apply = (obj: unknown): unknown => {
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
+    const out = rt.sp.copyRecord(obj as Record<string, unknown>);
+    out.total = rt.sp.rounded(sales_report_Sales_post_math_expressions_0_total_calc(out), 2);
+    out.total_with_vat = rt.sp.rounded(
+      sales_report_Sales_post_math_expressions_1_total_with_vat_calc(out),
+      2,
+    );
+    return out;
+  };
+  return Array.isArray(target) ? target.map(apply) : apply(target);
+}
 
 const sales_report_Sales_post_rename_attributes_const = { cust: "customer" };
 
@@ -103,9 +114,9 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "math",
     lines.sales_report_Sales_post_4_math,
-    rt.transforms.math.run,
+    sales_report_Sales_post_math_specialised,
     d,
-    sales_report_Sales_post_math_args,
+    undefined,
     s,
   );
   d = rt.applyTransform(

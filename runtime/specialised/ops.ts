@@ -3,6 +3,7 @@
 // reads through own fields, numeric text, the 15-digit cut of fractional sums, `__proto__` as data).
 import { asserts } from '../asserts/index.ts';
 import { TransformError } from '../transforms/types.ts';
+import { roundNumber } from '../calc/round.ts';
 
 export { getDotted } from '../calc/locate.ts';
 export { toNumber } from '../calc/num.ts';
@@ -17,4 +18,9 @@ export function checkOf(name: string): (actual: unknown, expected: unknown) => b
   return (actual, expected) => {
     try { return !!op.check(actual, expected); } catch { return false; }
   };
+}
+
+/** math's rounding of a result to decimal_places: numbers only, others (null, text) unchanged. */
+export function rounded(v: unknown, places: number): unknown {
+  return typeof v === 'number' ? roundNumber(v, places) ?? v : v;
 }

@@ -15,6 +15,7 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/jq/text.ts',
   'runtime/jsonpath/simple.ts',
   'runtime/calc/parse.ts',
+  'runtime/calc/round.ts',
   'runtime/contract/schema-from-tests.ts',
 ];
 

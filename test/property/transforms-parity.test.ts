@@ -42,6 +42,8 @@ const variants: Record<string, string[]> = {
     '{ expressions: { total: "target.a * 2 + target.b" }, decimal_places: 2 }',
     '{ expressions: { x: "target.v / 3", y: "target.x + 1" }, to_string: true, decimal_places: 1 }',
     '{ expressions: { n: "target.a" }, eval_type: int, target: items }',
+    '{ expressions: { __proto__: "target.v * 3", w: "target.v - 1", v: "target.v / 7" }, target: items }',
+    '{ expressions: { r: "target.v / 3" }, decimal_places: 0 }',
   ],
   filter: ['{ conditions: { a: { is_not_null: true } } }', '{ target: items, conditions: { v: { is_greater_than: 0 }, a: { is_not_empty: true } } }',
     '{ conditions: { __proto__: { is_not_null: true }, v: { is_greater_than: -5, is_less_than: 5 } } }'],

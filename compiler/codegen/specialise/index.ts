@@ -8,10 +8,11 @@ import type { Code } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { specialiseAggregate } from './aggregate.ts';
 import { specialiseFilter } from './filter.ts';
+import { specialiseMath } from './math.ts';
 
 export type Specialiser = (e: Emitter, t: TransformIR, owner: string[]) => Code | undefined;
 
-const SPECIALISERS: Record<string, Specialiser> = { filter: specialiseFilter, aggregate: specialiseAggregate };
+const SPECIALISERS: Record<string, Specialiser> = { filter: specialiseFilter, math: specialiseMath, aggregate: specialiseAggregate };
 
 export function specialise(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
   if (t.async || !Object.hasOwn(SPECIALISERS, t.op)) return undefined;
