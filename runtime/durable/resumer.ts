@@ -9,6 +9,7 @@ import type { Store } from '../store/types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
 import type { RunHooks } from '../server/hooks.ts';
 import { redactorOf, redactRun } from '../capture/redact.ts';
+import { LeaseLost, leasedCheckpoint } from './lease.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -54,10 +55,7 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
   // The lease is renewed after each action (checkpoint) and, for a long action, by a timer.
   const lease = o.store.leaseMs;
   const renew = lease ? setInterval(() => { o.store.renewLeases([run.id], o.node).catch(() => {}); }, Math.max(50, lease / 3)) : undefined;
-  const redact = redactorOf(o.env);
-  const checkpoint = async (st: RunState) => {
-    if (!(await o.store.checkpoint(redactRun(st, redact), o.node))) throw new LeaseLost(st.id);
-  };
+  const checkpoint = leasedCheckpoint(o.store, o.env, o.node);
   try {
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     if (r.state.status !== 'suspended') {
@@ -76,8 +74,4 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
   } finally {
     clearInterval(renew);
   }
-}
-
-class LeaseLost extends Error {
-  constructor(id: string) { super(`run ${id}: lease lost to another node; left to it`); }
 }

@@ -77,9 +77,12 @@ export class PostgresStore implements Store {
   }
 
   async checkpoint(state: RunState, node: string): Promise<boolean> {
+    // The first checkpoint of a run that was never stored (a scheduled tick) inserts it as held.
     const r = await this.pool.query(
-      `UPDATE ${this.s}.runs SET state = $3::json, lease_until = now() + $4::interval, updated_at = now()
-       WHERE id = $1 AND status = 'running' AND claimed_by = $2`, [state.id, node, JSON.stringify(state), this.lease]);
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at)
+       VALUES ($1, $5, $6, 'running', $2, now(), now() + $4::interval, $3::json, now())
+       ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, lease_until = EXCLUDED.lease_until, updated_at = now()
+       WHERE runs.status = 'running' AND runs.claimed_by = $2`, [state.id, node, JSON.stringify(state), this.lease, state.config, state.iface]);
     return r.rowCount === 1;
   }
 

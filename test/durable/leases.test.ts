@@ -36,11 +36,11 @@ beforeAll(async () => {
   });
   writeFileSync(configFile, `
 interfaces:
-  job:
+  leased_job:
+    route: /job
     method: POST
     actions:
-      - name: Wait
-        delay: 200ms
+      - { name: Wait, delay: 200ms }
       - name: First
         http: { url: a|var::API|/first, method: POST, body: { id: a|body::id| } }
       - name: Slow
@@ -84,10 +84,14 @@ it('a node killed mid-action: its runs are taken over and every run completes ex
     const res = await fetch(`${nodes[n % 3]!.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id }) });
     expect(res.status).toBe(202);
   }
-  // Each node is inside the Slow action of the run it resumed (a node's resumer finishes its batch
-  // before it claims more).
-  const running = async () => (await query(`SELECT DISTINCT claimed_by FROM "${schema}".runs WHERE status = 'running'`)).length;
-  await until(async () => hanging.length === 3 && (await running()) === 3, 60_000);
+  // Every claimed run is inside its Slow action, and nothing more will be claimed (a node's resumer
+  // finishes its batch before it claims more): all runs claimed, or every node busy.
+  const settled = async () => {
+    const [c] = await query(`SELECT count(*) FILTER (WHERE status = 'running')::int AS running, count(*) FILTER (WHERE status = 'suspended')::int AS suspended,
+      count(DISTINCT claimed_by) FILTER (WHERE status = 'running')::int AS holders FROM "${schema}".runs`);
+    return hanging.length > 0 && hanging.length === c!.running && (c!.suspended === 0 || c!.holders === 3) ? true : undefined;
+  };
+  await until(settled, 60_000);
   const holders = await query(`SELECT claimed_by, count(*)::int AS n FROM "${schema}".runs WHERE status = 'running' GROUP BY claimed_by ORDER BY n DESC`);
   const victimName = holders[0]!.claimed_by as string;
   const victim = nodes.find((n) => victimName.includes(`-${n.child.pid}-`))!;
@@ -100,7 +104,11 @@ it('a node killed mid-action: its runs are taken over and every run completes ex
   for (const r of hanging.splice(0)) if (!r.destroyed) json(r, 200, {});
 
   await until(() => new Set(bodies('/done').map((b) => b.id)).size === ids.length, 60_000).catch(async (e) => { console.log('STAGE2', victimRuns, up.hits.map((h) => h.path), await query(`SELECT id, status, claimed_by, lease_until FROM "${schema}".runs`)); throw e; });
-  const rows = await query(`SELECT status, count(*)::int AS n FROM "${schema}".runs GROUP BY status`);
+  // The outcome is recorded just after the last call: wait for it, then nothing is left running.
+  const rows = await until(async () => {
+    const r = await query(`SELECT status, count(*)::int AS n FROM "${schema}".runs GROUP BY status`);
+    return r.length === 1 && r[0]!.status === 'succeeded' ? r : undefined;
+  }, 30_000);
   expect(rows).toEqual([{ status: 'succeeded', n: ids.length }]);
   for (const id of ids) {
     expect(bodies('/first').filter((b) => b.id === id), `First of ${id}`).toHaveLength(1);
