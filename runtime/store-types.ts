@@ -39,16 +39,24 @@ export interface CapturedRun {
 export interface Store {
   /** True when runs survive a restart and are shared by nodes (Postgres). */
   readonly durable: boolean;
+  /** How long a claim holds without renewal (durable stores). */
+  readonly leaseMs?: number;
   /** Creates or migrates the schema (idempotent; safe when several nodes start at once). */
   init(): Promise<void>;
   close(): Promise<void>;
 
   // Runs. A suspended run is claimed by exactly one node: claimDue/claimToken are atomic.
   suspend(run: SuspendedRun): Promise<void>;
-  /** Claims up to `limit` suspended runs whose wakeAt <= now; each is returned to one caller only. */
+  /** Claims up to `limit` suspended runs whose wakeAt <= now, and running runs whose lease expired
+   *  (their node died: taken over from the last checkpoint); each is returned to one caller only. */
   claimDue(now: Date, limit: number, node: string): Promise<RunState[]>;
   /** Claims the run parked under `token` (at most once). */
   claimToken(token: string, now: Date, node: string): Promise<TokenClaim>;
+  /** A claimed run's progress (after each completed action) by the node holding it; renews the lease.
+   *  False when the node no longer holds it (its lease expired and another node took it over). */
+  checkpoint(state: RunState, node: string): Promise<boolean>;
+  /** Extends the leases of runs this node holds (called while an action runs longer than a lease). */
+  renewLeases(ids: string[], node: string): Promise<void>;
   /** Records a finished (or running) run's final state; the run is no longer suspended. */
   saveRun(state: RunState): Promise<void>;
   loadRun(id: string): Promise<RunState | undefined>;

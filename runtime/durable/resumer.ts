@@ -9,6 +9,7 @@ import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
 import type { RunHooks } from '../server/hooks.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
+import { LeaseLost, leasedCheckpoint } from './lease.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -30,7 +31,8 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
         o.log?.(`resumer: ${(e as Error).message}`);
         return [] as RunState[];
       });
-      await Promise.all(due.map((run) => continueRun(o, run, run.wake?.reason === 'callback' ? { kind: 'timeout' } : { kind: 'wake' }).then(() => { state.resumed++; })));
+      // A run without a wake was running when its node died (its lease expired): taken over.
+      await Promise.all(due.map((run) => continueRun(o, run, !run.wake ? { kind: 'takeover' } : run.wake.reason === 'callback' ? { kind: 'timeout' } : { kind: 'wake' }).then(() => { state.resumed++; })));
       if (due.length < (o.batch ?? 50)) break;
     }
   };
@@ -42,7 +44,7 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
 }
 
 /** Continues one claimed run and records how it ended (or it is suspended again by the executor). */
-export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks'>, run: RunState, delivery: Delivery): Promise<RunState> {
+export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks' | 'node'>, run: RunState, delivery: Delivery): Promise<RunState> {
   const plan = o.plans.find((p) => p.name === run.config);
   if (!plan) {
     o.log?.(`run ${run.id}: config ${run.config} is not served by this node; left for another`);
@@ -50,8 +52,12 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     await o.store.saveRun(run);
     return run;
   }
+  // The lease is renewed after each action (checkpoint) and, for a long action, by a timer.
+  const lease = o.store.leaseMs;
+  const renew = lease ? setInterval(() => { o.store.renewLeases([run.id], o.node).catch(() => {}); }, Math.max(50, lease / 3)) : undefined;
+  const checkpoint = leasedCheckpoint(o.store, o.env, o.node);
   try {
-    const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services });
+    const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     if (r.state.status !== 'suspended') {
       await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));
       const iface = plan.interfaces.find((x) => x.name === run.iface);
@@ -59,9 +65,13 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     }
     return r.state;
   } catch (e) {
+    // Another node holds the run now and continues it: this node must not record an outcome.
+    if (e instanceof LeaseLost) { o.log?.(e.message); return run; }
     o.log?.(`run ${run.id}: resume failed: ${(e as Error).message}`);
     run.status = 'failed';
     await o.store.saveRun(run);
     return run;
+  } finally {
+    clearInterval(renew);
   }
 }

@@ -33,7 +33,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   const executionId = resumed?.executionId ?? s.env.uuid();
   let waited = 0;
   let last: StepResult | undefined;
-  if (!resumed) logPhase(a, 'pre', s, run, services);
+  if (!resumed?.attempts) logPhase(a, 'pre', s, run, services);
   for (let attempt = (resumed?.attempts ?? 0) + 1; attempt <= attempts; attempt++) {
     last = await attemptOnce(a, s, run, services, attempt, executionId);
     if (last.suspend) return last;

@@ -16,6 +16,8 @@ export interface RunOptions {
   env: Environment;
   services: Services;
   runId?: string;
+  /** A run held under a lease (resumed, taken over): persists progress after each action. */
+  checkpoint?: (state: RunState) => Promise<void>;
 }
 
 export interface RunResult {
@@ -58,9 +60,17 @@ export async function executeInterface(plan: Plan, i: InterfacePlan, request: Re
 }
 
 /** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */
-export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | { kind: 'timeout' };
+export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | { kind: 'timeout' }
+  /** Its node died mid-run: continue from the last checkpoint, re-running the action in flight. */
+  | { kind: 'takeover' };
 
 export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Omit<RunOptions, 'trigger' | 'runId'>): Promise<RunResult> {
+  if (delivery.kind === 'takeover') {
+    const i = plan.interfaces.find((x) => x.name === state.iface);
+    if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
+    state.status = 'running';
+    return proceed(i, state, scopeOf(state, o.env), { ...o, trigger: 'resume' }, state.cursor);
+  }
   const i = plan.interfaces.find((x) => x.name === state.iface);
   if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
   const s = scopeOf(state, o.env);
@@ -84,7 +94,19 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
 }
 
 async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOptions, start: number): Promise<RunResult> {
-  const paused = await runSequence(i.actions, s, state.seq, state, o.services, start);
+  const checkpoint = o.checkpoint;
+  const settled = checkpoint && (async (next: number) => {
+    state.cursor = next;
+    // The next action's execution id is fixed before it starts, so a node taking the run over
+    // re-runs it with the same idempotency key (at-least-once for the action in flight).
+    const a = i.actions[next];
+    // A retry resumed from a suspension keeps its attempt count and id.
+    if (state.retry?.action !== a?.name) state.retry = a ? { action: a.name, attempts: 0, executionId: o.env.uuid() } : undefined;
+    await checkpoint(state);
+  });
+  // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
+  await settled?.(start);
+  const paused = await runSequence(i.actions, s, state.seq, state, o.services, start, settled);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
   return finish(i, state, s, failureOf(i, state, s));

@@ -24,7 +24,7 @@ export interface Paused {
 }
 
 /** Runs actions[start..]; returns where it paused when an action asked to suspend the run. */
-export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0): Promise<Paused | undefined> {
+export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
   for (let i = start; i < actions.length; i++) {
     if (services.cancel?.aborted) throw new RunCancelled();
     const a = actions[i]!;
@@ -49,6 +49,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
     }
     setOwn(s.steps, a.name, record);
     seq.order.push(a.name);
+    await settled?.(i + 1);
   }
   return undefined;
 }

@@ -16,6 +16,7 @@ import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
+import { LeaseLost, leasedCheckpoint } from '../durable/lease.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
 export interface ScheduleOptions {
@@ -96,7 +97,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
 
   const attempt = async (job: Job, tickAt: number, n: number) => {
     const result = await run(job);
-    if (result && result.state.status !== 'failed') return;
+    if (result === 'taken-over' || (result && result.state.status !== 'failed')) return;
     if (n >= job.s.maxAttempts) {
       if (job.s.maxAttempts > 1) log(`schedule of ${job.key}: tick ${new Date(tickAt).toISOString()} failed after ${n} attempts`);
       return;
@@ -117,12 +118,17 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     await attempt(job, p.tick, p.attempt);
   };
 
-  const run = async (job: Job): Promise<RunResult | undefined> => {
+  const run = async (job: Job): Promise<RunResult | 'taken-over' | undefined> => {
     const request: RequestData = { method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' };
     let result: RunResult;
     try {
-      result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services });
+      // On a durable store the tick's run is checkpointed under a lease: if this node dies, another
+      // node's resumer continues it from its last completed action.
+      const checkpoint = o.store.durable ? leasedCheckpoint(o.store, o.env, o.node) : undefined;
+      result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services, ...(checkpoint ? { checkpoint } : {}) });
     } catch (e) {
+      // Another node continues the run from its checkpoint: not a failed attempt.
+      if (e instanceof LeaseLost) { log(e.message); return 'taken-over'; }
       log(`schedule of ${job.key}: run crashed: ${(e as Error).message}`);
       return undefined; // counts as a failed attempt
     }

@@ -12,7 +12,7 @@ export type { Store } from '../store-types.ts';
 export async function openStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
   const url = env.SERVICE__DATABASE_URL;
   const store: Store = url
-    ? new PostgresStore({ url, ...(env.SERVICE__DATABASE_SCHEMA ? { schema: env.SERVICE__DATABASE_SCHEMA } : {}) })
+    ? new PostgresStore({ url, ...(env.SERVICE__DATABASE_SCHEMA ? { schema: env.SERVICE__DATABASE_SCHEMA } : {}), ...(env.SERVICE__LEASE_SECS ? { leaseMs: Number(env.SERVICE__LEASE_SECS) * 1000 } : {}) })
     : new MemoryStore();
   try {
     await store.init();

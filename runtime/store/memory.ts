@@ -70,6 +70,15 @@ export class MemoryStore implements Store {
     this.finished.delete(id);
   }
 
+  // One process: a claimed run cannot be lost to another node, so there is no lease to keep.
+  async checkpoint(state: RunState, _node: string): Promise<boolean> {
+    const r = this.runs.get(state.id);
+    if (r?.status === 'running') r.json = JSON.stringify(state);
+    return true;
+  }
+
+  async renewLeases(_ids: string[], _node: string): Promise<void> {}
+
   async loadRun(id: string): Promise<RunState | undefined> {
     const r = this.runs.get(id);
     return r ? (JSON.parse(r.json) as RunState) : undefined;

@@ -27,6 +27,10 @@ const MIGRATIONS: Array<(s: string) => string> = [
       id text PRIMARY KEY, config text NOT NULL, iface text NOT NULL, at timestamptz NOT NULL,
       status text NOT NULL, replayable boolean NOT NULL, reason text, state json NOT NULL);
     CREATE INDEX captures_recent ON ${s}.captures (config, iface, at DESC);`,
+  // Leases: a claimed run is held until lease_until; its node renews it, another node takes it over after.
+  (s) => `
+    ALTER TABLE ${s}.runs ADD COLUMN lease_until timestamptz;
+    CREATE INDEX runs_leases ON ${s}.runs (lease_until) WHERE status = 'running';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,8 @@ export interface PostgresOptions {
   schema?: string;
   /** Pool size; default 10. */
   max?: number;
+  /** How long a claim holds without renewal (SERVICE__LEASE_SECS); default 30 s. */
+  leaseMs?: number;
 }
 
 /** Claimed ticks older than this are deleted: no node claims a tick that late. */
@@ -25,6 +27,8 @@ export class PostgresStore implements Store {
   private readonly schema: string;
   private readonly s: string;
   private readonly kv: PgKv;
+  private readonly lease: string;
+  readonly leaseMs: number;
 
   constructor(o: PostgresOptions) {
     this.schema = o.schema ?? 'pipewright';
@@ -32,6 +36,8 @@ export class PostgresStore implements Store {
     this.pool = new pg.Pool({ connectionString: o.url, max: o.max ?? 10 });
     this.pool.on('error', () => {}); // an idle client's lost connection is replaced on next use
     this.kv = new PgKv(this.pool, this.s);
+    this.leaseMs = Math.max(1, Math.round(o.leaseMs ?? 30_000));
+    this.lease = `${this.leaseMs} milliseconds`;
   }
 
   async init(): Promise<void> { await migrate(this.pool, this.schema); }
@@ -50,22 +56,39 @@ export class PostgresStore implements Store {
     // A materialized CTE: as `id IN (subquery)` the planner may re-run the LIMIT subquery and claim more.
     // wake_at is kept on purpose: a callback arriving after its wait timed out reads as expired.
     const { rows } = await this.pool.query(
-      `WITH due AS MATERIALIZED (SELECT id FROM ${this.s}.runs WHERE status = 'suspended' AND wake_at <= $1
-         ORDER BY wake_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE ${this.s}.runs r SET status = 'running', claimed_by = $3, claimed_at = $1, updated_at = now()
-       FROM due WHERE r.id = due.id RETURNING r.state, r.wake_at`, [now, Math.max(0, limit), node]);
-    return rows.sort((a, b) => a.wake_at.getTime() - b.wake_at.getTime()).map((r) => r.state as RunState);
+      `WITH due AS MATERIALIZED (SELECT id FROM ${this.s}.runs
+         WHERE (status = 'suspended' AND wake_at <= $1) OR (status = 'running' AND lease_until < $1)
+         ORDER BY coalesce(lease_until, wake_at) LIMIT $2 FOR UPDATE SKIP LOCKED)
+       UPDATE ${this.s}.runs r SET status = 'running', claimed_by = $3, claimed_at = $1, lease_until = $1::timestamptz + $4::interval, updated_at = now()
+       FROM due WHERE r.id = due.id RETURNING r.state, r.wake_at, r.claimed_at`, [now, Math.max(0, limit), node, this.lease]);
+    const at = (r: { wake_at: Date | null; claimed_at: Date }) => (r.wake_at ?? r.claimed_at).getTime();
+    return rows.sort((a, b) => at(a) - at(b)).map((r) => r.state as RunState);
   }
 
   async claimToken(token: string, now: Date, node: string): Promise<TokenClaim> {
     // Clearing wake_at marks "resumed by its callback" (see tokenRefusal).
     const { rows } = await this.pool.query(
-      `UPDATE ${this.s}.runs SET status = 'running', wake_at = NULL, claimed_by = $3, claimed_at = $2, updated_at = now()
-       WHERE token = $1 AND status = 'suspended' AND (wake_at IS NULL OR wake_at > $2) RETURNING state`, [token, now, node]);
+      `UPDATE ${this.s}.runs SET status = 'running', wake_at = NULL, claimed_by = $3, claimed_at = $2, lease_until = $2::timestamptz + $4::interval, updated_at = now()
+       WHERE token = $1 AND status = 'suspended' AND (wake_at IS NULL OR wake_at > $2) RETURNING state`, [token, now, node, this.lease]);
     if (rows.length) return { kind: 'claimed', state: rows[0].state as RunState };
     const r = await this.pool.query(`SELECT status, wake_at FROM ${this.s}.runs WHERE token = $1`, [token]);
     if (!r.rows.length) return { kind: 'unknown' };
     return { kind: tokenRefusal(r.rows[0].status, r.rows[0].wake_at?.getTime() ?? null, now.getTime()) };
+  }
+
+  async checkpoint(state: RunState, node: string): Promise<boolean> {
+    // The first checkpoint of a run that was never stored (a scheduled tick) inserts it as held.
+    const r = await this.pool.query(
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at)
+       VALUES ($1, $5, $6, 'running', $2, now(), now() + $4::interval, $3::json, now())
+       ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, lease_until = EXCLUDED.lease_until, updated_at = now()
+       WHERE runs.status = 'running' AND runs.claimed_by = $2`, [state.id, node, JSON.stringify(state), this.lease, state.config, state.iface]);
+    return r.rowCount === 1;
+  }
+
+  async renewLeases(ids: string[], node: string): Promise<void> {
+    if (!ids.length) return;
+    await this.pool.query(`UPDATE ${this.s}.runs SET lease_until = now() + $3::interval WHERE id = ANY($1) AND status = 'running' AND claimed_by = $2`, [ids, node, this.lease]);
   }
 
   async saveRun(state: RunState): Promise<void> {

@@ -1,5 +1,6 @@
 // Schedules on Postgres: two nodes (two stores with their own connection pools) run one
 // every-second schedule; each tick runs exactly once across both.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../../runtime/ir.ts';
 import { systemClock } from '../../runtime/services.ts';
@@ -32,7 +33,7 @@ interfaces:
 `)));
     // Every second instead of every minute: the 6-field form is for tests only (configs take 5 fields).
     for (const p of plans) p.interfaces[0]!.schedule = { cron: '* * * * * *', enabled: true } as Json;
-    const nodes = plans.map((plan, n) => startSchedules([plan], { store: stores[n]!, env: testEnv({ API: up.url }), services: { clock: systemClock, store: stores[n]! }, node: `node-${n}`, seconds: true, log: () => {} }));
+    const nodes = plans.map((plan, n) => startSchedules([plan], { store: stores[n]!, env: { ...testEnv({ API: up.url }), uuid: randomUUID }, services: { clock: systemClock, store: stores[n]! }, node: `node-${n}`, seconds: true, log: () => {} }));
     await until(() => (up.count('/tick') >= 4 ? true : undefined), 10_000);
     await Promise.all(nodes.map((s) => s.stop()));
     const claimed = nodes[0]!.ticks + nodes[1]!.ticks;
