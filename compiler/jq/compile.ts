@@ -17,6 +17,12 @@ const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': '
 /** A runtime helper of runtime/jq/ops.ts by name. */
 const op = (name: string): Code => _`jq.${new Name(name)}`;
 
+/**
+ * jq 1.8 keeps input and program numbers as literals, and negating a literal zero gives 0 while a computed
+ * zero (arithmetic) gives -0: `-(arithmetic)` negates plainly, other operands through jq.neg.
+ */
+const negOp = (e: Node): Code => op(e.k === 'bin' && ['+', '-', '*', '/', '%'].includes(e.op) ? 'negComputed' : 'neg');
+
 /** A literal object key; `__proto__` computed so that it stays an own member. */
 const propName = (k: string): Code => (k === '__proto__' ? _`[${k}]` : _`${k}`);
 const objectLit = (props: Code[]): Code => (props.length ? _`{ ${join(props)} }` : _`{}`);
@@ -124,7 +130,7 @@ class Gen {
         const to = n.to ? this.expr(n.to, inp) : _`null`;
         return t === null || from === null || to === null ? null : _`jq.slice(${t}, ${from}, ${to})`;
       }
-      case 'neg': return this.exprTo(n.e, inp, (e) => _`jq.neg(${e})`);
+      case 'neg': return this.exprTo(n.e, inp, (e) => _`${negOp(n.e)}(${e})`);
       case 'bin': {
         if (canThrow(n.l) && canThrow(n.r)) return null; // jq evaluates the right operand first
         const l = this.expr(n.l, inp);
@@ -297,7 +303,7 @@ class Gen {
           _`}`,
         ];
       }
-      case 'neg': return this.gen(n.e, inp, (v) => this.bind(_`jq.neg(${v})`, k));
+      case 'neg': return this.gen(n.e, inp, (v) => this.bind(_`${negOp(n.e)}(${v})`, k));
       case 'bin': return this.gen(n.r, inp, (r) => this.gen(n.l, inp, (l) => this.bind(_`${op(OPS[n.op])}(${l}, ${r})`, k)));
       case 'and': case 'or': {
         const out: Code[] = [];

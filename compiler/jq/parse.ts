@@ -56,9 +56,9 @@ function isConst(n: Node): boolean {
   }
 }
 
-/** `-` of a number literal is the negative literal (jq folds it too). */
+/** `-` of a number literal is the negative literal (jq folds it too; jq 1.8 keeps `-0` as 0). */
 function negate(e: Node): Node {
-  return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: -e.v } : { k: 'neg', e };
+  return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: e.v === 0 ? 0 : -e.v } : { k: 'neg', e };
 }
 
 class Parser {

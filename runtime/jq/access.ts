@@ -1,14 +1,13 @@
 // Indexing, slicing and iteration (`.a`, `.[k]`, `.[a:b]`, `.[]`, their `?` forms, object keys).
 import { caught, described, fail } from './errors.ts';
 import { eq } from './compare.ts';
-import { type, utf8 } from './text.ts';
+import { type } from './text.ts';
 import { isObject } from './values.ts';
 
 const hasOwn = Object.hasOwn;
 
 function indexError(v: unknown, k: unknown): never {
-  if (typeof k === 'string' && utf8.encode(k).length < 30) fail(`Cannot index ${type(v)} with string "${k}"`);
-  fail(`Cannot index ${type(v)} with ${type(k)}`);
+  fail(`Cannot index ${type(v)} with ${described(k)}`);
 }
 
 /** `.[k]` for a string key (`.foo`): own properties only, missing or null input gives null. */
@@ -71,7 +70,7 @@ export function hasAstral(s: string): boolean {
 export function slice(v: unknown, from: unknown, to: unknown): unknown {
   if (v === null || v === undefined) return null;
   const isStr = typeof v === 'string';
-  if (!isStr && !Array.isArray(v)) fail(`Cannot index ${type(v)} with object`);
+  if (!isStr && !Array.isArray(v)) indexError(v, { start: from, end: to });
   if ((from !== null && typeof from !== 'number') || (to !== null && typeof to !== 'number')) {
     fail('Array/string slice indices must be integers');
   }

@@ -5,7 +5,7 @@ export { JqError, error, caught, fail } from './errors.ts';
 export { numStr, tojson, tostring, type } from './text.ts';
 export { isObject, put, truthy, not, each } from './values.ts';
 export { cmp, cmpStr, eq, ne, lt, le, gt, ge } from './compare.ts';
-export { add, sub, mul, div, mod, neg } from './arith.ts';
+export { add, sub, mul, div, mod, neg, negComputed } from './arith.ts';
 export { field, at, idx, idxOpt, slice, sliceOpt, iter, iterOpt, key } from './access.ts';
 export { split, startswith, endswith, ltrimstr, rtrimstr, asciiDowncase, asciiUpcase } from './strings.ts';
 export * from './builtins.ts';
