@@ -1,6 +1,7 @@
 // Checks the schema cannot express: cross-references, markers, and combinations the spec rules out.
 import type { Diagnostic } from './diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
+import { lintCode } from './lint-code.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { interfaces, isObj } from './walk.ts';
@@ -21,6 +22,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintCode(config, report);
   return out;
 }
 
