@@ -21,6 +21,10 @@ export type Node =
   | { k: 'if'; cond: Node; then: Node; else: Node | null }
   | { k: 'empty' }
   | { k: 'error'; msg: Node | null } // error / error(msg)
-  | { k: 'call'; name: string; args: Node[] };
+  | { k: 'call'; name: string; args: Node[] }
+  // Variables: `id` tells bindings of the same name apart (jq scopes them lexically).
+  | { k: 'var'; name: string; id: number } // $name
+  | { k: 'bind'; src: Node; name: string; id: number; body: Node } // Term as $name | body
+  | { k: 'reduce'; src: Node; name: string; id: number; init: Node; update: Node }; // reduce Term as $name (init; update)
 
 export const identity: Node = { k: 'identity' };

@@ -10,6 +10,7 @@ import { parseJq } from './parse.ts';
 // Beyond these (pathological nesting), the engine is the better choice.
 const MAX_CODE = 200_000;
 const MAX_STEPS = 50_000;
+/** Thrown when a program is too big, or has a shape left to the engine. */
 class TooBig extends Error {}
 
 const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
@@ -22,6 +23,9 @@ const op = (name: string): Code => _`jq.${new Name(name)}`;
  * zero (arithmetic) gives -0: `-(arithmetic)` negates plainly, other operands through jq.neg.
  */
 const negOp = (e: Node): Code => op(e.k === 'bin' && ['+', '-', '*', '/', '%'].includes(e.op) ? 'negComputed' : 'neg');
+
+/** The JS name of a jq variable binding. */
+const varName = (n: { name: string; id: number }): Name => new Name(`$${n.name}_${n.id}`);
 
 /** A literal object key; `__proto__` computed so that it stays an own member. */
 const propName = (k: string): Code => (k === '__proto__' ? _`[${k}]` : _`${k}`);
@@ -70,7 +74,7 @@ const NEVER_THROW = new Set(['type', 'tostring', 'tojson', 'not']);
 /** Whether evaluating n can raise an error (used to keep jq's order of errors in single expressions). */
 function canThrow(n: Node): boolean {
   switch (n.k) {
-    case 'identity': case 'lit': case 'empty': case 'try': return false;
+    case 'identity': case 'lit': case 'empty': case 'try': case 'var': return false;
     case 'str': return n.parts.some((p) => typeof p !== 'string' && canThrow(p));
     case 'array': return n.e !== null && canThrow(n.e);
     case 'object': return n.entries.some((e) => e.key.k !== 'lit' || canThrow(e.value));
@@ -107,6 +111,7 @@ class Gen {
   expr(n: Node, inp: Code): Code | null {
     switch (n.k) {
       case 'identity': return inp;
+      case 'var': return varName(n);
       case 'lit': return _`${n.v}`;
       case 'str': {
         if (n.parts.filter((p) => typeof p !== 'string' && canThrow(p)).length > 1) return null;
@@ -354,6 +359,29 @@ class Gen {
         // Only value arguments can have several outputs here (each gives one result).
         const helper = WITH_VALUE[n.name];
         return this.gen(n.args[0], inp, (a) => this.bind(_`${op(helper)}(${inp}, ${a})`, k));
+      }
+      case 'bind':
+        // A block per binding: a continuation may be emitted twice in one scope.
+        return this.gen(n.src, inp, (v) => [_`{`, _`  const ${varName(n)} = ${v};`, ...indent(this.gen(n.body, inp, k)), _`}`]);
+      case 'reduce': {
+        // For each init output: fold the source's outputs; the update's last output is the new state, none is null.
+        const acc = this.fresh('acc');
+        const last = this.fresh('last');
+        const saved = this.inReturning;
+        this.inReturning = false;
+        const fold = this.gen(n.src, inp, (x) => [
+          _`{`,
+          _`  const ${varName(n)} = ${x};`,
+          _`  let ${last} = null;`,
+          ...indent(this.gen(n.update, acc, small((u) => [_`${last} = ${u};`]))),
+          _`  ${acc} = ${last};`,
+          _`}`,
+        ]);
+        this.inReturning = saved;
+        // Several init outputs: jq 1.8 folds a `?` source only for the first one; not compiled.
+        const a0 = this.expr(n.init, inp);
+        if (a0 === null) throw new TooBig();
+        return [_`{`, _`  let ${acc} = ${a0};`, ...indent(fold), ...indent(k(acc)), _`}`];
       }
       default: throw new Error(`jq compiler: unhandled ${n.k}`);
     }

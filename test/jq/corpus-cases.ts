@@ -92,7 +92,8 @@ export const CASES: Case[] = [
   engineOnly('.a['), { f: '{a: 1 + 2}', compiled: false, v16: 'jq 1.8 allows operators in object values' }, engineOnly('1 < 2 < 3'), engineOnly('.a.'), engineOnly('{(1): 2}'),
   { f: '1.0 | tostring', compiled: false, v16: 'jq 1.7 keeps the literal text 1.0' }, engineOnly('"\\ud800"'), engineOnly('. a'), { f: '(.a)?.b', compiled: false, v16: 'jq 1.6 cannot index after ?' },
   // outside the subset: the engine runs them
-  engineOnly('.. | numbers'), engineOnly('reduce .[]? as $x (0; . + 1)'), engineOnly('.a as $x | $x'),
+  engineOnly('.. | numbers'), c('reduce .[]? as $x (0; . + 1)'), c('.a as $x | $x'), c('[.[]? as $x | .[]? as $y | [$x, $y]] | length'),
+  c('reduce .[]? as $x (0; . + ($x | numbers))'), { f: 'reduce .[]? as $x (0, 10; . + 1)', compiled: false }, c('[reduce .[]? as $x (0; if $x == 2 then empty else . + 1 end)]'), c('. as $x | [$x | length, ($x | type)]'),
   engineOnly('def f: . + 1; [.[]? | numbers | f]'), engineOnly('[limit(2; .[]?)]'), engineOnly('.a |= 1'),
   engineOnly('try error("x") catch .'), engineOnly('[paths]'), engineOnly('[range(3)]'), engineOnly('tostream'),
   engineOnly('@base64'), engineOnly('getpath(["a"])'), engineOnly('del(.a)'), engineOnly('[.[]? | strings | test("a")]'),

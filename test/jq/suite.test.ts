@@ -43,7 +43,7 @@ function same(expected: string[], actual: string[]): boolean {
   }
 }
 
-describe('jq.test (jq 1.8.2)', () => {
+describe('jq.test (jq 1.8.2)', { timeout: 180_000 }, () => {
   it(`the engine passes every value test valid for it (${values.length})`, () => {
     const failed: string[] = [];
     for (const c of values) {
@@ -94,4 +94,4 @@ describe('jq.test (jq 1.8.2)', () => {
 });
 
 /** The compiled count may only grow: raise it with the compiler. */
-const FLOOR = 141;
+const FLOOR = 151;
