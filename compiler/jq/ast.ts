@@ -10,7 +10,7 @@ export type Node =
   | { k: 'index'; target: Node; key: Node; opt: boolean } // .a  .[k]  (opt: .a?)
   | { k: 'slice'; target: Node; from: Node | null; to: Node | null; opt: boolean }
   | { k: 'iter'; target: Node; opt: boolean } // .[]  .[]?
-  | { k: 'try'; body: Node } // exp?
+  | { k: 'try'; body: Node; handler?: Node } // exp?  try exp  try exp catch handler
   | { k: 'pipe'; l: Node; r: Node }
   | { k: 'comma'; l: Node; r: Node }
   | { k: 'neg'; e: Node }

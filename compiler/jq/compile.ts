@@ -74,7 +74,8 @@ const NEVER_THROW = new Set(['type', 'tostring', 'tojson', 'not']);
 /** Whether evaluating n can raise an error (used to keep jq's order of errors in single expressions). */
 function canThrow(n: Node): boolean {
   switch (n.k) {
-    case 'identity': case 'lit': case 'empty': case 'try': case 'var': return false;
+    case 'identity': case 'lit': case 'empty': case 'var': return false;
+    case 'try': return n.handler !== undefined && canThrow(n.handler);
     case 'str': return n.parts.some((p) => typeof p !== 'string' && canThrow(p));
     case 'array': return n.e !== null && canThrow(n.e);
     case 'object': return n.entries.some((e) => e.key.k !== 'lit' || canThrow(e.value));
@@ -302,6 +303,8 @@ class Gen {
           ...indent(this.gen(n.body, inp, small((x) => [_`${a}.push(${x});`]))),
           _`} catch (${err}) {`,
           _`  jq.caught(${err});`,
+          // The handler sees the error's value; its own errors propagate.
+          ...(n.handler ? indent(this.gen(n.handler, _`jq.errorValue(${err})`, small((x) => [_`${a}.push(${x});`]))) : []),
           _`}`,
           _`for (const ${v} of ${a}) {`,
           ...indent(k(v)),

@@ -126,7 +126,7 @@ class Parser {
   }
 
   pipe(): Node {
-    if (this.tok.t === 'kw' && this.tok.v !== 'if' && this.tok.v !== 'reduce') reject(`keyword ${this.tok.v}`);
+    if (this.tok.t === 'kw' && !['if', 'reduce', 'try'].includes(this.tok.v)) reject(`keyword ${this.tok.v}`);
     const bound = this.binding();
     if (bound) return bound;
     const l = this.comma();
@@ -336,6 +336,14 @@ class Parser {
       return { k: 'var', name: b.name, id: b.id };
     }
     if (tok.t === 'kw' && tok.v === 'reduce') return this.reduce();
+    if (tok.t === 'kw' && tok.v === 'try') {
+      // `try` binds tighter than any operator (jq's precedence): body and handler are postfix terms.
+      this.next();
+      const body = this.postfix(true);
+      if (!this.is('catch')) return { k: 'try', body };
+      this.next();
+      return { k: 'try', body, handler: this.postfix(true) };
+    }
     if (tok.t === 'num') {
       this.next();
       return { k: 'lit', v: tok.v };

@@ -37,6 +37,11 @@ export function error(v: unknown): never {
   throw new JqError(`${tojson(v)} (not a string)`, 'runtime', v ?? null);
 }
 
+/** What `try ... catch` hands its handler: the value given to `error`, or the message. */
+export function errorValue(e: unknown): unknown {
+  return (e as JqError).value;
+}
+
 /** Rethrows anything that is not a jq error (bugs must not be swallowed by `?`). */
 export function caught(e: unknown): void {
   if (!(e instanceof JqError)) throw e;
