@@ -22,6 +22,7 @@ export type Node =
   | { k: 'empty' }
   | { k: 'error'; msg: Node | null } // error / error(msg)
   | { k: 'call'; name: string; args: Node[] }
+  | { k: 'range'; from: Node; upto: Node } // range(upto), range(from; upto): from varies slowest
   // Variables: `id` tells bindings of the same name apart (jq scopes them lexically).
   | { k: 'var'; name: string; id: number } // $name
   | { k: 'bind'; src: Node; name: string; id: number; body: Node } // Term as $name | body

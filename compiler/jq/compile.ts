@@ -49,9 +49,12 @@ export function compileJq(src: string): { code: string } | null {
   try {
     single = g.expr(ast, input);
     // Parenthesised so that callers may write `${code}(d)` or `${code} as T` around it.
-    code = single !== null
-      ? _`((input) => [${single}])`
-      : lines([_`((input) => {`, _`  const out = new Array();`, ...indent(g.gen(ast, input, small((v) => [_`out.push(${v});`]))), _`  return out;`, _`})`]);
+    // A value nested deeper than this thread's JS stack allows (jq allows 10,000 levels) sends the call to
+    // the engine, which has the stack for it: same answer, never a crash.
+    const body = single !== null
+      ? [_`return [${single}];`]
+      : [_`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`out.push(${v});`])), _`return out;`];
+    code = lines([_`((input) => {`, _`  try {`, ...indent(indent(body)), _`  } catch (e) {`, _`    return jq.deeper(e, ${src}, input);`, _`  }`, _`})`]);
   } catch (e) {
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
@@ -363,6 +366,10 @@ class Gen {
         const helper = WITH_VALUE[n.name];
         return this.gen(n.args[0], inp, (a) => this.bind(_`${op(helper)}(${inp}, ${a})`, k));
       }
+      case 'range': return this.gen(n.from, inp, (f) => this.gen(n.upto, inp, (u) => {
+        const v = this.fresh('v');
+        return [_`for (const ${v} of jq.range(${f}, ${u})) {`, ...indent(k(v)), _`}`];
+      }));
       case 'bind':
         // A block per binding: a continuation may be emitted twice in one scope.
         return this.gen(n.src, inp, (v) => [_`{`, _`  const ${varName(n)} = ${v};`, ...indent(this.gen(n.body, inp, k)), _`}`]);

@@ -76,16 +76,18 @@ export function slice(v: unknown, from: unknown, to: unknown): unknown {
   }
   const chars = isStr && hasAstral(v) ? Array.from(v) : null;
   const len = chars ? chars.length : (v as string | unknown[]).length;
-  let s = from === null ? 0 : from;
-  let e = to === null ? len : to;
-  if (s < 0) s += len;
-  if (e < 0) e += len;
-  if (s < 0) s = 0;
-  if (s > len) s = len;
-  if (e > len) e = len;
+  // jq 1.8's parse_slice: start rounds down, end rounds up, both clamped to the value.
+  let ds = from === null || Number.isNaN(from) ? 0 : (from as number);
+  if (ds < 0) ds += len;
+  if (ds < 0) ds = 0;
+  if (ds > len) ds = len;
+  const s = Math.trunc(ds);
+  let de = to === null || Number.isNaN(to) ? len : (to as number);
+  if (de < 0) de += len;
+  if (de < 0) de = s;
+  let e = Math.trunc(Math.min(de, len));
+  if (e < len && e < de) e += 1;
   if (e < s) e = s;
-  s = Math.trunc(s);
-  e = Math.ceil(e);
   if (chars) return chars.slice(s, e).join('');
   return (v as string | unknown[]).slice(s, e);
 }

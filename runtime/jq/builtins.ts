@@ -203,3 +203,9 @@ export function join(v: unknown, sep: unknown): unknown {
   }
   return acc ?? '';
 }
+
+/** `range(from; upto)`: from, from + 1, ... while below upto (jq's RANGE opcode). */
+export function* range(from: unknown, upto: unknown): Generator<number> {
+  if (typeof from !== 'number' || typeof upto !== 'number') fail('Range bounds must be numeric');
+  for (let x = from; x < upto; x += 1) yield x;
+}

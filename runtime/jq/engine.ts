@@ -9,6 +9,7 @@ import { jqCore, type JqCore } from './core.ts';
 import { deepExec } from './deep.ts';
 import { JqError } from './errors.ts';
 import { engineFailure } from './limits.ts';
+import { stringifyDeep } from './stringify.ts';
 
 export { JqError };
 
@@ -47,7 +48,7 @@ const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
  * the error carries them as `outputs` (for tests that compare with jq's --run-tests).
  */
 export function jqAll(program: string, input: unknown): unknown[] {
-  let text = JSON.stringify(input) ?? 'null';
+  let text = serialize(input);
   // jq rejects the \udXXX escapes JSON.stringify writes for lone surrogates; it would read them as U+FFFD.
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE, '$1\\ufffd');
   const plain = LITERAL_MISMATCH.test(text);
@@ -56,6 +57,16 @@ export function jqAll(program: string, input: unknown): unknown[] {
   const outputs = r.outputs.map((l) => JSON.parse(l) as unknown);
   if (r.error) throw Object.assign(r.error, { outputs });
   return outputs;
+}
+
+/** JSON text of the input; one nested deeper than the JS stack allows is written without recursion. */
+function serialize(input: unknown): string {
+  try {
+    return JSON.stringify(input) ?? 'null';
+  } catch (e) {
+    if (e instanceof RangeError) return stringifyDeep(input);
+    throw e;
+  }
 }
 
 /** jq's compile error for `program`, or null when it compiles. */

@@ -10,3 +10,4 @@ export { field, at, idx, idxOpt, slice, sliceOpt, iter, iterOpt, key } from './a
 export { split, startswith, endswith, ltrimstr, rtrimstr, asciiDowncase, asciiUpcase } from './strings.ts';
 export * from './builtins.ts';
 export { tonumber } from './tonumber.ts';
+export { deeper } from './deeper.ts';

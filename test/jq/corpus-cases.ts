@@ -96,7 +96,7 @@ export const CASES: Case[] = [
   c('reduce .[]? as $x (0; . + ($x | numbers))'), { f: 'reduce .[]? as $x (0, 10; . + 1)', compiled: false }, c('[reduce .[]? as $x (0; if $x == 2 then empty else . + 1 end)]'), c('. as $x | [$x | length, ($x | type)]'),
   engineOnly('def f: . + 1; [.[]? | numbers | f]'), engineOnly('[limit(2; .[]?)]'), engineOnly('.a |= 1'),
   c('try error("x") catch .'), c('[.[]? | try (. + 1) catch "bad"]'), c('try error({a: .}) catch .a'), c('[.[]? | (try tonumber catch null)]'),
-  c('try (1, error("x"), 3) catch "caught \\(.)"'), c('try error(null) catch .', { v16: 'jq 1.6 try swallows error(null)' }), c('[.[]? | try .a]'), c('try (try error("in") catch error("out")) catch .'), engineOnly('[paths]'), engineOnly('[range(3)]'), engineOnly('tostream'),
+  c('try (1, error("x"), 3) catch "caught \\(.)"'), c('try error(null) catch .', { v16: 'jq 1.6 try swallows error(null)' }), c('[.[]? | try .a]'), c('try (try error("in") catch error("out")) catch .'), engineOnly('[paths]'), c('[range(3)]'), c('[range(.a?)?]'), c('[range(0, 1; 3, 4)]'), c('[range(length)]'), c('[.[]? as $n | range($n)]'), c('[range(1.5)]'), engineOnly('tostream'),
   engineOnly('@base64'), engineOnly('getpath(["a"])'), engineOnly('del(.a)'), engineOnly('[.[]? | strings | test("a")]'),
   engineOnly('walk(if type == "number" then . + 1 else . end)'), engineOnly('[splits(", ")?]'),
   engineOnly('to_entries[]? | "\\(.key)=\\(.value)" | @text'), { f: '$__loc__', compiled: false, v16: 'the harness puts the program on line 2' },

@@ -122,6 +122,10 @@ describe('jqAll', () => {
     }
     expect(jqRunText('.', deep(10001)).error?.message).toMatch(/^jq cannot read the input: Exceeds depth limit for parsing .*\(jq reads at most 10000 levels of nesting\)$/);
     expect(jqAll('reduce range(9999) as $_ ([]; [.]) | tojson | length', null)).toEqual([20000]);
+    // A request body that deep: JSON.stringify cannot write it, the engine still reads it.
+    let body: unknown = { a: 1 };
+    for (let i = 0; i < 9999; i++) body = [body];
+    expect(jqAll('tojson | length', body)).toEqual([20005]);
     expect(jqAll('try (reduce range(10001) as $_ ([]; [.]) as $x | $x | contains($x)) catch .', null)).toEqual(['Containment check too deep']);
     expect(jqAll('. + 1', 1)).toEqual([2]);
   });
