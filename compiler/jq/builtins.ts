@@ -62,6 +62,7 @@ export function builtin(name: string, args: Node[]): Node | null {
     }
     return null;
   }
+  if (name === 'range' && n === 2) return { k: 'range', from: args[0], upto: args[1] };
   if (n !== 1) return null;
   const [f] = args;
   if (WITH_VALUE[name] || WITH_FILTER[name]) return call(name, args);
@@ -70,6 +71,7 @@ export function builtin(name: string, args: Node[]): Node | null {
     case 'map': return map(f);
     case 'with_entries': return { k: 'pipe', l: call('to_entries'), r: { k: 'pipe', l: map(f), r: call('from_entries') } };
     case 'error': return { k: 'error', msg: f };
+    case 'range': return { k: 'range', from: lit(0), upto: f }; // def range($x): range(0; $x);
   }
   return null;
 }

@@ -10,12 +10,22 @@ import { parseJq } from './parse.ts';
 // Beyond these (pathological nesting), the engine is the better choice.
 const MAX_CODE = 200_000;
 const MAX_STEPS = 50_000;
+/** Thrown when a program is too big, or has a shape left to the engine. */
 class TooBig extends Error {}
 
 const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 
 /** A runtime helper of runtime/jq/ops.ts by name. */
 const op = (name: string): Code => _`jq.${new Name(name)}`;
+
+/**
+ * jq 1.8 keeps input and program numbers as literals, and negating a literal zero gives 0 while a computed
+ * zero (arithmetic) gives -0: `-(arithmetic)` negates plainly, other operands through jq.neg.
+ */
+const negOp = (e: Node): Code => op(e.k === 'bin' && ['+', '-', '*', '/', '%'].includes(e.op) ? 'negComputed' : 'neg');
+
+/** The JS name of a jq variable binding. */
+const varName = (n: { name: string; id: number }): Name => new Name(`$${n.name}_${n.id}`);
 
 /** A literal object key; `__proto__` computed so that it stays an own member. */
 const propName = (k: string): Code => (k === '__proto__' ? _`[${k}]` : _`${k}`);
@@ -39,9 +49,12 @@ export function compileJq(src: string): { code: string } | null {
   try {
     single = g.expr(ast, input);
     // Parenthesised so that callers may write `${code}(d)` or `${code} as T` around it.
-    code = single !== null
-      ? _`((input) => [${single}])`
-      : lines([_`((input) => {`, _`  const out = new Array();`, ...indent(g.gen(ast, input, small((v) => [_`out.push(${v});`]))), _`  return out;`, _`})`]);
+    // A value nested deeper than this thread's JS stack allows (jq allows 10,000 levels) sends the call to
+    // the engine, which has the stack for it: same answer, never a crash.
+    const body = single !== null
+      ? [_`return [${single}];`]
+      : [_`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`out.push(${v});`])), _`return out;`];
+    code = lines([_`((input) => {`, _`  try {`, ...indent(indent(body)), _`  } catch (e) {`, _`    return jq.deeper(e, ${src}, input);`, _`  }`, _`})`]);
   } catch (e) {
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
@@ -64,7 +77,8 @@ const NEVER_THROW = new Set(['type', 'tostring', 'tojson', 'not']);
 /** Whether evaluating n can raise an error (used to keep jq's order of errors in single expressions). */
 function canThrow(n: Node): boolean {
   switch (n.k) {
-    case 'identity': case 'lit': case 'empty': case 'try': return false;
+    case 'identity': case 'lit': case 'empty': case 'var': return false;
+    case 'try': return n.handler !== undefined && canThrow(n.handler);
     case 'str': return n.parts.some((p) => typeof p !== 'string' && canThrow(p));
     case 'array': return n.e !== null && canThrow(n.e);
     case 'object': return n.entries.some((e) => e.key.k !== 'lit' || canThrow(e.value));
@@ -101,6 +115,7 @@ class Gen {
   expr(n: Node, inp: Code): Code | null {
     switch (n.k) {
       case 'identity': return inp;
+      case 'var': return varName(n);
       case 'lit': return _`${n.v}`;
       case 'str': {
         if (n.parts.filter((p) => typeof p !== 'string' && canThrow(p)).length > 1) return null;
@@ -124,7 +139,7 @@ class Gen {
         const to = n.to ? this.expr(n.to, inp) : _`null`;
         return t === null || from === null || to === null ? null : _`jq.slice(${t}, ${from}, ${to})`;
       }
-      case 'neg': return this.exprTo(n.e, inp, (e) => _`jq.neg(${e})`);
+      case 'neg': return this.exprTo(n.e, inp, (e) => _`${negOp(n.e)}(${e})`);
       case 'bin': {
         if (canThrow(n.l) && canThrow(n.r)) return null; // jq evaluates the right operand first
         const l = this.expr(n.l, inp);
@@ -291,13 +306,15 @@ class Gen {
           ...indent(this.gen(n.body, inp, small((x) => [_`${a}.push(${x});`]))),
           _`} catch (${err}) {`,
           _`  jq.caught(${err});`,
+          // The handler sees the error's value; its own errors propagate.
+          ...(n.handler ? indent(this.gen(n.handler, _`jq.errorValue(${err})`, small((x) => [_`${a}.push(${x});`]))) : []),
           _`}`,
           _`for (const ${v} of ${a}) {`,
           ...indent(k(v)),
           _`}`,
         ];
       }
-      case 'neg': return this.gen(n.e, inp, (v) => this.bind(_`jq.neg(${v})`, k));
+      case 'neg': return this.gen(n.e, inp, (v) => this.bind(_`${negOp(n.e)}(${v})`, k));
       case 'bin': return this.gen(n.r, inp, (r) => this.gen(n.l, inp, (l) => this.bind(_`${op(OPS[n.op])}(${l}, ${r})`, k)));
       case 'and': case 'or': {
         const out: Code[] = [];
@@ -348,6 +365,33 @@ class Gen {
         // Only value arguments can have several outputs here (each gives one result).
         const helper = WITH_VALUE[n.name];
         return this.gen(n.args[0], inp, (a) => this.bind(_`${op(helper)}(${inp}, ${a})`, k));
+      }
+      case 'range': return this.gen(n.from, inp, (f) => this.gen(n.upto, inp, (u) => {
+        const v = this.fresh('v');
+        return [_`for (const ${v} of jq.range(${f}, ${u})) {`, ...indent(k(v)), _`}`];
+      }));
+      case 'bind':
+        // A block per binding: a continuation may be emitted twice in one scope.
+        return this.gen(n.src, inp, (v) => [_`{`, _`  const ${varName(n)} = ${v};`, ...indent(this.gen(n.body, inp, k)), _`}`]);
+      case 'reduce': {
+        // For each init output: fold the source's outputs; the update's last output is the new state, none is null.
+        const acc = this.fresh('acc');
+        const last = this.fresh('last');
+        const saved = this.inReturning;
+        this.inReturning = false;
+        const fold = this.gen(n.src, inp, (x) => [
+          _`{`,
+          _`  const ${varName(n)} = ${x};`,
+          _`  let ${last} = null;`,
+          ...indent(this.gen(n.update, acc, small((u) => [_`${last} = ${u};`]))),
+          _`  ${acc} = ${last};`,
+          _`}`,
+        ]);
+        this.inReturning = saved;
+        // Several init outputs: jq 1.8 folds a `?` source only for the first one; not compiled.
+        const a0 = this.expr(n.init, inp);
+        if (a0 === null) throw new TooBig();
+        return [_`{`, _`  let ${acc} = ${a0};`, ...indent(fold), ...indent(k(acc)), _`}`];
       }
       default: throw new Error(`jq compiler: unhandled ${n.k}`);
     }

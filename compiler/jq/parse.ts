@@ -10,6 +10,7 @@ const reject = (why: string): never => { throw new Reject(why); };
 
 type Tok =
   | { t: 'num'; v: number; end: number }
+  | { t: 'var'; v: string; end: number }
   | { t: 'field'; v: string; end: number }
   | { t: 'ident'; v: string; end: number }
   | { t: 'kw'; v: string; end: number }
@@ -23,6 +24,7 @@ const KEYWORDS = new Set([
 const NUMBER = /(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
 const FIELD = /\.([a-zA-Z_][a-zA-Z_0-9]*)/y;
 const IDENT = /(?:[a-zA-Z_][a-zA-Z_0-9]*::)*[a-zA-Z_][a-zA-Z_0-9]*/y;
+const VAR = /\$([a-zA-Z_][a-zA-Z_0-9]*)(?!::)/y;
 // Longest first. Assignment operators, `?//`, `..`, `$` and `@` are outside the subset.
 const OPS = ['?//', '//=', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '//', '..',
   '|', ',', '+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ':', ';', '?', '.', '"', '$', '@'];
@@ -56,14 +58,17 @@ function isConst(n: Node): boolean {
   }
 }
 
-/** `-` of a number literal is the negative literal (jq folds it too). */
+/** `-` of a number literal is the negative literal (jq folds it too; jq 1.8 keeps `-0` as 0). */
 function negate(e: Node): Node {
-  return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: -e.v } : { k: 'neg', e };
+  return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: e.v === 0 ? 0 : -e.v } : { k: 'neg', e };
 }
 
 class Parser {
   pos = 0;
   tok: Tok;
+  /** Variables in scope, innermost last, with their binding ids. */
+  private scope: { name: string; id: number }[] = [];
+  private ids = 0;
 
   constructor(readonly src: string) {
     this.tok = this.lex();
@@ -85,7 +90,7 @@ class Parser {
     }
     this.pos = i;
     if (i >= s.length) return { t: 'eof', v: '', end: i };
-    for (const re of [NUMBER, FIELD, IDENT]) re.lastIndex = i;
+    for (const re of [NUMBER, FIELD, IDENT, VAR]) re.lastIndex = i;
     let m: RegExpExecArray | null;
     if ((m = NUMBER.exec(s))) {
       const v = Number(m[0]);
@@ -94,6 +99,7 @@ class Parser {
       return { t: 'num', v, end: i + m[0].length };
     }
     if ((m = FIELD.exec(s))) return { t: 'field', v: m[1], end: i + m[0].length };
+    if ((m = VAR.exec(s))) return { t: 'var', v: m[1], end: i + m[0].length };
     if ((m = IDENT.exec(s))) {
       if (m[0].includes('::')) reject('module reference');
       return { t: KEYWORDS.has(m[0]) ? 'kw' : 'ident', v: m[0], end: i + m[0].length } as Tok;
@@ -120,12 +126,65 @@ class Parser {
   }
 
   pipe(): Node {
-    if (this.tok.t === 'kw' && this.tok.v !== 'if') reject(`keyword ${this.tok.v}`);
+    if (this.tok.t === 'kw' && !['if', 'reduce', 'try'].includes(this.tok.v)) reject(`keyword ${this.tok.v}`);
+    const bound = this.binding();
+    if (bound) return bound;
     const l = this.comma();
     if (this.is('as')) reject('variable binding');
     if (!this.is('|')) return l;
     this.next();
     return { k: 'pipe', l, r: this.pipe() };
+  }
+
+  /** `Term as $name | Pipe` at the start of a pipe (jq's grammar); null (input untouched) otherwise. */
+  private binding(): Node | null {
+    const saved = { pos: this.pos, tok: this.tok };
+    let src: Node;
+    try {
+      src = this.postfix(true);
+    } catch (e) {
+      if (!(e instanceof Reject)) throw e;
+      src = identity;
+      this.pos = -1;
+    }
+    if (this.pos < 0 || !this.is('as')) {
+      this.pos = saved.pos;
+      this.tok = saved.tok;
+      return null;
+    }
+    const { name, id } = this.pattern();
+    this.expect('|');
+    const body = this.within(name, id, () => this.pipe());
+    return { k: 'bind', src, name, id, body };
+  }
+
+  /** `as $name` (destructuring patterns are left to the engine). */
+  private pattern(): { name: string; id: number } {
+    this.expect('as');
+    if (this.tok.t !== 'var') return reject('destructuring');
+    const name = String(this.next().v);
+    return { name, id: ++this.ids };
+  }
+
+  private within<T>(name: string, id: number, f: () => T): T {
+    this.scope.push({ name, id });
+    try {
+      return f();
+    } finally {
+      this.scope.pop();
+    }
+  }
+
+  private reduce(): Node {
+    this.expect('reduce');
+    const src = this.postfix(true);
+    const { name, id } = this.pattern();
+    this.expect('(');
+    const init = this.pipe();
+    this.expect(';');
+    const update = this.within(name, id, () => this.pipe());
+    this.expect(')');
+    return { k: 'reduce', src, name, id, init, update };
   }
 
   private comma(): Node {
@@ -270,6 +329,21 @@ class Parser {
   private term(): Node {
     const tok = this.tok;
     if (tok.t === 'field') return identity; // the suffix loop reads the field
+    if (tok.t === 'var') {
+      this.next();
+      // Only variables the program binds: $ENV, $__loc__, $__prog_args... are the engine's.
+      const b = this.scope.findLast((x) => x.name === tok.v) ?? reject(`unbound $${tok.v}`);
+      return { k: 'var', name: b.name, id: b.id };
+    }
+    if (tok.t === 'kw' && tok.v === 'reduce') return this.reduce();
+    if (tok.t === 'kw' && tok.v === 'try') {
+      // `try` binds tighter than any operator (jq's precedence): body and handler are postfix terms.
+      this.next();
+      const body = this.postfix(true);
+      if (!this.is('catch')) return { k: 'try', body };
+      this.next();
+      return { k: 'try', body, handler: this.postfix(true) };
+    }
     if (tok.t === 'num') {
       this.next();
       return { k: 'lit', v: tok.v };

@@ -1,6 +1,7 @@
 // Checks the schema cannot express: cross-references, markers, and combinations the spec rules out.
 import type { Diagnostic } from '../source/diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
+import { lintCode } from './lint-code.ts';
 import { lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { lintUnbuilt } from './lint-unbuilt.ts';
@@ -36,6 +37,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintSchedules(config, report);
   lintTokens(ifaces, report);
   lintMetrics(ifaces, report);
+  lintCode(config, report);
   return out;
 }
 

@@ -48,9 +48,13 @@ function evil_process_exit_1_process_exit_1_process_exit_1_input(s: rt.Scope): u
 const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq = (d: unknown): unknown =>
   rt.jqValue(
     (
-      ((input) => [
-        { k: jq.field(input, "*/ '); process.exit(1)//"), p: jq.field(input, "constructor") },
-      ]) as (input: any) => unknown[]
+      ((input) => {
+        try {
+          return [{ k: jq.field(input, "*/ '); process.exit(1)//"), p: jq.field(input, "constructor") }];
+        } catch (e) {
+          return jq.deeper(e, '{ "k": ."*/ \'); process.exit(1)//", "p": .constructor }', input);
+        }
+      }) as (input: any) => unknown[]
     )(d),
   );
 

@@ -9,7 +9,7 @@ import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery } from '../exec/run.ts';
 import type { RunHooks } from '../server/hooks.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
-import { LeaseLost, leasedCheckpoint } from './lease.ts';
+import { LeaseLost, leasedCheckpoint } from '../store/lease.ts';
 
 export interface ResumerOptions {
   plans: Plan[];

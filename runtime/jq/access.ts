@@ -1,14 +1,13 @@
 // Indexing, slicing and iteration (`.a`, `.[k]`, `.[a:b]`, `.[]`, their `?` forms, object keys).
 import { caught, described, fail } from './errors.ts';
 import { eq } from './compare.ts';
-import { type, utf8 } from './text.ts';
+import { type } from './text.ts';
 import { isObject } from './values.ts';
 
 const hasOwn = Object.hasOwn;
 
 function indexError(v: unknown, k: unknown): never {
-  if (typeof k === 'string' && utf8.encode(k).length < 30) fail(`Cannot index ${type(v)} with string "${k}"`);
-  fail(`Cannot index ${type(v)} with ${type(k)}`);
+  fail(`Cannot index ${type(v)} with ${described(k)}`);
 }
 
 /** `.[k]` for a string key (`.foo`): own properties only, missing or null input gives null. */
@@ -71,22 +70,24 @@ export function hasAstral(s: string): boolean {
 export function slice(v: unknown, from: unknown, to: unknown): unknown {
   if (v === null || v === undefined) return null;
   const isStr = typeof v === 'string';
-  if (!isStr && !Array.isArray(v)) fail(`Cannot index ${type(v)} with object`);
+  if (!isStr && !Array.isArray(v)) indexError(v, { start: from, end: to });
   if ((from !== null && typeof from !== 'number') || (to !== null && typeof to !== 'number')) {
     fail('Array/string slice indices must be integers');
   }
   const chars = isStr && hasAstral(v) ? Array.from(v) : null;
   const len = chars ? chars.length : (v as string | unknown[]).length;
-  let s = from === null ? 0 : from;
-  let e = to === null ? len : to;
-  if (s < 0) s += len;
-  if (e < 0) e += len;
-  if (s < 0) s = 0;
-  if (s > len) s = len;
-  if (e > len) e = len;
+  // jq 1.8's parse_slice: start rounds down, end rounds up, both clamped to the value.
+  let ds = from === null || Number.isNaN(from) ? 0 : (from as number);
+  if (ds < 0) ds += len;
+  if (ds < 0) ds = 0;
+  if (ds > len) ds = len;
+  const s = Math.trunc(ds);
+  let de = to === null || Number.isNaN(to) ? len : (to as number);
+  if (de < 0) de += len;
+  if (de < 0) de = s;
+  let e = Math.trunc(Math.min(de, len));
+  if (e < len && e < de) e += 1;
   if (e < s) e = s;
-  s = Math.trunc(s);
-  e = Math.ceil(e);
   if (chars) return chars.slice(s, e).join('');
   return (v as string | unknown[]).slice(s, e);
 }

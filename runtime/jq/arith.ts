@@ -85,6 +85,13 @@ export function mod(a: unknown, b: unknown): unknown {
 }
 
 export function neg(v: unknown): number {
+  // jq 1.8 negates a literal (input or program) zero to 0; only a computed zero becomes -0.
+  if (typeof v === 'number') return v === 0 ? 0 : -v;
+  fail1(v, 'cannot be negated');
+}
+
+/** `-(a op b)`: the negation of a computed number (a computed zero becomes -0). */
+export function negComputed(v: unknown): number {
   if (typeof v === 'number') return -v;
   fail1(v, 'cannot be negated');
 }

@@ -125,6 +125,7 @@ export function uniqueBy(v: unknown, by: KeyFn): unknown[] {
 }
 
 export function unique(v: unknown): unknown[] {
+  if (!Array.isArray(v)) fail1(v, 'cannot be sorted, as it is not an array');
   return uniqueBy(v, (x) => [x]);
 }
 
@@ -152,7 +153,8 @@ export const maxBy = (v: unknown, by: KeyFn): unknown => extreme(v, iter(v).map(
 /** [.[length - 1 - range(0;length)]] */
 export function reverse(v: unknown): unknown[] {
   if (Array.isArray(v)) return v.slice().reverse();
-  if (length(v) > 0) fail(`Cannot index ${type(v)} with number`);
+  const n = length(v) as number;
+  if (n > 0) fail(`Cannot index ${type(v)} with ${described(n - 1)}`); // jq: .[length - 1 - range(0; length)]
   return [];
 }
 
@@ -200,4 +202,10 @@ export function join(v: unknown, sep: unknown): unknown {
     acc = add(acc === null ? '' : add(acc, sep), s);
   }
   return acc ?? '';
+}
+
+/** `range(from; upto)`: from, from + 1, ... while below upto (jq's RANGE opcode). */
+export function* range(from: unknown, upto: unknown): Generator<number> {
+  if (typeof from !== 'number' || typeof upto !== 'number') fail('Range bounds must be numeric');
+  for (let x = from; x < upto; x += 1) yield x;
 }

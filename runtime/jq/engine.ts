@@ -1,118 +1,147 @@
-// The full jq engine: real jq (jq-web, wasm) for the interpreter and for programs the compiler rejects.
-// Synchronous throughout: `initJq()` at start-up only moves the ~20 ms load out of the first request.
+// The full jq engine: jq 1.8.2 in wasm (built by vendor/build/build.sh), called through libjq's API
+// (vendor/build/pw_jq.c) for the interpreter and for programs the compiler rejects. A program is compiled
+// once per instance. Synchronous throughout: `initJq()` at start-up only moves the load out of the first
+// request. A call too deep for this thread's stack is run again in runtime/jq/deep.ts.
 import { brotliDecompressSync } from 'node:zlib';
-import factory, { type JqWebModule } from './vendor/jq-web.mjs';
+import glue from './vendor/jq-glue.mjs';
 import packed from './vendor/jq-wasm.mjs';
+import { jqCore, type JqCore } from './core.ts';
+import { deepExec } from './deep.ts';
 import { JqError } from './errors.ts';
+import { engineFailure } from './limits.ts';
+import { stringifyDeep } from './stringify.ts';
 
 export { JqError };
 
 // Node has WebAssembly at run time; this project's TS libs only declare its types.
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: object };
-}
-const WebAssembly = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+const WebAssembly = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
 
 let compiled: object | undefined;
-let engine: JqWebModule | undefined;
+let core: JqCore | undefined;
 
-/** A fresh jq instance (compiling jq.wasm once, ~20 ms; later instances take ~1 ms). */
-function start(): JqWebModule {
-  compiled ??= new WebAssembly.Module(brotliDecompressSync(Buffer.from(packed, 'base64')));
-  const module = compiled;
-  return factory({
-    // jq's stdout/stderr are captured per call; the runtime must not print (e.g. "Aborted()").
-    print: () => {},
-    printErr: () => {},
-    instantiateSync: (imports) => new WebAssembly.Instance(module, imports),
-  });
-}
-
-/** Loads the engine at start-up (idempotent). jqAll also loads it on first use. */
-export async function initJq(): Promise<void> {
-  engine ??= start();
-}
-
-// jq-web exposes only jq's main(), so each call compiles the program anew (~1 ms with jq's builtins);
-// what can be cached is the verdict on invalid programs. Bounded: programs may be built at run time.
+// Compiled programs per instance, and verdicts on invalid ones; bounded: programs may be built at run time.
+const MAX_PROGRAMS = 256;
 const compileErrors = new Map<string, JqError>();
 const MAX_CACHED = 1000;
 
-// jq 1.7 keeps the text of input number literals and `tostring` returns it ("1E-7", "0.00001"), while a
-// computed number prints as "1e-07"/"1e-05". The compiled fast path only sees doubles, so numbers whose JS
-// text differs from jq's own formatting (exponents, 17+ digits, 0.0000x) are made plain doubles first.
+const wasmModule = (): object => (compiled ??= new WebAssembly.Module(brotliDecompressSync(Buffer.from(packed, 'base64'))));
+
+/** Loads the engine at start-up (idempotent). jqAll also loads it on first use. */
+export async function initJq(): Promise<void> {
+  core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS);
+}
+
+// jq keeps the text of input number literals and `tostring` returns it ("1E-7"), while a computed number
+// prints as "1e-07". The compiled fast path only sees doubles, so numbers whose JS text differs from jq's
+// own formatting (exponents, 17+ digits, 0.0000x) are made plain doubles first.
 const LITERAL_MISMATCH = /[0-9][eE][+-]|[0-9]{17}|0\.0000/;
 const PLAIN_NUMBERS =
   'def __pw_num: if type == "number" then . + 0 elif type == "array" then map(__pw_num) ' +
   'elif type == "object" then map_values(__pw_num) else . end; __pw_num | ';
-
-const COMPILE_FAILED = /jq: \d+ compile errors?\s*$/;
 
 // JSON.stringify escapes only control characters and lone surrogates as \uXXXX (not after an escaped \).
 const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
 
 /**
  * All outputs of jq `program` on `input` (JSON data; undefined counts as null).
- * Throws JqError on compile or runtime errors, with jq's message.
+ * Throws JqError on compile or runtime errors, with jq's message. Outputs before an error do not count:
+ * the error carries them as `outputs` (for tests that compare with jq's --run-tests).
  */
 export function jqAll(program: string, input: unknown): unknown[] {
-  const known = compileErrors.get(program);
-  if (known) throw known;
-  let text = JSON.stringify(input) ?? 'null';
+  let text = serialize(input);
   // jq rejects the \udXXX escapes JSON.stringify writes for lone surrogates; it would read them as U+FFFD.
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE, '$1\\ufffd');
   const plain = LITERAL_MISMATCH.test(text);
-  const r = run(text, plain ? PLAIN_NUMBERS + program : asArgument(program));
-  if (r.code === 3 && COMPILE_FAILED.test(r.stderr)) { // (halt_error(3) also exits with 3)
-    // Report the error of the program as written (the prefix would shift columns).
-    const e = compileError(plain ? run('null', asArgument(program)).stderr : r.stderr);
+  if (plain) check(program); // errors of the program as written (the prefix would shift columns)
+  const r = runText(plain ? PLAIN_NUMBERS + program : program, text);
+  const outputs = r.outputs.map((l) => JSON.parse(l) as unknown);
+  if (r.error) throw Object.assign(r.error, { outputs });
+  return outputs;
+}
+
+/** JSON text of the input; one nested deeper than the JS stack allows is written without recursion. */
+function serialize(input: unknown): string {
+  try {
+    return JSON.stringify(input) ?? 'null';
+  } catch (e) {
+    if (e instanceof RangeError) return stringifyDeep(input);
+    throw e;
+  }
+}
+
+/** jq's compile error for `program`, or null when it compiles. */
+export function jqCompileError(program: string): JqError | null {
+  try {
+    check(program);
+    return null;
+  } catch (e) {
+    if (e instanceof JqError && e.kind === 'compile') return e;
+    throw e;
+  }
+}
+
+/** For tests: the outputs of `program` on JSON text exactly as jq prints them (compact), and any error. */
+export function jqRunText(program: string, text: string): { outputs: string[]; error?: JqError } {
+  return runText(program, text);
+}
+
+function check(program: string): void {
+  exec(program, null);
+}
+
+function runText(program: string, text: string): { outputs: string[]; error?: JqError } {
+  const outputs = exec(program, text).split('\n');
+  const status = outputs.pop()!;
+  return status === '' ? { outputs } : { outputs, error: statusError(status) };
+}
+
+/** core.exec with compile errors as JqError, the deep worker for stack overflows, traps as JqError. */
+function exec(program: string, text: string | null): string {
+  const known = compileErrors.get(program);
+  if (known) throw known;
+  // Emscripten's exit path may set process.exitCode; the host process must not inherit it.
+  const exitCode = process.exitCode;
+  let result: string;
+  try {
+    result = (core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS)).exec(program, text);
+  } catch (err) {
+    core = undefined; // a trapped instance is not reused
+    if (!(err instanceof RangeError)) throw engineFailure(err);
+    const r = deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text);
+    if ('trap' in r) throw engineFailure(r.range ? new RangeError(r.trap) : new Error(r.trap));
+    result = r.ok;
+  } finally {
+    process.exitCode = exitCode;
+  }
+  if (result[0] === 'C') {
+    const e = compileError(result.slice(1));
     if (compileErrors.size >= MAX_CACHED) compileErrors.delete(compileErrors.keys().next().value!);
     compileErrors.set(program, e);
     throw e;
   }
-  if (r.code !== 0) throw runtimeError(r.code, r.stderr);
-  return r.stdout === undefined ? [] : r.stdout.split('\n').map((line) => JSON.parse(line));
+  return result;
 }
 
-/** A leading '-' would be read as a command-line option. */
-const asArgument = (program: string): string => (program.startsWith('-') ? ' ' + program : program);
-
-interface RunResult { code: number; stdout?: string; stderr: string }
-
-function run(text: string, filter: string): RunResult {
-  const jq = (engine ??= start());
-  // Emscripten's exit path sets process.exitCode; the host process must not inherit jq's exit status.
-  const exitCode = process.exitCode;
-  try {
-    return { code: 0, stdout: jq.raw(text, filter, ['-c']), stderr: '' };
-  } catch (e) {
-    const err = e as { exitCode?: unknown; stderr?: unknown; message?: unknown };
-    if (typeof err.exitCode === 'number') return { code: err.exitCode, stderr: typeof err.stderr === 'string' ? err.stderr : '' };
-    // A wasm trap (out of memory, stack overflow) leaves the instance unusable: the next call gets a new one.
-    engine = undefined;
-    throw new JqError(`jq engine crashed (${String(err.message ?? e).replace(/\. Build with -sASSERTIONS.*/, '')})`);
-  } finally {
-    process.exitCode = exitCode;
-  }
+/** The last line of pw_run's result (see vendor/build/pw_jq.c) as an error. */
+function statusError(status: string): JqError {
+  const rest = status.slice(1);
+  if (status[0] === 'E') return runtimeError(JSON.parse(rest));
+  if (status[0] === 'I') return new JqError(`jq cannot read the input: ${rest}${/depth limit/.test(rest) ? ' (jq reads at most 10000 levels of nesting)' : ''}`);
+  // H<code>\t<message as JSON, or nothing>: halt / halt_error. A string message is shown as is.
+  const tab = rest.indexOf('\t');
+  const code = Number(rest.slice(0, tab));
+  const text = rest.slice(tab + 1);
+  const msg: unknown = text === '' ? null : JSON.parse(text);
+  const shown = msg === null ? '' : typeof msg === 'string' ? msg.replace(/\n$/, '') : JSON.stringify(msg);
+  return new JqError(shown || `jq halted with exit status ${code}`, 'runtime', msg);
 }
 
-function compileError(stderr: string): JqError {
-  const lines = stderr.split('\n').filter((l) => !/^jq: \d+ compile errors?$/.test(l));
+function runtimeError(msg: unknown): JqError {
+  if (typeof msg === 'string') return new JqError(msg, 'runtime', msg);
+  return new JqError(`${JSON.stringify(msg)} (not a string)`, 'runtime', msg);
+}
+
+function compileError(text: string): JqError {
+  const lines = text.split('\n').filter((l) => !/^jq: \d+ compile errors?$/.test(l));
   return new JqError(lines.join('\n').replace(/^jq: error: /, '') || 'jq: compile error', 'compile');
-}
-
-// jq prints "jq: error (at <input>): <message>" (stderr is trimmed, so an empty message loses the space).
-const RUNTIME = /jq: error \(at [^)]*\)( \(not a string\))?:(?: |$)/y;
-
-function runtimeError(code: number, stderr: string): JqError {
-  // The last such line: `stderr`/`debug` output may come before it.
-  RUNTIME.lastIndex = stderr.lastIndexOf('jq: error (at ');
-  const m = RUNTIME.lastIndex >= 0 ? RUNTIME.exec(stderr) : null;
-  if (!m) return new JqError(stderr || `jq exited with status ${code}`); // halt_error: stderr is the message
-  const rest = stderr.slice(m.index + m[0].length);
-  if (!m[1]) return new JqError(rest);
-  let value: unknown = rest;
-  try { value = JSON.parse(rest); } catch { /* keep the text */ }
-  return new JqError(`${rest} (not a string)`, 'runtime', value);
 }

@@ -31,16 +31,15 @@ export function fail2(a: unknown, b: unknown, what: string): never {
   fail(`${described(a)} and ${described(b)} ${what}`);
 }
 
-/**
- * `error` / `error(msg)`: a string is the message as the engine reports it (jq prints C text, so it ends
- * at a NUL, and the engine trims its stderr); other values are dumped.
- */
+/** `error` / `error(msg)`: a string is the message as it is; other values are dumped. */
 export function error(v: unknown): never {
-  if (typeof v === 'string') {
-    const msg = (v.includes('\0') ? v.slice(0, v.indexOf('\0')) : v).trimEnd();
-    throw new JqError(msg, 'runtime', msg);
-  }
+  if (typeof v === 'string') throw new JqError(v, 'runtime', v);
   throw new JqError(`${tojson(v)} (not a string)`, 'runtime', v ?? null);
+}
+
+/** What `try ... catch` hands its handler: the value given to `error`, or the message. */
+export function errorValue(e: unknown): unknown {
+  return (e as JqError).value;
 }
 
 /** Rethrows anything that is not a jq error (bugs must not be swallowed by `?`). */

@@ -17,12 +17,13 @@ export function endswith(v: unknown, p: unknown): boolean {
   return v.endsWith(p);
 }
 
+// jq 1.8: def ltrimstr($left): if startswith($left) then .[$left | length:] end; (so non-strings fail)
 export function ltrimstr(v: unknown, p: unknown): unknown {
-  return typeof v === 'string' && typeof p === 'string' && v.startsWith(p) ? v.slice(p.length) : v;
+  return startswith(v, p) ? (v as string).slice((p as string).length) : v;
 }
 
 export function rtrimstr(v: unknown, p: unknown): unknown {
-  return typeof v === 'string' && typeof p === 'string' && v.endsWith(p) ? v.slice(0, v.length - p.length) : v;
+  return endswith(v, p) ? (v as string).slice(0, (v as string).length - (p as string).length) : v;
 }
 
 export function asciiDowncase(v: unknown): string {

@@ -76,11 +76,22 @@ export function tostring(v: unknown): string {
 export const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
-/** jq's jv_dump_string_trunc: at most 14 bytes, the last three replaced by "..." when cut. */
+/**
+ * jq 1.8's jv_dump_string_trunc with its 30-byte buffer: a string longer than 30 bytes is first cut to 30
+ * code points; a dump longer than 29 bytes keeps its first 25 (26 without a closing delimiter) bytes, back
+ * to a code point boundary, then "..." and the closing `"`, `]` or `}`.
+ */
 export function dump(v: unknown): string {
-  const s = tojson(v);
-  if (s.length <= 14 && !/[^\x00-\x7f]/.test(s)) return s;
+  const BUF = 30;
+  let x = v;
+  if (typeof x === 'string' && utf8.encode(x).length > BUF) x = Array.from(x).slice(0, BUF).join('');
+  const s = tojson(x);
+  if (s.length <= BUF - 1 && !/[^\x00-\x7f]/.test(s)) return s;
   const bytes = utf8.encode(s);
-  return bytes.length <= 14 ? s : fromUtf8.decode(bytes.subarray(0, 11)) + '...';
+  if (bytes.length <= BUF - 1) return s;
+  const delim = ({ '"': '"', '[': ']', '{': '}' } as Record<string, string>)[s[0]] ?? '';
+  let l = BUF - (delim ? 5 : 4);
+  while (l > 0 && (bytes[l] & 0xc0) === 0x80) l--; // back to the start of the code point at l
+  return fromUtf8.decode(bytes.subarray(0, l)) + '...' + delim;
 }
 

@@ -16,7 +16,7 @@ import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
-import { LeaseLost, leasedCheckpoint } from '../durable/lease.ts';
+import { LeaseLost, leasedCheckpoint } from '../store/lease.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
 export interface ScheduleOptions {

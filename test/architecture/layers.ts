@@ -31,7 +31,8 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/markers': ['runtime/ir.ts'],
   'compiler/schema': ['compiler/source'],
   // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
-  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
+  // jq programs and JSONPaths are checked by their own parsers (the jq engine's, json-p3's).
+  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
   // network: CIDR lists are parsed by the same code at load and at run time.
   'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
@@ -39,7 +40,7 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/emit': [],
   // The plan walk and the marker-root table are shared with the interpreter, so both paths agree.
   'compiler/codegen': ['compiler/emit', 'compiler/jq', 'compiler/jsonpath', 'compiler/calc', 'runtime/walk.ts', 'runtime/plan.ts', 'runtime/values/roots.ts', ...COMPILER_USES_RUNTIME],
-  'compiler/jq': ['compiler/emit', ...COMPILER_USES_RUNTIME],
+  'compiler/jq': ['compiler/emit', 'compiler/jsonpath', 'runtime/jq/engine.ts', ...COMPILER_USES_RUNTIME],
   // JSONPath is parsed (checked) and its node lists defined by the same json-p3 environment as the interpreter's.
   'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
   'compiler/calc': ['compiler/emit', ...COMPILER_USES_RUNTIME],
@@ -56,9 +57,9 @@ export const RULES: Record<string, readonly string[]> = {
   // The operations both paths call: transforms, assertion operators, action kinds.
   'runtime/transforms': ['runtime', ...ENGINES],
   'runtime/asserts': ['runtime', ...ENGINES, 'runtime/transforms'],
-  'runtime/actions': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms'],
+  'runtime/actions': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/network'],
   // The executor runs plans; the interpreter builds them; neither knows the other or the server.
-  'runtime/exec': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/asserts', 'runtime/actions'],
+  'runtime/exec': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/asserts', 'runtime/actions', 'runtime/log'],
   'runtime/interpret': ['runtime', ...ENGINES, 'runtime/transforms', 'runtime/asserts', 'runtime/actions'],
   // Services around the executor; the server and durable routes (no rule) sit on top of the runtime.
   'runtime/capture': ['runtime', 'runtime/values', 'runtime/store', 'runtime/exec'],

@@ -1,5 +1,5 @@
 // Measurements behind the jq choices (not a test): `npx tsx test/jq/bench.ts`
-// 1. engine candidates (jq-web, @jq-tools/jq) against /usr/bin/jq on the corpus, speed, 10,000-call loop;
+// 1. engine candidates (our jq 1.8.2 wasm, @jq-tools/jq) against /usr/bin/jq on the corpus, speed, 10,000-call loop;
 // 2. compiled fast path vs engine on a 1000-item array; 3. JSONPath compiled vs jsonPathAll vs the library.
 import { createRequire } from 'node:module';
 import { compileJq } from '../../compiler/jq/compile.ts';
@@ -38,12 +38,12 @@ const inputs = names.map((n) => INPUTS[n]);
 
 console.log('Engine candidates vs /usr/bin/jq 1.6 (corpus filters x inputs, outside documented 1.6 differences):');
 let total = 0;
-const agree = { 'jq-web': 0, '@jq-tools/jq': 0 };
+const agree = { 'engine (jq 1.8.2 wasm)': 0, '@jq-tools/jq': 0 };
 for (const c of CASES.filter((x) => !x.v16)) {
   const bin = await binary(c.f, inputs);
   inputs.forEach((input, i) => {
     total++;
-    if (sameResult(outcome(() => jqAll(c.f, input)), bin[i])) agree['jq-web']++;
+    if (sameResult(outcome(() => jqAll(c.f, input)), bin[i])) agree['engine (jq 1.8.2 wasm)']++;
     if (sameResult(tryOutcome(() => viaJqTools(c.f, input)), bin[i])) agree['@jq-tools/jq']++;
   });
 }
@@ -51,13 +51,13 @@ for (const [k, v] of Object.entries(agree)) console.log(`  ${k.padEnd(14)} ${v}/
 
 const items = Array.from({ length: 1000 }, (_, i) => ({ id: i, name: `item ${i}`, price: (i * 37) % 101, group: ['a', 'b', 'c'][i % 3], tags: ['x', 'y'] }));
 console.log('\nEngine speed (per call):');
-timeIt('jq-web       .a.b on a small object', 2000, () => jqAll('.a.b', { a: { b: 1 } }));
+timeIt('engine       .a.b on a small object', 2000, () => jqAll('.a.b', { a: { b: 1 } }));
 timeIt('@jq-tools/jq .a.b on a small object', 2000, () => viaJqTools('.a.b', { a: { b: 1 } }));
-timeIt('jq-web       [.[] | select(.price > 50) | .name] (1000 items)', 200, () => jqAll('[.[] | select(.price > 50) | .name]', items));
+timeIt('engine       [.[] | select(.price > 50) | .name] (1000 items)', 200, () => jqAll('[.[] | select(.price > 50) | .name]', items));
 timeIt('@jq-tools/jq [.[] | select(.price > 50) | .name] (1000 items)', 200, () => viaJqTools('[.[] | select(.price > 50) | .name]', items));
 
 console.log('\n10,000 calls in a loop (mixed programs, errors included):');
-for (const [name, run] of [['jq-web', jqAll], ['@jq-tools/jq', viaJqTools]] as const) {
+for (const [name, run] of [['engine (jq 1.8.2 wasm)', jqAll], ['@jq-tools/jq', viaJqTools]] as const) {
   let wrong = 0;
   let failed = 0;
   const t = performance.now();
