@@ -18,7 +18,7 @@ describe('the walk over the IR', () => {
     // The Plan is derived: the same fields, with leaves made.
     expectTypeOf<ActionPlan['input']>().toEqualTypeOf<Leaf[] | undefined>();
     expectTypeOf<NonNullable<ActionPlan['assert']>['tests']>().toEqualTypeOf<Pred[]>();
-    expect(Object.keys(actionWalkers).sort()).toEqual(['actions', 'assert', 'assertStatusHint', 'conditionalInput', 'config', 'input', 'jsonOutput', 'line', 'lookup', 'onAssertion', 'post', 'responseOnError', 'responseOnSuccess']);
+    expect(Object.keys(actionWalkers).sort()).toEqual(['actions', 'assert', 'assertStatusHint', 'conditionalInput', 'config', 'input', 'jsonOutput', 'line', 'logs', 'lookup', 'onAssertion', 'post', 'responseOnError', 'responseOnSuccess']);
   });
 
   it('fails the type check when a leaf field is missing from the walk', () => {

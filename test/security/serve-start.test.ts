@@ -8,6 +8,7 @@ const bin = resolve('bin/pipewright.mjs');
 const children: ChildProcess[] = [];
 afterAll(() => { for (const c of children) c.kill('SIGKILL'); });
 
+// Operational warnings are log lines (pino, stdout); start-up refusals are one line on stderr.
 function start(env: Record<string, string>): Promise<{ url: string; err: () => string }> {
   const child = spawn(process.execPath, [bin, 'serve', 'fixtures/quickstart.yaml', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -15,7 +16,7 @@ function start(env: Record<string, string>): Promise<{ url: string; err: () => s
   child.stderr!.on('data', (d) => { err += d; });
   return new Promise((ok, fail) => {
     let out = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, err: () => err }); });
+    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, err: () => err + out }); });
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }

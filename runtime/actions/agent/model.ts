@@ -1,6 +1,10 @@
 // One chat-completions call over undici (the HTTP action's pools): the request shape most model servers speak, a timeout per
 // call, and failures classified like an HTTP action's so the action's retry rules apply.
 import { getDispatcher } from '../http/pool.ts';
+import { send } from '../http/send.ts';
+
+/** A model answer larger than this is refused (the HTTP action's bound). */
+const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 import type { ActionOutcome } from '../types.ts';
 
 export interface ChatMessage {
@@ -29,28 +33,24 @@ const fail = (error: string, failure: ActionOutcome['failure'], extra: Partial<A
   ({ ok: false, outcome: { ok: false, error: `agent: ${error}`, ...(failure ? { failure } : {}), ...extra } });
 
 export async function callModel(c: ModelCall): Promise<ModelReply> {
-  const body = { model: c.model, messages: c.messages, ...(c.tools.length ? { tools: c.tools } : {}), ...(c.temperature !== undefined ? { temperature: c.temperature } : {}) };
+  const payload = { model: c.model, messages: c.messages, ...(c.tools.length ? { tools: c.tools } : {}), ...(c.temperature !== undefined ? { temperature: c.temperature } : {}) };
   const timeout = AbortSignal.timeout(c.timeoutMs);
   let res;
   try {
-    // The HTTP action's keep-alive pools, so model calls obey the same outbound destination policy.
+    // The HTTP action's keep-alive pools and sender, so model calls obey the same outbound policy.
     const url = new URL(c.url);
-    res = await getDispatcher(url.origin).request({
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers },
-      body: JSON.stringify(body),
-      signal: c.signal ? AbortSignal.any([c.signal, timeout]) : timeout,
-    });
+    const body = Buffer.from(JSON.stringify(payload));
+    const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
+    res = await send(getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers }, body }, signal, MAX_REPLY_BYTES);
   } catch (e) {
     if (timeout.aborted) return fail(`the model call timed out after ${c.timeoutMs / 1000} s`, { kind: 'transport', cls: 'timeout' });
     return fail(`the model endpoint could not be reached (${(e as Error).message})`, { kind: 'transport', cls: 'connect' });
   }
-  const text = await res.body.text();
-  if (res.statusCode < 200 || res.statusCode > 299) {
+  const text = res.body.toString('utf8');
+  if (res.status < 200 || res.status > 299) {
     const retryAfter = Number(res.headers['retry-after']);
-    return fail(`the model endpoint answered ${res.statusCode}: ${text.slice(0, 300)}`, { kind: 'status', status: res.statusCode },
-      { status: res.statusCode, ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}) });
+    return fail(`the model endpoint answered ${res.status}: ${text.slice(0, 300)}`, { kind: 'status', status: res.status },
+      { status: res.status, ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}) });
   }
   let parsed: { choices?: Array<{ message?: ChatMessage }> };
   try { parsed = JSON.parse(text); } catch { return fail('the model answered something that is not JSON', { kind: 'other' }); }
