@@ -94,8 +94,9 @@ export function errorBody(i: InterfacePlan, state: RunState, f: RunFailure, stat
 export function responseHeaders(i: InterfacePlan, s: Scope, own?: ((s: Scope) => unknown) | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of [i.response.headers, own]) {
-    const v = h?.(s);
-    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out[k.toLowerCase()] = text(x);
+    // The schema admits only a mapping here, so a value is an object.
+    const v = h?.(s) as Record<string, unknown> | undefined;
+    if (v) for (const [k, x] of Object.entries(v)) out[k.toLowerCase()] = text(x);
   }
   return out;
 }
