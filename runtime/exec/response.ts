@@ -83,10 +83,11 @@ export function errorBody(i: InterfacePlan, state: RunState, f: RunFailure, stat
   if (i.response.customBody) return i.response.customBody(s);
   if (i.response.templates?.error) return i.response.templates.error(s);
   const error: Record<string, unknown> = { status, message: f.message };
+  // Stryker disable next-line ConditionalExpression: equivalent, JSON leaves out a key whose value is undefined
   if (f.action) error.action = f.action;
   const rec = f.action ? state.steps[f.action] : undefined;
   if (i.response.showErrorDetail && !failing?.hide.errors && f.detail) error.detail = f.detail;
-  if (i.response.showErrorDetail && rec && !failing?.hide.dataOnError && !failing?.hide.errors && rec.data !== undefined && rec.data !== null) error.data = rec.data;
+  if (i.response.showErrorDetail && !failing?.hide.dataOnError && !failing?.hide.errors && rec?.data != null) error.data = rec.data;
   return { error };
 }
 

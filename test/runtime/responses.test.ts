@@ -43,6 +43,11 @@ describe('success bodies', () => {
     expect(r.response).toEqual({ status: 200, headers: {}, body: { Shown: { code: 404 }, H: 'handled' } });
   });
 
+  it('hide_data_on_success does not hide the data of a handled failure', async () => {
+    const r = await run(get('A', 404, '        hide_data_on_success: true\n') + handle('H', 'A'));
+    expect(r.response.body).toEqual({ A: { code: 404 }, H: 'handled' });
+  });
+
   it('hide_data_on_error does not hide success data, hide_data_on_empty only hides empty data', async () => {
     const r = await run(`      - name: A
         input: { a: 1 }
