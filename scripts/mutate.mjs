@@ -3,7 +3,7 @@
 // file at a time (a whole-scope run with every test is hours on a 2-core machine), then the
 // mutation score per file. Reports: reports/mutation/<file>.html and .json. See docs/testing.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const executor = ['test/runtime/executor.test.ts', 'test/runtime/conditions.test.ts', 'test/runtime/responses.test.ts'];
 /** Mutated file → the test files that cover it (behaviour through requests, on both paths). */
@@ -38,6 +38,7 @@ for (const file of files) {
   }
   const name = file.replace(/^runtime\//, '').replace(/\.ts$/, '').replaceAll('/', '-');
   console.log(`\n== ${file} (tests: ${tests.join(', ')})`);
+  rmSync(`reports/mutation/${name}.json`, { force: true }); // a failed run must not show an old score
   const r = spawnSync('npx', ['stryker', 'run', '--mutate', file], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_NAME: name, MUTATE_TESTS: tests.join(',') },

@@ -84,10 +84,11 @@ export function errorBody(i: InterfacePlan, state: RunState, f: RunFailure, stat
   if (i.response.customBody) return i.response.customBody(s);
   if (i.response.templates?.error) return i.response.templates.error(s);
   const error: Record<string, unknown> = { status, message: f.message };
+  // Stryker disable next-line ConditionalExpression: equivalent, JSON leaves out a key whose value is undefined
   if (f.action) error.action = f.action;
   const rec = f.action ? state.steps[f.action] : undefined;
   if (i.response.showErrorDetail && !failing?.hide?.errors && f.detail) error.detail = f.detail;
-  if (i.response.showErrorDetail && rec && !failing?.hide?.dataOnError && !failing?.hide?.errors && rec.data !== undefined && rec.data !== null) error.data = rec.data;
+  if (i.response.showErrorDetail && !failing?.hide?.dataOnError && !failing?.hide?.errors && rec?.data != null) error.data = rec.data;
   return { error };
 }
 
@@ -95,8 +96,9 @@ export function errorBody(i: InterfacePlan, state: RunState, f: RunFailure, stat
 export function responseHeaders(i: InterfacePlan, s: Scope, own?: ((s: Scope) => unknown) | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const h of [i.response.headers, own]) {
-    const v = h?.(s);
-    if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) out[k.toLowerCase()] = text(x);
+    // The schema admits only a mapping here, so a value is an object.
+    const v = h?.(s) as Record<string, unknown> | undefined;
+    if (v) for (const [k, x] of Object.entries(v)) out[k.toLowerCase()] = text(x);
   }
   return out;
 }

@@ -4,27 +4,26 @@ import type { ActionOutcome } from '../actions/types.ts';
 
 const DEFAULT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
-function matches(m: number | string, o: ActionOutcome): boolean {
-  const f = o.failure;
-  if (!f) return false;
+type Failure = Exclude<NonNullable<ActionOutcome['failure']>, { kind: 'other' }>;
+
+/** One `on`/`except` entry against a status or transport failure. The schema admits codes as
+ *  numbers and, as strings, only classes (`5xx`), `any`, `timeout` and `connect`. */
+function matches(m: number | string, f: Failure): boolean {
   if (m === 'any') return true;
-  if (f.kind === 'status') {
-    // The schema admits only codes as numbers and the words below as strings.
-    if (typeof m === 'number') return m === f.status;
-    const cls = /^([1-5])xx$/.exec(String(m));
-    return cls !== null && Math.floor(f.status / 100) === Number(cls[1]);
-  }
   if (f.kind === 'transport') return m === f.cls;
-  return false;
+  if (typeof m === 'number') return m === f.status;
+  return `${Math.floor(f.status / 100)}xx` === m;
 }
 
-/** Whether a failed attempt is worth another: HTTP by status/transport class, everything else always. */
+/** Whether a failed attempt is worth another: HTTP by status/transport class, everything else always.
+ *  (An HTTP action reaches here failed, or succeeded with a failed assert: that one polls.) */
 export function isRetryable(r: RetryIR, o: ActionOutcome, isHttp: boolean, assertFailed: boolean): boolean {
-  if (!isHttp || (o.ok && assertFailed)) return true;
+  if (!isHttp || assertFailed) return true;
   const f = o.failure;
+  // Neither a status nor a transport failure (a body that does not decode, a page that failed): not retried.
   if (!f || f.kind === 'other' || f.kind === 'refused') return false;
-  const included = r.on ? r.on.some((m) => matches(m, o)) : f.kind === 'transport' || DEFAULT_STATUSES.has(f.status);
-  return included && !(r.except ?? []).some((m) => matches(m, o));
+  const included = r.on ? r.on.some((m) => matches(m, f)) : f.kind === 'transport' || DEFAULT_STATUSES.has(f.status);
+  return included && !r.except?.some((m) => matches(m, f));
 }
 
 /** The wait before attempt `next` (2-based): jittered backoff, or the upstream's Retry-After as asked. */

@@ -22,6 +22,7 @@ function convert(v: unknown, type: MathArgs['eval_type']): unknown {
   if (type === undefined || type === 'string') return v;
   if (type === 'bool') return typeof v === 'string' ? !['', '0', 'false'].includes(v.trim().toLowerCase()) : calc.truthy(v);
   const n = calc.fn.number(v);
+  // Stryker disable next-line ArithmeticOperator: equivalent in a response, JSON writes -0 as 0
   return Number.isFinite(n) ? (type === 'int' ? Math.trunc(n) + 0 : n) : null;
 }
 

@@ -51,6 +51,8 @@ describe('expect_status on real responses', () => {
     // Matchers are whole words (the interpreter may be handed unvalidated YAML): no sign, no extra digits.
     ['+404', 404, false], ['15xx', 500, false], ['5xxx', 500, false],
     [' 4XX ', 418, true], [' Any ', 503, true], [' 404 ', 404, true],
+    // Entries that are neither numbers nor text never match.
+    [[true, null], 200, false],
   ];
   for (const [expectStatus, code, ok] of cases) {
     it(`expect_status ${JSON.stringify(expectStatus)} with ${code} → ${ok ? 'ok' : 'fails'}`, async () => {
@@ -60,6 +62,11 @@ describe('expect_status on real responses', () => {
       if (!ok) expect(out.failure).toEqual({ kind: 'status', status: code });
     });
   }
+  it('a null expect_status is the default, also in the error text', async () => {
+    const out = await http({ url: `${up.url}/s?c=404`, expect_status: null }, ctx());
+    expect(out.ok).toBe(false);
+    expect(out.error).toMatch(/^HTTP 404 from GET \S+ \(expected 2xx or 304\)$/);
+  });
 });
 
 describe('expect_status in a config', () => {

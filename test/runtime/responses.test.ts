@@ -43,6 +43,11 @@ describe('success bodies', () => {
     expect(r.response).toEqual({ status: 200, headers: {}, body: { Shown: { code: 404 }, H: 'handled' } });
   });
 
+  it('hide_data_on_success does not hide the data of a handled failure', async () => {
+    const r = await run(get('A', 404, '        hide_data_on_success: true\n') + handle('H', 'A'));
+    expect(r.response.body).toEqual({ A: { code: 404 }, H: 'handled' });
+  });
+
   it('hide_data_on_error does not hide success data, hide_data_on_empty only hides empty data', async () => {
     const r = await run(`      - name: A
         input: { a: 1 }
@@ -77,6 +82,11 @@ describe('error bodies', () => {
   it("the failing action's response_on_error body replaces the error body", async () => {
     const r = await run(get('A', 404, `        response_on_error:\n          http_code: 409\n          body: 'no thing (a|A::status|)'\n`));
     expect(r.response).toEqual({ status: 409, headers: {}, body: 'no thing (404)' });
+  });
+
+  it("an earlier action's response_on_error and hide flags do not shape another action's error body", async () => {
+    const r = await run(`      - name: First\n        input: ok\n        hide_errors: true\n        response_on_error: { body: first failed }\n${get('Second', 404)}`, '    show_error_detail: true\n');
+    expect(r.response.body).toEqual({ error: { status: 502, message: 'action "Second" failed', action: 'Second', detail: expect.stringMatching(/^HTTP 404 from GET /), data: { code: 404 } } });
   });
 
   it("response_on_error.http_code is read from the failing action, not an earlier one", async () => {
@@ -124,6 +134,11 @@ describe('error status', () => {
     const accepted = get('A', 404, '        http: { expect_status: [404] }\n') + get('B', 503);
     expect((await run(accepted, strategy('any_action'))).response.status).toBe(503);
     expect((await run(two, strategy('last_action') + '      http_code_fallback: 418\n')).response.status).toBe(418);
+  });
+
+  it('inherit may name an action nested in a lookup (it has no record of its own in the run)', async () => {
+    const r = await run(`      - name: Ids\n        input: [{ id: 1 }]\n      - name: Each\n        lookup: a|Ids|\n        actions:\n          - name: Inner\n            input: a|body::id|\n${get('Missing', 404)}`, '    response:\n      http_code_inherit_error: [Inner, Missing]\n');
+    expect(r.response.status).toBe(404);
   });
 
   it('inherit looks past a failed action without a status; inherit comes before http_code_on_error', async () => {
