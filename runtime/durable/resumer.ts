@@ -1,13 +1,12 @@
 // Resumes suspended runs when due: polls the store for due runs (a delay's end, a retry wait, a
 // callback's timeout); the store hands each run to exactly one node. Memory stays flat: suspended
 // runs live in the store, not here.
-import type { Plan } from '../plan.ts';
+import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunState } from '../run-state.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
-import { resumeRun, type Delivery } from '../exec/run.ts';
-import type { RunHooks } from '../server/hooks.ts';
+import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { LeaseLost, leasedCheckpoint } from '../store/lease.ts';
 
@@ -20,7 +19,8 @@ export interface ResumerOptions {
   pollMs?: number;
   batch?: number;
   log?: (msg: string) => void;
-  hooks?: RunHooks;
+  /** After-run work (error handler, capture, metrics): the server's hooks. */
+  hooks?: { afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void };
 }
 
 export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {

@@ -8,7 +8,7 @@ import { processEnvironment } from '../environment.ts';
 import { executeInterface, runnerOf } from '../exec/run.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
-import { registerRunRoutes } from '../durable/routes.ts';
+import { registerRunRoutes } from './run-routes.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';

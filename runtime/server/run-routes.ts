@@ -1,9 +1,9 @@
 // POST /_ap/resume/<token> and GET /_ap/runs/<id>. The token is the only credential of a resume
 // (spec: Authentication 4); a run id (UUID v4, as unguessable) is the credential of its status.
 import type { FastifyInstance } from 'fastify';
-import type { ResumerOptions } from './resumer.ts';
-import { continueRun } from './resumer.ts';
-import { decodeBody } from '../server/request.ts';
+import type { ResumerOptions } from '../durable/resumer.ts';
+import { continueRun } from '../durable/resumer.ts';
+import { decodeBody } from './request.ts';
 
 const VALID_TOKEN = /^[\x21-\x7e\u00a0-\uffff]{1,512}$/u;
 
