@@ -62,6 +62,11 @@ async function publish(): Promise<void> {
 }
 const settle = async (ms = 2000) => { const end = Date.now() + ms; while (Date.now() < end && [...arrivals.values()].some((a) => a.got < SOCKETS)) await new Promise((r) => setTimeout(r, 20)); };
 
+// Warm-up (JIT, socket buffers), not measured.
+for (let n = 0; n < 200; n++) { await publish(); }
+await settle();
+arrivals.clear();
+
 // Fixed rate: RATE publishes per second for SECONDS seconds.
 const start = performance.now();
 for (let n = 0; n < RATE * SECONDS; n++) {
@@ -74,7 +79,7 @@ await settle();
 const complete = [...arrivals.values()].filter((a) => a.got === SOCKETS);
 const lat = complete.map((a) => a.last - a.sent).sort((x, y) => x - y);
 const pct = (p: number) => +(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN).toFixed(1);
-const fixed = { publishes: seq, deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
+const fixed = { publishes: RATE * SECONDS, deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
 
 // Saturation: publish back to back (8 in flight) for SECONDS seconds.
 arrivals.clear();
@@ -98,6 +103,7 @@ const report = {
   memory: { serverRssBeforeMiB: +(before / 1024).toFixed(1), serverRssWithSocketsMiB: +(connected / 1024).toFixed(1), perSocketKiB: +((connected - before) / SOCKETS).toFixed(1) },
   target: 'p99 < 50 ms at 100 publishes/s to 1,000 sockets',
   met: fixed.p99Ms < 50 && fixed.deliveredToAll === fixed.publishes,
+  note: 'the 1,000 client sockets run in the benchmark process on the same 2 cores as the server',
 };
 console.log(JSON.stringify(report, null, 2));
 mkdirSync('bench/results', { recursive: true });
