@@ -38,8 +38,21 @@ export class PgBus implements Bus {
 
   static async open(url: string, schema: string, deliver: (m: BusMessage) => void, warn: (m: string) => void): Promise<PgBus> {
     const bus = new PgBus(url, schema, deliver, warn);
-    await bus.pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
-    await bus.pool.query(`CREATE TABLE IF NOT EXISTS ${bus.table} (id bigserial PRIMARY KEY, payload json NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+    // Nodes starting together would race on CREATE ... IF NOT EXISTS (a unique violation in
+    // pg_type): one at a time, under a transaction-scoped advisory lock.
+    const c = await bus.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [bus.table]);
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
+      await c.query(`CREATE TABLE IF NOT EXISTS ${bus.table} (id bigserial PRIMARY KEY, payload json NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      c.release();
+    }
     await bus.listen();
     return bus;
   }
