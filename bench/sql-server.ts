@@ -8,7 +8,7 @@ import type { Plan } from '../runtime/plan.ts';
 import { initJq } from '../runtime/jq/engine.ts';
 import { buildApp } from '../runtime/server/app.ts';
 import { processEnvironment } from '../runtime/environment.ts';
-import { scenario } from './scenarios/sql.ts';
+import { scenario } from './sql-scenario.ts';
 
 const [side, module] = process.argv.slice(2);
 let app;

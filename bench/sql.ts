@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { scenario } from './scenarios/sql.ts';
+import { scenario } from './sql-scenario.ts';
 import { compileConfig } from '../compiler/project.ts';
 import { generateModule } from '../compiler/codegen/module.ts';
 
