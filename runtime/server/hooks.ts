@@ -25,7 +25,10 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       const st = result.state;
       // A resumed run's record is written by the resumer; a suspended one is in the store already.
       if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
-        o.services.store.saveRun(redactRun({ ...st, response: result.response }, redactorOf(o.env))).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
+        // Kept for GET /_ap/runs/<id>: the outcome and bookkeeping, not the request body or each
+        // action's data (megabytes per run under load; the capture keeps them when one is on).
+        const record = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: Object.create(null) as typeof st.steps, response: result.response };
+        o.services.store.saveRun(redactRun(record, redactorOf(o.env))).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
       }
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
       (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());
