@@ -2334,7 +2334,7 @@ export interface TransformFlatten {
    */
   prefix?: string;
   /**
-   * Path of the object to flatten.
+   * JSONPath of the objects to flatten; every node it selects is flattened (default the whole data).
    */
   target?: string;
 }
@@ -2346,7 +2346,7 @@ export interface TransformMath {
     [k: string]: string | number;
   };
   /**
-   * JSONPath; default root.
+   * JSONPath of the records to compute on; every node it selects gets the fields (default the whole data).
    */
   target?: string;
   /**
@@ -2398,7 +2398,7 @@ export interface TransformAggregate {
 }
 export interface TransformFilterSearch {
   /**
-   * Path of the array.
+   * JSONPath of the arrays to filter; every array it selects is filtered and the rest of the data kept (default the whole data).
    */
   target?: string;
   /**
