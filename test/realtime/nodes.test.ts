@@ -37,17 +37,19 @@ describe('ws_publish across nodes', () => {
     const sock = await open(`ws://${b}/ws/local/dev/echo`);
     sock.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'cross' }));
     expect((await sock.next()).type).toBe('ap_subscribed');
-    const send = (data: unknown, retain = false) => fetch(`http://${a}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: ['cross'], data, retain }) });
+    const send = (data: unknown, retain = false, channel = 'cross') => fetch(`http://${a}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: [channel], data, retain }) });
     expect((await send({ hello: 'from a' })).status).toBe(200);
     expect(await sock.next()).toEqual({ type: 'ap_message', channel: 'cross', data: { hello: 'from a' } });
     const big = 'z'.repeat(20_000);
     await send({ big }, true);
     expect(await sock.next()).toEqual({ type: 'ap_message', channel: 'cross', data: { big } });
-    // A socket that subscribes later, on the other node, gets the retained value from the store.
-    const late = await open(`ws://${a}/ws/local/dev/echo`);
-    late.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'cross' }));
+    // A socket that subscribes later, on the other node, gets the retained value from the store
+    // (a channel of its own, so no live delivery still on its way can arrive first).
+    expect((await send({ kept: 1 }, true, 'kept')).status).toBe(200);
+    const late = await open(`ws://${b}/ws/local/dev/echo`);
+    late.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'kept' }));
     expect((await late.next()).type).toBe('ap_subscribed');
-    expect(await late.next()).toEqual({ type: 'ap_message', channel: 'cross', data: { big }, retained: true });
+    expect(await late.next()).toEqual({ type: 'ap_message', channel: 'kept', data: { kept: 1 }, retained: true });
     sock.ws.terminate(); late.ws.terminate();
   }, 90_000);
 });
