@@ -1,6 +1,6 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
 import { build } from 'esbuild';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slimPlugin } from './bundle/slim.ts';
@@ -43,6 +43,5 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],
     minify: true,
-    metafile: process.env.PIPEWRIGHT_BUNDLE_META === '1',
-  }).then((r) => { if (r.metafile) writeFileSync(`${outFile}.meta.json`, JSON.stringify(r.metafile)); });
+  });
 }

@@ -97,7 +97,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
     }
   } catch (e) {
-    reportTransformFailure(run, a, e);
+    reportTransformFailure(run, a, e, services);
     const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
     outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure };
   }
@@ -113,7 +113,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
       if (a.post) data = await a.post(data, s);
       if (a.jsonOutput) data = Object.fromEntries(a.jsonOutput.map(([k, f]) => [k, f(data, s)]));
     } catch (e) {
-      reportTransformFailure(run, a, e);
+      reportTransformFailure(run, a, e, services);
       record.outcome = 'failed';
       record.error = e instanceof Error ? e.message : String(e);
       outcome = { ...outcome, ok: false, failure: { kind: 'other' } };
@@ -131,8 +131,10 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
 /** A failed transform is the config author's to fix, and the response may hide why (no
  *  show_error_detail): one line on the server's error output. Transform messages name the
  *  transform and never show values. (A logging helper is to route this through pino.) */
-function reportTransformFailure(run: RunState, a: ActionPlan, e: unknown): void {
-  if (e instanceof TransformError) console.error(`pipewright: ${run.config}.${run.iface} run ${run.id}: action "${a.name}" failed: ${e.message}`);
+function reportTransformFailure(run: RunState, a: ActionPlan, e: unknown, services: Services): void {
+  // With the operational log the failed-action line carries the reason already (logActionFailed);
+  // without one (tests, `pipewright run`) the reason still reaches the error output once.
+  if (e instanceof TransformError && !services.log) console.error(`pipewright: ${run.config}.${run.iface} run ${run.id}: action "${a.name}" failed: ${e.message}`);
 }
 
 /** An assert that expects a status expect_status refuses: the action fails first, and says so. */

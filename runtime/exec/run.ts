@@ -167,5 +167,14 @@ function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | und
 /** The executor as services hand it to actions that run other interfaces (agent tools). */
 export const runnerOf = (env: Environment, services: Services): RunInterface => async (plan, iface, request, trigger) => {
   const r = await executeInterface(plan, iface, request, { trigger, env, services });
-  return { status: r.response.status, body: r.response.body, failed: r.failure !== undefined };
+  return { status: r.response.status, body: r.response.body, failed: !runSucceeded(r) };
 };
+
+/** A run that answered without failing (what tool calls, socket frames and authorizers count as success). */
+export const runSucceeded = (r: RunResult): boolean => r.failure === undefined && r.response.status < 400;
+
+/** The message of a failed run's error body (`{"error": {"message"}}`), if it has one. */
+export function runErrorMessage(r: RunResult): string | undefined {
+  const m = (r.response.body as { error?: { message?: unknown } } | null)?.error?.message;
+  return typeof m === 'string' ? m : undefined;
+}

@@ -3,6 +3,7 @@
 // `default: true` (the first by config name when several configs declare one).
 import type { McpServerIR } from '../config-ir.ts';
 import type { InterfacePlan, Plan } from '../plan.ts';
+import { toolInputSchema } from '../tool-schema.ts';
 
 export interface McpToolEntry {
   name: string;
@@ -46,7 +47,7 @@ export function mcpCatalog(plans: readonly Plan[]): Map<string, McpServerEntry> 
       const tool: McpToolEntry = {
         name: i.mcp.toolName,
         ...(i.mcp.description !== undefined ? { description: i.mcp.description } : {}),
-        inputSchema: inputSchema(i),
+        inputSchema: toolInputSchema(i),
         plan: p, iface: i,
         ...(authorizer ? { authorizer } : {}),
       };
@@ -61,9 +62,3 @@ export function mcpCatalog(plans: readonly Plan[]): Map<string, McpServerEntry> 
   return servers;
 }
 
-/** MCP requires an object schema at the top; a body schema of another type is wrapped as-is. */
-function inputSchema(i: InterfacePlan): Record<string, unknown> {
-  const body = i.api?.body as Record<string, unknown> | undefined;
-  if (!body) return { type: 'object' };
-  return body.type === 'object' ? body : { type: 'object', ...body };
-}

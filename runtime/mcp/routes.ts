@@ -7,8 +7,10 @@ import type { Plan, InterfacePlan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { RunResult } from '../exec/run.ts';
+import { stringMap } from '../values/string-map.ts';
 import { mcpCatalog, type McpServerEntry, type McpToolEntry } from './catalog.ts';
-import { runForMcp, succeeded, toolResult, type McpRunContext } from './run-tool.ts';
+import { runForMcp, toolResult, type McpRunContext } from './run-tool.ts';
+import { runSucceeded } from '../exec/run.ts';
 
 export interface McpRouteOptions {
   org: string;
@@ -46,7 +48,7 @@ const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { 
 async function handle(server: McpServerEntry, req: FastifyRequest, reply: FastifyReply, o: McpRouteOptions, validatorOf: (t: McpToolEntry) => ValidateFunction) {
   let message: unknown;
   try { message = JSON.parse(String(req.body ?? '')); } catch { return reply.code(400).send(rpcError(-32700, 'parse error: the body is not JSON')); }
-  const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
+  const headers = stringMap(req.headers);
   const cx: McpRunContext = { env: o.env, services: o.services, headers, ...(o.afterRun ? { afterRun: o.afterRun } : {}) };
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
@@ -55,7 +57,7 @@ async function handle(server: McpServerEntry, req: FastifyRequest, reply: Fastif
   const mcp = new Server({ name, version: '1.0.0', ...(title ? { title } : {}) }, { capabilities: { tools: {} }, ...(instructions ? { instructions } : {}) });
 
   // A tool whose list_authorizer fails is neither listed nor callable for this client.
-  const allowed = async (t: McpToolEntry) => !t.authorizer || succeeded(await runForMcp(t.plan, t.authorizer, null, cx));
+  const allowed = async (t: McpToolEntry) => !t.authorizer || runSucceeded(await runForMcp(t.plan, t.authorizer, null, cx));
   mcp.setRequestHandler(ListToolsRequestSchema, async () => {
     const tools = [];
     for (const t of server.tools.values()) {

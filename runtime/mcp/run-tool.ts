@@ -3,7 +3,7 @@
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
-import { executeInterface, type RunResult } from '../exec/run.ts';
+import { executeInterface, runErrorMessage, runSucceeded, type RunResult } from '../exec/run.ts';
 
 export interface McpRunContext {
   env: Environment;
@@ -20,14 +20,12 @@ export async function runForMcp(plan: Plan, i: InterfacePlan, body: unknown, cx:
   return result;
 }
 
-export const succeeded = (r: RunResult) => r.failure === undefined && r.response.status < 400;
 
 /** The tool result: structured content (an object, as MCP requires) plus a text rendering. */
 export function toolResult(r: RunResult): { content: Array<{ type: 'text'; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean } {
   const body = r.response.body;
-  if (!succeeded(r)) {
-    const err = (body as { error?: { message?: unknown } } | null)?.error;
-    const message = typeof err?.message === 'string' ? err.message : typeof body === 'string' ? body : JSON.stringify(body);
+  if (!runSucceeded(r)) {
+    const message = runErrorMessage(r) ?? (typeof body === 'string' ? body : JSON.stringify(body));
     return { content: [{ type: 'text', text: message }], isError: true };
   }
   const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);

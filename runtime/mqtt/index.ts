@@ -2,6 +2,7 @@
 // and `mqtt_publish` sends through the same connection. Started only when a config uses MQTT.
 import type { FastifyInstance } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
+import { plansUse } from '../plan-uses.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
@@ -25,10 +26,7 @@ export interface MqttOptions {
 
 export interface MqttService { broker?: EmbeddedBroker; connection: MqttConnection; close(): Promise<void> }
 
-function hasKind(actions: InterfacePlan['actions'], kind: string): boolean {
-  return actions.some((a) => a.kind === kind || (a.actions ? hasKind(a.actions, kind) : false));
-}
-export const usesMqtt = (plans: readonly Plan[]) => plans.some((p) => p.interfaces.some((i) => i.mqtt !== undefined || hasKind(i.actions, 'mqtt_publish')));
+export const usesMqtt = (plans: readonly Plan[]) => plansUse(plans, 'mqtt', 'mqtt_publish');
 
 export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o: MqttOptions): Promise<MqttService | undefined> {
   if (!usesMqtt(plans)) return undefined;

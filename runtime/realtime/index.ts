@@ -1,6 +1,7 @@
 // Realtime surfaces on the service's HTTP server: WebSocket interfaces and channels.
 import type { FastifyInstance } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
+import { plansUse } from '../plan-uses.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { RunResult } from '../exec/run.ts';
@@ -18,12 +19,8 @@ export interface RealtimeOptions {
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
 }
 
-export const usesChannels = (plans: readonly Plan[]) =>
-  plans.some((p) => p.interfaces.some((i) => i.ws !== undefined || hasKind(i.actions, 'ws_publish')));
+export const usesChannels = (plans: readonly Plan[]) => plansUse(plans, 'ws', 'ws_publish');
 
-function hasKind(actions: InterfacePlan['actions'], kind: string): boolean {
-  return actions.some((a) => a.kind === kind || (a.actions ? hasKind(a.actions, kind) : false));
-}
 
 export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: RealtimeOptions): void {
   if (!usesChannels(plans)) return;

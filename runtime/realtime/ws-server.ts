@@ -6,7 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
-import { executeInterface, type RunResult } from '../exec/run.ts';
+import { executeInterface, runErrorMessage, runSucceeded, type RunResult } from '../exec/run.ts';
+import { stringMap } from '../values/string-map.ts';
 import type { Channels } from './channels.ts';
 import { parseFrame, type Id, type ServerFrame } from './frames.ts';
 import type { Subscriber } from './hub.ts';
@@ -64,8 +65,8 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
   let inFlight = 0;
   alive.set(ws, true);
   ws.on('pong', () => alive.set(ws, true));
-  const headers = Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])));
-  const params = Object.fromEntries(url.searchParams);
+  const headers = stringMap(req.headers);
+  const params = stringMap(Object.fromEntries(url.searchParams));
   const me: Subscriber = {
     send(frame: ServerFrame) { this.sendText(JSON.stringify(frame)); },
     sendText(text: string | Buffer) {
@@ -101,7 +102,7 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
         const authorizer = iface.subscribeAuthorizer ? plan.interfaces.find((x) => x.name === iface.subscribeAuthorizer) : undefined;
         if (authorizer) {
           const r = await run(authorizer, { channel: f.channel, identity });
-          if (r.failure !== undefined || r.response.status >= 400) return error(`subscription to "${f.channel}" was refused`, 403, f.id);
+          if (!runSucceeded(r)) return error(`subscription to "${f.channel}" was refused`, 403, f.id);
         }
         if (ws.readyState !== ws.OPEN) return;
         subs.add(f.channel);
@@ -113,11 +114,8 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
       }
       const r = await run(iface, f.body);
       const status = r.response.status;
-      if (r.failure === undefined && status < 400) me.send({ type: 'ap_result', ...id, status, body: r.response.body ?? null });
-      else {
-        const e = (r.response.body as { error?: { message?: unknown } } | null)?.error;
-        me.send({ type: 'ap_error', ...id, status, message: typeof e?.message === 'string' ? e.message : 'the run failed', body: r.response.body ?? null });
-      }
+      if (runSucceeded(r)) me.send({ type: 'ap_result', ...id, status, body: r.response.body ?? null });
+      else me.send({ type: 'ap_error', ...id, status, message: runErrorMessage(r) ?? 'the run failed', body: r.response.body ?? null });
     } catch (e) {
       error(`internal error: ${(e as Error).message}`, 500, f.id);
     } finally {

@@ -1,7 +1,7 @@
 // Incoming HTTP request → RequestData: JSON, form or text bodies, the raw text kept for a|raw_body|.
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
-import { setOwn } from '../values/build.ts';
+import { stringMap } from '../values/string-map.ts';
 import { MAX_JSON_DEPTH, tooDeep } from '../values/json-depth.ts';
 
 /** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
@@ -14,8 +14,8 @@ export function requestData(req: FastifyRequest): RequestData {
   return {
     method: req.method,
     path: req.url.split('?')[0]!,
-    params: { ...flat(req.query), ...flat(req.params) },
-    headers: flat(req.headers),
+    params: { ...stringMap(req.query), ...stringMap(req.params) },
+    headers: stringMap(req.headers),
     body: decodeBody(rawBody, String(req.headers['content-type'] ?? '')),
     rawBody,
   };
@@ -34,13 +34,3 @@ export function decodeBody(raw: string, type: string): unknown {
 
 export const isJsonType = (type: string) => /[/+]json\b/i.test(type);
 
-/** Query, route params and headers as string maps (a repeated name keeps its first value). */
-function flat(v: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!v || typeof v !== 'object') return out;
-  for (const [k, x] of Object.entries(v)) {
-    if (x === undefined) continue;
-    setOwn(out, k, String(Array.isArray(x) ? x[0] : x));
-  }
-  return out;
-}

@@ -2,6 +2,7 @@
 // the same input schemas as MCP tools) and the tools of remote MCP servers (through the SDK client).
 import type { InterfacePlan, Plan } from '../../plan.ts';
 import type { ActionContext } from '../types.ts';
+import { toolInputSchema } from '../../tool-schema.ts';
 import type { ToolSpec } from './model.ts';
 
 export interface RemoteServer { url: string; headers: Record<string, string>; only?: string[] }
@@ -15,21 +16,17 @@ export interface Tool {
 
 export interface Toolbox { tools: Map<string, Tool>; close(): Promise<void> }
 
-function schemaOf(i: InterfacePlan): Record<string, unknown> {
-  const body = i.api?.body as Record<string, unknown> | undefined;
-  return body ? (body.type === 'object' ? body : { type: 'object', ...body }) : { type: 'object' };
-}
 
 function localTool(plan: Plan, i: InterfacePlan, ctx: ActionContext): Tool {
   const description = i.api?.summary ?? i.api?.description;
   return {
     source: 'interface',
-    spec: { type: 'function', function: { name: i.name, ...(description ? { description } : {}), parameters: schemaOf(i) } },
+    spec: { type: 'function', function: { name: i.name, ...(description ? { description } : {}), parameters: toolInputSchema(i) } },
     async call(args) {
       const request = { method: 'AGENT', path: i.route, params: {}, headers: {}, body: args, rawBody: JSON.stringify(args) };
       const r = await ctx.services.runInterface!(plan, i, request, 'agent');
       const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? null);
-      return { ok: !r.failed && r.status < 400, text, data: r.body };
+      return { ok: !r.failed, text, data: r.body };
     },
   };
 }

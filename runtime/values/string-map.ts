@@ -1,0 +1,13 @@
+// Query strings, route params and headers as plain string maps: a repeated name keeps its first
+// value, names are data (`__proto__` included). One rule for HTTP, WebSocket upgrades and MCP.
+import { setOwn } from './build.ts';
+
+export function stringMap(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v || typeof v !== 'object') return out;
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined) continue;
+    setOwn(out, k, String(Array.isArray(x) ? x[0] : x));
+  }
+  return out;
+}
