@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run mutate [-- file ...]: StrykerJS on each file with only the tests that exercise it, one
+// npm run mutate [-- [--concurrency N] file ...]: StrykerJS on each file with only the tests that exercise it, one
 // file at a time (a whole-scope run with every test is hours on a 2-core machine), then the
 // mutation score per file. Reports: reports/mutation/<file>.html and .json. See docs/testing.md.
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ const TESTS = {
   'runtime/exec/run.ts': executor,
   'runtime/exec/assert.ts': executor,
   'runtime/exec/input.ts': executor,
-  'runtime/exec/params.ts': [...executor, 'test/runtime/http-surface.test.ts'],
+  'runtime/exec/params.ts': ['test/runtime/params.test.ts'],
   'runtime/exec/lookup.ts': ['test/runtime/lookup.test.ts'],
   'runtime/exec/on-error.ts': ['test/runtime/on-error.test.ts'],
   'runtime/actions/http/expect-status.ts': ['test/http-action/expect-status.test.ts', 'test/runtime/retry-rules.test.ts'],
@@ -27,7 +27,11 @@ const TESTS = {
   'runtime/transforms/util/target.ts': ['test/runtime/targets.test.ts', 'test/transforms-calc/math.test.ts', 'test/transforms-calc/filter.test.ts'],
 };
 
-const files = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(TESTS);
+// `--concurrency N` (or MUTATE_CONCURRENCY=N): 1 when the machine is shared.
+const args = process.argv.slice(2);
+const c = args.indexOf('--concurrency');
+if (c >= 0) process.env.MUTATE_CONCURRENCY = args.splice(c, 2)[1];
+const files = args.length ? args : Object.keys(TESTS);
 const scores = [];
 for (const file of files) {
   const tests = (TESTS[file] ?? []).filter((t) => existsSync(t));

@@ -24,8 +24,8 @@ export class ErrorHandlers {
     const status = result.response.status;
     if (!h || result.state.status !== 'failed' || iface === h.interface) return;
     if (h.status ? !h.status.includes(status) : status >= 200 && status < 300) return;
-    const target = plan.interfaces.find((i) => i.name === h.interface);
-    if (!target) return;
+    // The load refuses an on_error.interface that names no interface of the config (lint-refs).
+    const target = plan.interfaces.find((i) => i.name === h.interface)!;
     if (!this.admit(plan.name, h.maxPerMinute)) {
       this.skipped++;
       this.log.warn(`on_error: rate limit (${h.maxPerMinute}/min) reached for ${plan.name}; handler skipped for run ${result.state.id}`);
@@ -40,10 +40,11 @@ export class ErrorHandlers {
     this.running.add(run);
   }
 
+  /** A fixed one-minute window per config; max_per_minute 0 admits none. */
   private admit(config: string, max: number): boolean {
     const now = this.services.clock.now();
-    const w = this.windows.get(config);
-    if (!w || now - w.start >= 60_000) { this.windows.set(config, { start: now, count: 1 }); return true; }
+    let w = this.windows.get(config);
+    if (!w || now - w.start >= 60_000) this.windows.set(config, (w = { start: now, count: 0 }));
     if (w.count >= max) return false;
     w.count++;
     return true;

@@ -200,3 +200,84 @@ interfaces:
     expect(r.response).toEqual({ status: 201, headers: { location: '/things/9' }, body: '{"created":9}' });
   });
 });
+
+describe('assert verdicts as the response and the run record show them', () => {
+  it('every test is evaluated: each failure is listed in the detail, the success_message is kept on success', async () => {
+    const yaml = `
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: A
+        input: a|body|
+        assert:
+          tests:
+            - value: a|A->n|
+              is_greater_than: 1
+            - value: a|A->s|
+              is_equal_to: ok
+          success_message: "n is a|A->n|"
+`;
+    const bad = await runBoth(yaml, 'x', { body: { n: 1, s: 'no' } });
+    expect(bad.response.status).toBe(422);
+    expect(bad.response.body).toEqual({ error: { status: 422, message: 'assertion failed in action "A"', action: 'A', detail: 'value a|A->n|, is_greater_than 1: expected 1 to be greater than 1; value a|A->s|, is_equal_to ok: expected "no" to equal "ok"', data: { n: 1, s: 'no' } } });
+    expect(bad.state.steps.A!.assert).toEqual({ ok: false, failures: expect.any(Array) });
+    const good = await runBoth(yaml, 'x', { body: { n: 2, s: 'ok' } });
+    expect(good.response).toEqual({ status: 200, headers: {}, body: { A: { n: 2, s: 'ok' } } });
+    expect(good.state.steps.A!.assert).toEqual({ ok: true, failures: [], message: 'n is 2' });
+  });
+
+  it('a test that cannot be evaluated (a jq error) is a failed test with the reason, not a crash', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: A
+        input: { n: 1 }
+        assert:
+          tests:
+            - jq: 'error("no such field")'
+              is_not_null: true
+          error_message: A is not usable
+`, 'x');
+    expect(r.response.status).toBe(422);
+    expect(r.response.body).toMatchObject({ error: { status: 422, message: 'A is not usable', action: 'A' } });
+    expect((r.response.body as { error: { detail: string } }).error.detail).toBe('no such field');
+  });
+});
+
+describe('input resolution', () => {
+  it('input_fallbacks skip null and missing values but keep 0, false and empty text', async () => {
+    const yaml = (first: string) => `
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: a|body::${first}|
+        input_fallbacks: [a|body::none|, fallback]
+`;
+    const body = { nul: null, zero: 0, no: false, empty: '' };
+    expect((await runBoth(yaml('nul'), 'x', { body })).response.body).toEqual({ A: 'fallback' });
+    expect((await runBoth(yaml('zero'), 'x', { body })).response.body).toEqual({ A: 0 });
+    expect((await runBoth(yaml('no'), 'x', { body })).response.body).toEqual({ A: false });
+    expect((await runBoth(yaml('empty'), 'x', { body })).response.body).toEqual({ A: '' });
+  });
+
+  it('conditional_input takes the first entry whose tests all hold; none holding gives null', async () => {
+    const yaml = `
+interfaces:
+  x:
+    actions:
+      - name: A
+        conditional_input:
+          - input: both
+            tests: [{ value: a|body::n|, is_greater_than: 1 }, { value: a|body::n|, is_less_than: 5 }]
+          - input: big
+            tests: [{ value: a|body::n|, is_greater_than: 1 }]
+`;
+    expect((await runBoth(yaml, 'x', { body: { n: 3 } })).response.body).toEqual({ A: 'both' });
+    expect((await runBoth(yaml, 'x', { body: { n: 9 } })).response.body).toEqual({ A: 'big' });
+    expect((await runBoth(yaml, 'x', { body: { n: 0 } })).response.body).toEqual({ A: null });
+  });
+});

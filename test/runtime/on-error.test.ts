@@ -1,15 +1,17 @@
 // The error handler: runs after a failed run's response, with the documented body, is not awaited,
 // is rate limited per config, and its own failure never reaches the caller.
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import type { ErrorHandlers } from '../../runtime/exec/on-error.ts';
+import { buildApp } from '../../runtime/server/app.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
 let up: Up;
 beforeAll(async () => {
-  up = await countingUpstream({ '/fail': (_q, res) => json(res, 503, { down: true }), '/record': (_q, res) => json(res, 200, {}), '/broken': (_q, res) => json(res, 500, {}) });
+  up = await countingUpstream({ '/fail': (_q, res) => json(res, 503, { down: true }), '/record': (_q, res) => json(res, 200, {}), '/broken': (_q, res) => json(res, 500, {}), '/rules': (_q, res) => json(res, 200, {}) });
 });
 afterAll(async () => { await up.close(); await closeHttpPools(); });
 
@@ -63,6 +65,111 @@ describe('on_error', () => {
     expect(res.status).toBe(502);
     await Promise.all((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running);
     expect(up.count('/broken')).toBe(1);
+    await app.close();
+  });
+});
+
+describe('on_error: which failures start the handler, and the per-minute window', () => {
+  const rules = (onError: string) => `
+on_error:
+  interface: notify
+${onError}
+interfaces:
+  work:
+    actions:
+      - name: Call
+        url: a|var::API|/fail
+  w200:
+    response: { http_code_on_error: 200 }
+    actions:
+      - name: Call
+        url: a|var::API|/fail
+  w300:
+    response: { http_code_on_error: 300 }
+    actions:
+      - name: Call
+        url: a|var::API|/fail
+  w404:
+    response: { http_code_on_error: 404 }
+    actions:
+      - name: Call
+        url: a|var::API|/fail
+  notify:
+    method: POST
+    assert:
+      tests: [{ value: a|body->interface|, is_not_null: true }]
+    actions:
+      - name: Record
+        http:
+          url: a|var::API|/rules
+          method: POST
+          body: { what: a|body->interface|, at: a|body->at| }
+`;
+  const t0 = Date.parse('2026-03-01T10:00:00.000Z');
+
+  async function serve(yaml: string, mode: 'compiled' | 'interpreted') {
+    const clock = { t: t0, now: () => clock.t, sleep: async () => {} };
+    const warnings: string[] = [];
+    const app = buildApp([await planOf('rules.yaml', mode, yaml)], { env: testEnv({ API: up.url }), services: { clock }, warn: (m) => warnings.push(m) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const handlers = (app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers;
+    const sent = () => up.hits.filter((h) => h.path === '/rules').map((h) => JSON.parse(h.body) as { what: string; at: string });
+    /** One request; returns its status and run id once any handler it started has finished. */
+    const call = async (path: string, at: number, init?: RequestInit) => {
+      clock.t = at;
+      const res = await fetch(url + path, init);
+      await res.arrayBuffer();
+      await Promise.all(handlers.running);
+      return { status: res.status, run: res.headers.get('x-run-id') };
+    };
+    return { app, call, sent, warnings, handlers };
+  }
+
+  it.each(['compiled', 'interpreted'] as const)('a status list picks the statuses; by default any non-2xx; never for the handler itself (%s)', async (mode) => {
+    const before = up.hits.filter((h) => h.path === '/rules').length;
+    const listed = await serve(rules('  status: [502]'), mode);
+    expect((await listed.call('/work', t0)).status).toBe(502);
+    expect((await listed.call('/w404', t0)).status).toBe(404);
+    expect(listed.sent().slice(before)).toEqual([{ what: 'work', at: '2026-03-01T10:00:00.000Z' }]);
+    await listed.app.close();
+
+    const dflt = await serve(rules(''), mode);
+    expect((await dflt.call('/notify', t0, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(422);
+    expect((await dflt.call('/w200', t0)).status).toBe(200);
+    expect((await dflt.call('/w300', t0 + 1000)).status).toBe(300);
+    // The direct call's own record (its body has no interface), then the handler for w300 only.
+    expect(dflt.sent().slice(before + 1)).toEqual([{ what: null, at: null }, { what: 'w300', at: '2026-03-01T10:00:01.000Z' }]);
+    expect(dflt.warnings).toEqual([]);
+    await dflt.app.close();
+  });
+
+  it.each(['compiled', 'interpreted'] as const)('max_per_minute counts from the first handler of a window of one minute; 0 starts none (%s)', async (mode) => {
+    const before = up.hits.filter((h) => h.path === '/rules').length;
+    const one = await serve(rules('  max_per_minute: 1'), mode);
+    await one.call('/work', t0);
+    const skipped = await one.call('/work', t0 + 59_999);
+    await one.call('/work', t0 + 60_000);
+    expect(one.sent().slice(before).map((s) => s.at)).toEqual(['2026-03-01T10:00:00.000Z', '2026-03-01T10:01:00.000Z']);
+    expect(one.handlers.skipped).toBe(1);
+    expect(one.warnings).toEqual([`on_error: rate limit (1/min) reached for rules; handler skipped for run ${skipped.run}`]);
+    await one.app.close();
+
+    const none = await serve(rules('  max_per_minute: 0'), mode);
+    await none.call('/work', t0);
+    expect(none.sent().length).toBe(before + 2);
+    expect(none.handlers.skipped).toBe(1);
+    await none.app.close();
+  });
+
+  it('a handler that fails is reported to the operator with its status', async () => {
+    const warnings: string[] = [];
+    const app = buildApp([await planOf('broken.yaml', 'interpreted', cfg('/broken'))], { env: testEnv({ API: up.url }), warn: (m) => warnings.push(m) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/work`);
+    expect(res.status).toBe(502);
+    await Promise.all((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running);
+    expect(warnings).toEqual(['on_error: handler notify failed with 502']);
     await app.close();
   });
 });

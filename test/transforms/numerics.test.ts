@@ -12,8 +12,8 @@ describe('numerics', () => {
     expect(run(frozen([{ n: '1' }, { n: '2.0' }, { m: '3' }]), ['n'], scope)).toEqual([{ n: 1 }, { n: 2 }, { m: '3' }]);
   });
   it('leaves non-numeric text, unsafe integers, non-strings and absent fields as they are', () => {
-    const data = frozen({ a: 'N/A', b: '', c: '0x1F', d: '1,000', e: '12345678901234567890', f: 5, g: null, h: true, i: 'Infinity' });
-    const out = run(data, ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'zz'], scope);
+    const data = frozen({ a: 'N/A', b: '', c: '0x1F', d: '1,000', e: '12345678901234567890', f: 5, g: null, h: true, i: 'Infinity', j: '-12345678901234567890', k: ' +9007199254740993 ' });
+    const out = run(data, ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'zz'], scope);
     expect(out).toBe(data);
   });
   it('hostile field names are data', () => {
@@ -25,6 +25,7 @@ describe('numerics', () => {
   });
   it('fails cleanly', () => {
     expect(() => run('12', ['a'], scope)).toThrow(TransformError);
+    expect(() => run('12', ['a'], scope)).toThrow('numerics: expected an object or an array of objects, got a string');
     expect(() => run({}, 'price', scope)).toThrow(/numerics: expected a list/);
   });
 });
