@@ -25,6 +25,17 @@ describe('response decoding', () => {
       '/204': send('application/json', '', 204),
       '/304': (_q, res) => { res.writeHead(304, { etag: '"v1"' }); res.end(); },
       '/empty': send('application/json', ''),
+      '/badnd': send('application/x-ndjson', '{"a":1}\n  \n{"a":2}\nnot json\n'),
+      '/spaced-nd': send('application/x-ndjson', '{"a":1}\n \t\n{"a":2}'),
+      '/gappy-csv': send('text/csv', 'id,name\n1,a\n\n2,b\n'),
+      '/ragged-csv': send('text/csv', 'id,name\n1\n'),
+      '/pi-xml': send('application/xml', '<?xml version="1.0"?><?style sheet?><r><i>1</i></r>'),
+      '/deep': send('application/json', '['.repeat(300) + ']'.repeat(300)),
+      '/html-500': send('text/html', '<html>down</html>', 500),
+      '/bom': send('text/plain', '\uFEFFhello'),
+      '/quoted': send('text/plain; charset="ISO-8859-1"', Buffer.from([0x63, 0x61, 0x66, 0xe9])),
+      '/spaced': send('text/plain ;  CHARSET = iso-8859-1 ; format=flowed', Buffer.from([0x63, 0x61, 0x66, 0xe9])),
+      '/unknown-charset': send('text/plain; charset=x-no-such', 'caf\u00e9'),
     });
   });
   afterAll(async () => { await closeHttpPools(); await up.close(); });
@@ -81,5 +92,46 @@ describe('response decoding', () => {
       expect(out.data, p).toBeNull();
     }
     expect((await get('/304')).headers?.etag).toBe('"v1"');
+  });
+
+  it('ndjson skips blank and whitespace-only lines; a bad line is named by its number when the type is declared', async () => {
+    expect((await get('/spaced-nd')).data).toEqual([{ a: 1 }, { a: 2 }]);
+    expect((await get('/badnd')).data).toBe('{"a":1}\n  \n{"a":2}\nnot json\n'); // inferred: text fallback
+    const out = await get('/badnd', { data_type: 'ndjson' });
+    expect(out).toMatchObject({ ok: false, data: '{"a":1}\n  \n{"a":2}\nnot json\n' });
+    expect(out.error).toMatch(/^response body is not valid ndjson: line 4: Unexpected token .* \(GET http:\/\/127\.0\.0\.1:\d+\/badnd\)$/);
+  });
+
+  it('csv skips empty lines; a row with another column count fails a declared csv', async () => {
+    expect((await get('/gappy-csv')).data).toEqual([{ id: '1', name: 'a' }, { id: '2', name: 'b' }]);
+    const out = await get('/ragged-csv', { data_type: 'csv' });
+    expect(out).toMatchObject({ ok: false, data: 'id,name\n1\n' });
+    expect(out.error).toMatch(/^response body is not valid csv: /);
+  });
+
+  it('xml drops processing instructions; a declared xml error names its line', async () => {
+    expect((await get('/pi-xml')).data).toEqual({ r: { i: '1' } });
+    expect((await get('/badxml', { data_type: 'xml' })).error).toMatch(/^response body is not valid xml: .+ \(line 1\) \(GET /);
+  });
+
+  it('json nested past the bound is not parsed: text when inferred, an error when declared', async () => {
+    const deep = '['.repeat(300) + ']'.repeat(300);
+    expect(await get('/deep')).toMatchObject({ ok: true, data: deep });
+    const out = await get('/deep', { data_type: 'json' });
+    expect(out).toMatchObject({ ok: false, data: deep });
+    expect(out.error).toMatch(/^response body is not valid json: nests deeper than 256 levels \(GET /);
+  });
+
+  it('a failed status keeps an undecodable body as text and reports the status, not the decoding', async () => {
+    const out = await get('/html-500', { data_type: 'json' });
+    expect(out).toMatchObject({ ok: false, status: 500, data: '<html>down</html>' });
+    expect(out.error).toMatch(/^HTTP 500 from GET /);
+  });
+
+  it('charset: quoted, spaced or upper-case names are honoured; an unknown one reads as UTF-8; a BOM is dropped', async () => {
+    expect((await get('/quoted')).data).toBe('café');
+    expect((await get('/spaced')).data).toBe('café');
+    expect((await get('/unknown-charset')).data).toBe('café');
+    expect((await get('/bom')).data).toBe('hello');
   });
 });
