@@ -21,6 +21,7 @@ beforeAll(async () => {
       if (id % 7 === 0) return json(res, 404, { error: `no member ${id}` });
       json(res, 200, { id, name: `m${id}` });
     },
+    '/code/*': (req, res) => json(res, Number(req.url!.split('/')[2]), { code: Number(req.url!.split('/')[2]) }),
   });
 });
 afterAll(async () => { await up.close(); await closeHttpPools(); });
@@ -60,6 +61,8 @@ describe('lookup_concurrency cap', () => {
     expect(concurrencyOf(80, {})).toBe(80);
     expect(concurrencyOf(80, { SERVICE__MANAGED_MODE: '1' })).toBe(50);
     expect(concurrencyOf(10, { SERVICE__MANAGED_MODE: 'true' })).toBe(10);
+    expect(concurrencyOf(80, { SERVICE__MANAGED_MODE: 'TRUE' })).toBe(50);
+    for (const off of ['0', 'false', 'yes', '10', 'true1', 'xtrue']) expect(concurrencyOf(80, { SERVICE__MANAGED_MODE: off }), off).toBe(80);
   });
 });
 
@@ -92,5 +95,72 @@ describe('lookup', () => {
     expect(r.state.steps.Members!.outcome).toBe('failed');
     expect(r.state.steps.Members!.error).toBe('lookup timed out');
     expect(r.response.status).toBe(504);
+  });
+
+  it('one object is one item; a missing list is no items', async () => {
+    const yaml = cfg('').replace('lookup: a|body::ids|', 'lookup: a|body::one|');
+    expect((await both(yaml, { one: { id: 2 } })).response.body).toEqual([{ name: 'm2' }]);
+    expect((await both(yaml, {})).response).toEqual({ status: 200, headers: {}, body: [] });
+  });
+
+  it("an item's result is its output: http action's data, else the last action that ran", async () => {
+    const nested = (first: string) => `
+interfaces:
+  x:
+    actions:
+      - name: Members
+        lookup: a|body::ids|
+        output: http
+        actions:
+          - name: Get
+            url: a|var::API|/member/a|body::id|
+${first}          - name: Label
+            input: label a|body::id|
+          - name: Never
+            run_when_failed: [Get]
+            input: never
+`;
+    expect((await both(nested(''), ids(2))).response.body).toEqual(['label 1', 'label 2']);
+    expect((await both(nested('            output: http\n'), ids(2))).response.body).toEqual([{ id: 1, name: 'm1' }, { id: 2, name: 'm2' }]);
+  });
+
+  it('partition: a status of 400 or more fails the item even when accepted; inherited fields go to succeeded items only', async () => {
+    const r = await both(`
+interfaces:
+  x:
+    actions:
+      - name: Calls
+        lookup: a|body::codes|
+        lookup_partition: true
+        lookup_inherit: { code_asked: c, missing: nope }
+        output: http
+        actions:
+          - name: Get
+            http:
+              url: a|var::API|/code/a|body::c|
+              expect_status: [2xx, 399, 400]
+`, { codes: [{ c: 200 }, { c: 399 }, { c: 400 }] });
+    expect(r.response.body).toEqual({
+      succeeded: [{ code: 200, code_asked: 200, missing: null }, { code: 399, code_asked: 399, missing: null }],
+      failed: [{ item: { c: 400 }, http_code: 400, data: { code: 400 } }],
+    });
+  });
+
+  it('inherited fields wrap a result that is not an object', async () => {
+    const r = await both(`
+interfaces:
+  x:
+    actions:
+      - name: Names
+        lookup: a|body::ids|
+        lookup_inherit: { member: id }
+        output: http
+        actions:
+          - name: Get
+            url: a|var::API|/member/a|body::id|
+            post_transforms:
+              - extract_value: name
+`, ids(2));
+    expect(r.response.body).toEqual([{ value: 'm1', member: 1 }, { value: 'm2', member: 2 }]);
   });
 });
