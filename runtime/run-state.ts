@@ -71,6 +71,9 @@ export interface RunState {
   wake?: Wake;
   /** A retry spread over suspensions: the attempts spent so far and the execution id they share. */
   retry?: { action: string; attempts: number; executionId: string };
+  /** A scheduled tick's run: which schedule, the tick (epoch ms) and the attempt, so that whichever
+   *  node finishes it (after a takeover or a suspension) retries a failure by the schedule's rules. */
+  tick?: { schedule: string; at: number; attempt: number };
   /** The response the run ended with (read by GET /_ap/runs/<id> after a suspension). */
   response?: { status: number; headers: Record<string, string>; body: unknown };
 }

@@ -8,7 +8,7 @@ import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
-import { LeaseLost, leasedCheckpoint } from '../store/lease.ts';
+import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -53,8 +53,7 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     return run;
   }
   // The lease is renewed after each action (checkpoint) and, for a long action, by a timer.
-  const lease = o.store.leaseMs;
-  const renew = lease ? setInterval(() => { o.store.renewLeases([run.id], o.node).catch(() => {}); }, Math.max(50, lease / 3)) : undefined;
+  const stopRenewing = renewWhileHeld(o.store, run.id, o.node);
   const checkpoint = leasedCheckpoint(o.store, o.env, o.node);
   try {
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
@@ -72,6 +71,6 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     await o.store.saveRun(run);
     return run;
   } finally {
-    clearInterval(renew);
+    stopRenewing();
   }
 }

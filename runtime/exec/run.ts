@@ -18,6 +18,8 @@ export interface RunOptions {
   runId?: string;
   /** A run held under a lease (resumed, taken over): persists progress after each action. */
   checkpoint?: (state: RunState) => Promise<void>;
+  /** A scheduled tick's attempt, carried in the run state (RunState.tick). */
+  tick?: RunState['tick'];
 }
 
 export interface RunResult {
@@ -40,6 +42,7 @@ export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, 
     seq: newSeq(),
     cursor: 0,
     status: 'running',
+    ...(o.tick ? { tick: o.tick } : {}),
   };
 }
 

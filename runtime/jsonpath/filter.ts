@@ -47,7 +47,7 @@ export function fnLength(v: Val): Val {
 export const fnCount = (nodes: unknown[]): number => nodes.length;
 export const fnValue = unpack;
 
-// match/search: json-p3's own implementations (I-Regexp check, RFC 9485 mapping, cached).
+// match/search: the environment's, on the linear-time engine (./regex.ts), as the interpreter runs them.
 interface Fn { call(...args: unknown[]): unknown }
 const match = env.functionRegister.get('match') as Fn;
 const search = env.functionRegister.get('search') as Fn;

@@ -9,6 +9,12 @@
 //  - last:<config>.<iface> = the newest tick time claimed. On start, if the latest tick before now
 //    is newer than it, that single tick runs once (claimed, so once across nodes): never a backlog,
 //    and never on a first deploy (no mark yet). Both need a durable store to survive a restart.
+//
+// A tick's run on a durable store is held under a lease and checkpointed after each action. When its
+// node dies, another node's resumer takes the run over from its last checkpoint (the crash is not a
+// failed attempt); whichever node finishes a tick's run hands it back here (`finished`), so a failure
+// is retried by the schedule's rules wherever it happened. A pending retry whose node died during
+// the wait is picked up by the other nodes' sweep once it is a lease overdue.
 import type { Cron } from 'croner';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData } from '../run-state.ts';
@@ -16,7 +22,7 @@ import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
-import { LeaseLost, leasedCheckpoint } from '../store/lease.ts';
+import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
 export interface ScheduleOptions {
@@ -37,6 +43,9 @@ export interface Schedules {
   stop(): Promise<void>;
   /** Ticks this node claimed and ran (catch-up included, retries not). */
   readonly ticks: number;
+  /** A tick's run finished elsewhere than in this scheduler (taken over, or resumed after a
+   *  suspension): a failed one is retried by its schedule's rules. Runs of no tick are ignored. */
+  finished(result: RunResult): void;
 }
 
 interface Job { key: string; plan: Plan; iface: InterfacePlan; s: ScheduleSettings; cron: Cron }
@@ -96,8 +105,13 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
   };
 
   const attempt = async (job: Job, tickAt: number, n: number) => {
-    const result = await run(job);
-    if (result === 'taken-over' || (result && result.state.status !== 'failed')) return;
+    const result = await run(job, tickAt, n);
+    if (result !== 'taken-over') await afterAttempt(job, tickAt, n, result);
+  };
+
+  /** An attempt ended (here or on the node that took it over): a failed or crashed one is retried. */
+  const afterAttempt = async (job: Job, tickAt: number, n: number, result: RunResult | undefined) => {
+    if (result && result.state.status !== 'failed') return;
     if (n >= job.s.maxAttempts) {
       if (job.s.maxAttempts > 1) log(`schedule of ${job.key}: tick ${new Date(tickAt).toISOString()} failed after ${n} attempts`);
       return;
@@ -118,19 +132,25 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     await attempt(job, p.tick, p.attempt);
   };
 
-  const run = async (job: Job): Promise<RunResult | 'taken-over' | undefined> => {
+  const run = async (job: Job, tickAt: number, n: number): Promise<RunResult | 'taken-over' | undefined> => {
     const request: RequestData = { method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' };
+    const runId = o.env.uuid();
+    // On a durable store the tick's run is checkpointed under a lease, renewed while an action runs:
+    // if this node dies, another node's resumer continues it from its last completed action.
+    const checkpoint = o.store.durable ? leasedCheckpoint(o.store, o.env, o.node) : undefined;
+    const stopRenewing = renewWhileHeld(o.store, runId, o.node);
     let result: RunResult;
     try {
-      // On a durable store the tick's run is checkpointed under a lease: if this node dies, another
-      // node's resumer continues it from its last completed action.
-      const checkpoint = o.store.durable ? leasedCheckpoint(o.store, o.env, o.node) : undefined;
-      result = await executeInterface(job.plan, job.iface, request, { trigger: 'schedule', env: o.env, services: o.services, ...(checkpoint ? { checkpoint } : {}) });
+      result = await executeInterface(job.plan, job.iface, request, {
+        trigger: 'schedule', env: o.env, services: o.services, runId, tick: { schedule: job.key, at: tickAt, attempt: n }, ...(checkpoint ? { checkpoint } : {}),
+      });
     } catch (e) {
       // Another node continues the run from its checkpoint: not a failed attempt.
       if (e instanceof LeaseLost) { log(e.message); return 'taken-over'; }
       log(`schedule of ${job.key}: run crashed: ${(e as Error).message}`);
       return undefined; // counts as a failed attempt
+    } finally {
+      stopRenewing();
     }
     // A failing hook (capture, on_error) is logged; it must not make the run count as failed.
     await Promise.resolve().then(() => o.afterRun?.(job.plan, job.iface, result)).catch((e: unknown) => log(`schedule of ${job.key}: after-run hook: ${(e as Error).message}`));
@@ -149,6 +169,24 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     if (typeof last === 'number' && last < prev.getTime()) await tick(job, prev, true);
   };
 
+  // Pending retries left by a node that died during the wait: run once a lease overdue (claimed per
+  // attempt, so never twice). Each is tried once per node: the last one tried per schedule is kept.
+  const lease = o.store.durable ? o.store.leaseMs : undefined;
+  const swept = new Map<string, string>();
+  const sweep = async () => {
+    const t = now();
+    for (const job of jobs) {
+      if (job.s.maxAttempts < 2) continue;
+      const p = (await o.store.stateGet(SCHEDULE_NS, [`retry:${job.key}`], t))[`retry:${job.key}`] as PendingRetry | undefined;
+      const id = p && `${job.key}#${p.attempt}@${p.tick}`;
+      if (!p || !id || swept.get(job.key) === id || p.due + lease! > t) continue;
+      swept.set(job.key, id);
+      track(retry(job, p));
+    }
+  };
+  const sweepEvery = (ms: number) => later(ms, () => track(sweep().finally(() => sweepEvery(ms))));
+  if (lease && jobs.some((j) => j.s.maxAttempts > 1)) sweepEvery(lease);
+
   for (const job of jobs) {
     arm(job, new Date(now()));
     track(catchUp(job));
@@ -156,6 +194,11 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
 
   return {
     get ticks() { return ticks; },
+    finished(result) {
+      const t = result.state.tick;
+      const job = t && jobs.find((j) => j.key === t.schedule);
+      if (t && job && result.state.status !== 'suspended') track(afterAttempt(job, t.at, t.attempt, result));
+    },
     async stop() {
       stopped = true;
       for (const t of timers) clearTimeout(t);

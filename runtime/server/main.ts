@@ -20,9 +20,9 @@ import { startMqtt } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
 import { wsLimitsFrom } from '../realtime/limits.ts';
 import { usesChannels } from '../realtime/index.ts';
-import { runHooks } from './hooks.ts';
+import { runHooks, type RunHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
-import { startSchedules } from '../schedule/scheduler.ts';
+import { startSchedules, type Schedules } from '../schedule/scheduler.ts';
 import { createLogger } from '../log/logger.ts';
 import { logSettings } from './log-settings.ts';
 import { redactorOf } from '../values/redact.ts';
@@ -69,7 +69,11 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const warn = (m: string) => log.warn(m);
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
-  const hooks = runHooks({ env, services, warn, capture });
+  const runHooksOf = runHooks({ env, services, warn, capture });
+  // A scheduled tick's run finished by a resumer or a callback (taken over from a dead node, or
+  // resumed after a suspension) goes back to its schedule, which retries a failure by its rules.
+  let schedules: Schedules | undefined;
+  const hooks: RunHooks = { errorHandlers: runHooksOf.errorHandlers, afterRun(p, i, r) { runHooksOf.afterRun(p, i, r); schedules?.finished(r); } };
   if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
   const network = await networkFromEnv(process.env, store);
   // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).
@@ -86,13 +90,13 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
     ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
   });
-  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
-  const schedules = startSchedules(plans, {
+  schedules = startSchedules(plans, {
     store, env, services, node, log: warn,
     // Seconds-resolution cron is for tests only; configs are validated as 5 fields.
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
-    afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
+    afterRun: (plan, iface, result) => runHooksOf.afterRun(plan, iface, result),
   });
+  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   await startMqtt(app, plans, {
     environment: process.env.SERVICE__ENVIRONMENT || DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
@@ -109,7 +113,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const stop = (signal: string) => {
     log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');
     clearInterval(retention);
-    const drained = Promise.all([resumer.stop(), schedules.stop(), app.close()]).then(() => true);
+    const drained = Promise.all([resumer.stop(), schedules!.stop(), app.close()]).then(() => true);
     const grace = new Promise<false>((r) => setTimeout(() => r(false), ops.shutdownGraceMs).unref());
     Promise.race([drained, grace])
       .then((done) => { if (!done) log.warn({ in_flight: inFlight(app) }, 'shutdown grace period over: in-flight work left unfinished'); })

@@ -16,3 +16,12 @@ export function leasedCheckpoint(store: Store, env: Environment, node: string): 
     if (!(await store.checkpoint(redactRun(st, redact), node))) throw new LeaseLost(st.id);
   };
 }
+
+/** Keeps a held run's lease alive while one action runs longer than the lease (checkpoints renew
+ *  it between actions). Returns the function that stops renewing. */
+export function renewWhileHeld(store: Store, id: string, node: string): () => void {
+  const lease = store.leaseMs;
+  if (!lease || !store.durable) return () => {};
+  const t = setInterval(() => { store.renewLeases([id], node).catch(() => {}); }, Math.max(50, lease / 3));
+  return () => clearInterval(t);
+}

@@ -16,8 +16,8 @@ let up: Up;
 const schema = schemaName('sched');
 const stores: PostgresStore[] = [];
 beforeAll(async () => {
-  up = await countingUpstream({ '/tick': (_q, res) => json(res, 200, {}) });
-  for (let n = 0; n < 2; n++) { const s = new PostgresStore({ url: DATABASE_URL, schema }); await s.init(); stores.push(s); }
+  up = await countingUpstream({ '/tick': (_q, res) => json(res, 200, {}), '/flaky': (_q, res, n) => json(res, n === 1 ? 500 : 200, {}) });
+  for (let n = 0; n < 2; n++) { const s = new PostgresStore({ url: DATABASE_URL, schema, leaseMs: 300 }); await s.init(); stores.push(s); }
 });
 afterAll(async () => { for (const s of stores) await s.close(); await dropSchema(schema); await up.close(); await closeHttpPools(); });
 
@@ -43,5 +43,29 @@ interfaces:
     expect(up.count('/tick')).toBe(rows.rows[0].n);
     expect(claimed).toBe(rows.rows[0].n);
     expect(claimed).toBeGreaterThanOrEqual(4);
+  }, 20_000);
+
+  it('a retry whose node stopped during the wait is run once by the other node, a lease after it was due', async () => {
+    const plans = await Promise.all(stores.map(() => planOf('jobs.yaml', 'interpreted', `
+interfaces:
+  flaky:
+    schedule: { cron: "0 3 * * *", enabled: true, max_attempts: 2, retry_backoff_seconds: 1 }
+    actions:
+      - name: Ping
+        url: a|var::API|/flaky
+`)));
+    // One tick, a second from now (6 fields, seconds first: tests only).
+    const at = new Date(Date.now() + 1500);
+    for (const p of plans) p.interfaces[0]!.schedule = { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, enabled: true, max_attempts: 2, retry_backoff_seconds: 1 } as Json;
+    const nodes = plans.map((plan, n) => startSchedules([plan], { store: stores[n]!, env: { ...testEnv({ API: up.url }), uuid: randomUUID }, services: { clock: systemClock, store: stores[n]! }, node: `node-${n}`, seconds: true, log: () => {} }));
+    // The node that ran the failing tick stops before its retry is due: its timer is gone with it.
+    const owner = await until(() => nodes.findIndex((s) => s.ticks === 1) + 1 || undefined, 10_000) - 1;
+    const pending = await until(async () => (await stores[owner]!.stateGet('_ap/schedule', ['retry:jobs.flaky'], Date.now()))['retry:jobs.flaky'] as { due: number } | undefined, 10_000);
+    await nodes[owner]!.stop();
+    await until(() => (up.count('/flaky') === 2 ? true : undefined), 10_000);
+    const retried = up.hits.filter((h) => h.path === '/flaky')[1]!.at;
+    expect(retried).toBeGreaterThanOrEqual(pending.due + 300 - 50);
+    await nodes[1 - owner]!.stop();
+    expect(up.count('/flaky')).toBe(2);
   }, 20_000);
 });
