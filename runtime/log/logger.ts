@@ -38,6 +38,7 @@ function withErrors(a: unknown): unknown {
   const plain = (e: Error) => ({ type: e.name, message: e.message, stack: e.stack ?? '' });
   if (a instanceof Error) return { err: plain(a) };
   if (!a || typeof a !== 'object' || Array.isArray(a)) return a;
+  if (!Object.values(a).some((v) => v instanceof Error)) return a; // most lines: nothing to copy
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v instanceof Error ? plain(v) : v]));
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
 import { stringMap } from '../values/string-map.ts';
-import { MAX_JSON_DEPTH, tooDeep } from '../values/json-depth.ts';
+import { parseJsonBounded, TooDeepError } from '../values/json-depth.ts';
 
 /** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
 export class BadRequest extends Error {
@@ -25,8 +25,9 @@ export function requestData(req: FastifyRequest): RequestData {
 export function decodeBody(raw: string, type: string): unknown {
   if (raw === '') return null;
   if (isJsonType(type)) {
-    if (tooDeep(raw)) throw new BadRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels`);
-    try { return JSON.parse(raw); } catch (e) { throw new BadRequest(`request body is not valid JSON: ${(e as Error).message}`); }
+    try { return parseJsonBounded(raw); } catch (e) {
+      throw new BadRequest(e instanceof TooDeepError ? `request body ${e.message}` : `request body is not valid JSON: ${(e as Error).message}`);
+    }
   }
   if (/^application\/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(raw));
   return raw;

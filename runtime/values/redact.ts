@@ -16,6 +16,8 @@ export type Redactor = <T>(value: T) => T;
 export function makeRedactor(secrets: readonly string[]): Redactor {
   const needles = [...new Set(secrets.flatMap((s) => (s ? [s, encodeURIComponent(s)] : [])))].sort((a, b) => b.length - a.length);
   if (!needles.length) return (v) => v;
+  // The needles as they appear inside JSON text (strings and keys are escaped there; numbers are not).
+  const inJson = needles.map((n) => JSON.stringify(n).slice(1, -1));
   const text = (s: string) => needles.reduce((acc, n) => (acc.includes(n) ? acc.split(n).join(REDACTED) : acc), s);
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
@@ -29,8 +31,23 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
     }
     return v;
   };
-  return <T>(value: T) => walk(value, 0) as T;
+  // Most values hold no secret: one native serialisation and a substring test prove it (every
+  // string, key and number the walk would rewrite shows in the JSON text), and the value is returned
+  // as is. Only a value that may hold one is copied and rewritten.
+  return <T>(value: T) => (holdsNone(value, inJson) ? value : (walk(value, 0) as T));
 }
+
+function holdsNone(value: unknown, inJson: readonly string[]): boolean {
+  if (value === null || typeof value === 'boolean') return true;
+  let json: string | undefined;
+  try { json = JSON.stringify(value); } catch { return false; } // a cycle or a bigint: the walk decides
+  // Dates and other objects with toJSON serialise differently from the walk's view of them.
+  if (json === undefined || (typeof value === 'object' && hasToJson(value))) return false;
+  for (const n of inJson) if (json.includes(n)) return false;
+  return true;
+}
+
+const hasToJson = (v: object) => typeof (v as { toJSON?: unknown }).toJSON === 'function';
 
 /** A redacted deep copy of a JSON value: every occurrence of the secrets becomes "[redacted]". */
 export function redactSecrets<T>(value: T, secretsSeen: string[]): T {
@@ -46,18 +63,26 @@ export function redactorOf(env: Environment): Redactor {
   return r;
 }
 
-function redactHeaders(h: Record<string, unknown> | undefined): void {
-  if (!h) return;
-  for (const k of Object.keys(h)) if (CREDENTIAL_HEADERS.has(k.toLowerCase())) h[k] = REDACTED;
+/** The headers with credential ones masked: the same object when there are none. */
+function maskHeaders<H extends Record<string, unknown> | undefined>(h: H): H {
+  if (!h) return h;
+  let out: Record<string, unknown> | undefined;
+  for (const k of Object.keys(h)) if (CREDENTIAL_HEADERS.has(k.toLowerCase())) (out ??= { ...h })[k] = REDACTED;
+  return (out ?? h) as H;
 }
 
-/** The run state as it may be stored. */
+/** The run state as it may be stored (it may share unchanged parts with `state`: stores serialise
+ *  it before the run can change again). */
 export function redactRun(state: RunState, redact: Redactor | string[]): RunState {
   const r = Array.isArray(redact) ? redactSecrets(state, redact) : redact(state);
-  // A redactor without secrets returns the same object: copy before masking headers.
-  const out = r === state ? (structuredClone(state) as RunState) : r;
-  redactHeaders(out.request?.headers);
-  redactHeaders(out.response?.headers);
-  for (const step of Object.values(out.steps ?? {})) redactHeaders(step.headers);
+  // The redactor may have returned `state` itself: headers are masked on copies, never in place.
+  const out = { ...r };
+  if (r.request) out.request = { ...r.request, headers: maskHeaders(r.request.headers) };
+  if (r.response) out.response = { ...r.response, headers: maskHeaders(r.response.headers) };
+  if (r.steps) {
+    const steps: RunState['steps'] = Object.create(null);
+    for (const [k, step] of Object.entries(r.steps)) steps[k] = step.headers ? { ...step, headers: maskHeaders(step.headers) } : step;
+    out.steps = steps;
+  }
   return out;
 }

@@ -9,6 +9,7 @@ import type { RequestData } from '../../runtime/run-state.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { createCapture, redactSecrets, registerCaptureRoutes, replay, ReplayError } from '../../runtime/capture/index.ts';
+import { makeRedactor } from '../../runtime/values/redact.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 
@@ -169,6 +170,15 @@ describe('redaction', () => {
   it('catches the URL-encoded form and keeps numbers that hold no secret', () => {
     expect(redactSecrets({ url: 'https://x/?k=p%40ss%20word', n: 1234, m: 42, list: ['p@ss word'] }, ['p@ss word', '1234', ''])).toEqual({
       url: 'https://x/?k=[redacted]', n: '[redacted]', m: 42, list: ['[redacted]'],
+    });
+  });
+
+  it('returns a value holding no secret as it is, and still finds one in a key, an escaped string or a number', () => {
+    const redact = makeRedactor(['s"e\\cret', '98765']);
+    const clean = { a: [1, { b: 'text' }], n: 42 };
+    expect(redact(clean)).toBe(clean);
+    expect(redact({ ['k s"e\\cret']: 1, v: 'x s"e\\cret y', n: 1987654, d: new Date(0) })).toEqual({
+      'k [redacted]': 1, v: 'x [redacted] y', n: '[redacted]', d: {},
     });
   });
 });

@@ -2,7 +2,7 @@
 import { parse as csvParse } from 'csv-parse/sync';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { inferDataType, type DataType } from './data-type.ts';
-import { MAX_JSON_DEPTH, tooDeep } from '../../values/json-depth.ts';
+import { parseJsonBounded } from '../../values/json-depth.ts';
 
 /*
  * XML → JS mapping (fast-xml-parser): each element becomes a key of its parent; repeated sibling
@@ -39,8 +39,7 @@ function parseAs(type: DataType, text: string): unknown {
     case 'text': return text;
     case 'json':
       // As for request bodies: later walks recurse, so nesting past the bound would overflow the stack.
-      if (tooDeep(text)) throw new Error(`nests deeper than ${MAX_JSON_DEPTH} levels`);
-      return JSON.parse(text);
+      return parseJsonBounded(text);
     case 'ndjson': return parseNdjson(text);
     // Rows keyed by the header line; all values strings; a row with a different column count is an error.
     case 'csv': return csvParse(text, { columns: true, skip_empty_lines: true, bom: true });
@@ -61,8 +60,11 @@ function parseNdjson(text: string): unknown[] {
   return out;
 }
 
+const utf8 = new TextDecoder('utf-8');
+
 /** Honour a content-type charset the runtime knows; otherwise UTF-8 (a leading BOM is dropped). */
 function decodeText(bytes: Buffer, contentType: string | undefined): string {
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
-  try { return new TextDecoder(charset ?? 'utf-8').decode(bytes); } catch { return new TextDecoder('utf-8').decode(bytes); }
+  if (!charset || /^utf-?8$/i.test(charset)) return utf8.decode(bytes);
+  try { return new TextDecoder(charset).decode(bytes); } catch { return utf8.decode(bytes); }
 }
