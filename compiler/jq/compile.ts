@@ -74,6 +74,7 @@ export function compileJq(src: string): { code: string } | null {
       : [_`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`out.push(${v});`])), _`return out;`];
     code = lines([_`((input) => {`, _`  try {`, ...indent(indent(body)), _`  } catch (e) {`, _`    return jq.deeper(e, ${src}, input);`, _`  }`, _`})`]);
   } catch (e) {
+    if (process.env.JQ_DEBUG) console.error(e);
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
   }
@@ -85,7 +86,8 @@ type K = ((v: Code) => Code[]) & { small?: boolean };
 /** Marks a continuation as a single short statement, cheaper to repeat than to call. */
 const small = (k: (v: Code) => Code[]): K => Object.assign(k, { small: true });
 
-const indent = (ls: Code[]): Code[] => ls.map((l) => _`  ${l}`);
+// Code holds no raw newline inside a literal (the builder writes JSON), so every line can be indented.
+const indent = (ls: Code[]): Code[] => ls.map((l) => new Code(`  ${l.text.replace(/\n/g, '\n  ')}`));
 const lines = (ls: Code[]): Code => join(ls, '\n');
 /** An object literal as an arrow function's body needs parentheses. */
 const arrowBody = (e: Code): Code => (e.text.startsWith('{') ? _`(${e})` : e);
@@ -330,10 +332,11 @@ class Gen {
           this.inReturning = false;
           const r = this.fresh('r');
           const init = kind === 'first' ? 'undefined' : String(kind === 'all');
+          const token = this.fresh('label');
           const stop = (x: Code): Code[] => (kind === 'first'
-            ? [_`${r} = ${x};`, _`throw ${this.labelOf(-2)};`]
-            : [_`if (${kind === 'any' ? _`` : _`!`}jq.truthy(${x})) {`, _`  ${r} = ${kind === 'any'};`, _`  throw ${this.labelOf(-2)};`, _`}`]);
-          body = [_`let ${r} = ${new Name(init)};`, ...this.label(-2, (kk) => this.gen(f, v, kk), small(stop)), _`return ${r};`];
+            ? [_`${r} = ${x};`, _`throw ${token};`]
+            : [_`if (${kind === 'any' ? _`` : _`!`}jq.truthy(${x})) {`, _`  ${r} = ${kind === 'any'};`, _`  throw ${token};`, _`}`]);
+          body = [_`let ${r} = ${new Name(init)};`, ...this.label(-2, (kk) => this.gen(f, v, kk), small(stop), token), _`return ${r};`];
         }
       }
     } finally {
@@ -564,7 +567,8 @@ class Gen {
           const got = this.fresh('got');
           const saved = this.inReturning;
           this.inReturning = false;
-          const first = this.label(-1, (kk) => this.gen(n.f, cur, kk), small((u) => [_`${st} = jq.setpath(${st}, ${p}, ${u});`, _`${got} = true;`, _`throw ${this.labelOf(-1)};`]));
+          const token = this.fresh('label');
+          const first = this.label(-1, (kk) => this.gen(n.f, cur, kk), small((u) => [_`${st} = jq.setpath(${st}, ${p}, ${u});`, _`${got} = true;`, _`throw ${token};`]), token);
           this.inReturning = saved;
           return [_`{`, ...indent([...head, _`let ${got} = false;`, ...first, _`if (!${got}) ${dels}.push(${p});`]), _`}`];
         });
@@ -661,8 +665,7 @@ class Gen {
   }
 
   /** `label $x | body`: a fresh token per entry; `break $x` throws it, only this label catches it. */
-  private label(id: number, body: (k: K) => Code[], k: K): Code[] {
-    const token = this.fresh('label');
+  private label(id: number, body: (k: K) => Code[], k: K, token = this.fresh('label')): Code[] {
     const e = this.fresh('e');
     const kk = this.home(k);
     const inner = this.withEnv({ ...this.env, labels: extend(this.env.labels, id, token) }, () => body(kk));
