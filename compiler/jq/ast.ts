@@ -3,10 +3,19 @@
 
 export type BinOp = '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=';
 
+/** A `def`: parameters are filters; a `$name` parameter also binds the variable `var` (jq: `name as $name`). */
+export interface FnDef {
+  name: string;
+  params: { name: string; id: number; var: number | null }[];
+  body: Node;
+  /** Calls itself (directly or from a def nested in it): compiled to a JS function instead of inlined. */
+  recursive: boolean;
+}
+
 export type Node =
   | { k: 'identity' }
   | { k: 'lit'; v: null | boolean | number | string }
-  | { k: 'str'; parts: (string | Node)[] } // "a\(x)b": text and interpolations (as tostring)
+  | { k: 'str'; parts: (string | Node)[]; format?: string } // "a\(x)b": text and interpolations (tostring, or @format)
   | { k: 'index'; target: Node; key: Node; opt: boolean } // .a  .[k]  (opt: .a?)
   | { k: 'slice'; target: Node; from: Node | null; to: Node | null; opt: boolean }
   | { k: 'iter'; target: Node; opt: boolean } // .[]  .[]?
@@ -26,6 +35,16 @@ export type Node =
   // Variables: `id` tells bindings of the same name apart (jq scopes them lexically).
   | { k: 'var'; name: string; id: number } // $name
   | { k: 'bind'; src: Node; name: string; id: number; body: Node } // Term as $name | body
-  | { k: 'reduce'; src: Node; name: string; id: number; init: Node; update: Node }; // reduce Term as $name (init; update)
+  | { k: 'reduce'; src: Node; name: string; id: number; init: Node; update: Node } // reduce Term as $name (init; update)
+  | { k: 'foreach'; src: Node; name: string; id: number; init: Node; update: Node; extract: Node | null }
+  | { k: 'def'; fn: FnDef; rest: Node } // def f: body; rest
+  | { k: 'fcall'; fn: FnDef; args: Node[] } // a call of a def
+  | { k: 'param'; id: number } // a filter parameter of the enclosing def
+  | { k: 'label'; id: number; body: Node } // label $name | body
+  | { k: 'break'; id: number }
+  | { k: 'path'; e: Node } // path(f)
+  | { k: 'getpath'; p: Node } // getpath(p): a path expression too
+  | { k: 'modify'; lhs: Node; f: Node } // lhs |= f (jq's _modify)
+  | { k: 'assign'; lhs: Node; rhs: Node }; // lhs = rhs (jq's _assign)
 
 export const identity: Node = { k: 'identity' };

@@ -2,8 +2,9 @@
 // It rejects (returns null) anything outside the subset or doubtful, so the engine reports real errors:
 // @jq-tools/jq has a parser, but it misreads valid jq (drops spaces in "\(.a) x", rejects 1e1000, {"a b"}).
 import { numStr } from '../../runtime/jq/text.ts';
-import { identity, type BinOp, type Node } from './ast.ts';
-import { builtin } from './builtins.ts';
+import { identity, type BinOp, type FnDef, type Node } from './ast.ts';
+import { builtin, FORMATS } from './builtins.ts';
+import { PRELUDE } from './prelude.ts';
 
 class Reject extends Error {}
 const reject = (why: string): never => { throw new Reject(why); };
@@ -15,27 +16,44 @@ type Tok =
   | { t: 'ident'; v: string; end: number }
   | { t: 'kw'; v: string; end: number }
   | { t: 'op'; v: string; end: number }
+  | { t: 'format'; v: string; end: number }
   | { t: 'eof'; v: ''; end: number };
 
 const KEYWORDS = new Set([
   'def', 'if', 'then', 'elif', 'else', 'end', 'as', 'reduce', 'foreach', 'try', 'catch', 'label',
-  'import', 'include', 'module', 'and', 'or', '__loc__',
+  'import', 'include', 'module', 'and', 'or', '__loc__', 'break',
 ]);
 const NUMBER = /(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
 const FIELD = /\.([a-zA-Z_][a-zA-Z_0-9]*)/y;
 const IDENT = /(?:[a-zA-Z_][a-zA-Z_0-9]*::)*[a-zA-Z_][a-zA-Z_0-9]*/y;
 const VAR = /\$([a-zA-Z_][a-zA-Z_0-9]*)(?!::)/y;
+const FORMAT = /@([a-zA-Z0-9_]+)/y;
 // Longest first. Assignment operators, `?//`, `..`, `$` and `@` are outside the subset.
 const OPS = ['?//', '//=', '|=', '+=', '-=', '*=', '/=', '%=', '==', '!=', '<=', '>=', '//', '..',
   '|', ',', '+', '-', '*', '/', '%', '<', '>', '=', '(', ')', '[', ']', '{', '}', ':', ';', '?', '.', '"', '$', '@'];
 const SUPPORTED_OPS = new Set(['==', '!=', '<=', '>=', '//', '|', ',', '+', '-', '*', '/', '%', '<', '>',
-  '(', ')', '[', ']', '{', '}', ':', ';', '?', '.', '"']);
+  '(', ')', '[', ']', '{', '}', ':', ';', '?', '.', '"', '..', '|=', '+=', '-=', '*=', '/=', '%=', '//=', '=']);
+const UPDATES: Record<string, BinOp | '//'> = { '+=': '+', '-=': '-', '*=': '*', '/=': '/', '%=': '%', '//=': '//' };
 const CMP = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+/** Why `src` is outside the subset (for measuring what to build next), or null when it parses. */
+export function parseWhy(src: string): string | null {
+  try {
+    const p = new Parser(src, { ids: 0, prelude: new Map() });
+    p.pipe();
+    if (p.tok.t !== 'eof') reject('trailing input');
+    return null;
+  } catch (e) {
+    if (e instanceof Reject) return e.message;
+    if (e instanceof RangeError) return 'too deep';
+    throw e;
+  }
+}
 
 /** Parses a jq program of the subset; null when it is outside the subset or not valid jq. */
 export function parseJq(src: string): Node | null {
   try {
-    const p = new Parser(src);
+    const p = new Parser(src, { ids: 0, prelude: new Map() });
     const node = p.pipe();
     if (p.tok.t !== 'eof') reject('trailing input');
     return node;
@@ -63,15 +81,36 @@ function negate(e: Node): Node {
   return e.k === 'lit' && typeof e.v === 'number' ? { k: 'lit', v: e.v === 0 ? 0 : -e.v } : { k: 'neg', e };
 }
 
+/** A destructuring pattern: `$x`, `[p, ...]`, `{key: p, $name, $name: p, "key": p}`. */
+type Pattern =
+  | { k: 'var'; name: string }
+  | { k: 'arr'; items: Pattern[] }
+  | { k: 'obj'; entries: { key: string; bind: string | null; pat: Pattern | null }[] };
+
+/** State shared by a program's parser and the parsers of the builtins it uses (ids stay unique). */
+interface Shared { ids: number; prelude: Map<string, FnDef> }
+
+/** What a function name refers to: a filter parameter of an enclosing def, or a def. */
+type FnEntry = { name: string; arity: number } & ({ param: number } | { fn: FnDef });
+
 class Parser {
   pos = 0;
   tok: Tok;
   /** Variables in scope, innermost last, with their binding ids. */
   private scope: { name: string; id: number }[] = [];
-  private ids = 0;
+  /** Functions and filter parameters in scope, innermost last. */
+  private fns: FnEntry[] = [];
+  /** Labels in scope. */
+  private labels: { name: string; id: number }[] = [];
+  /** Defs whose bodies are being read (a call of one of them makes it recursive). */
+  private defining: FnDef[] = [];
 
-  constructor(readonly src: string) {
+  constructor(readonly src: string, private readonly shared: Shared) {
     this.tok = this.lex();
+  }
+
+  private id(): number {
+    return ++this.shared.ids;
   }
 
   private lex(): Tok {
@@ -90,7 +129,7 @@ class Parser {
     }
     this.pos = i;
     if (i >= s.length) return { t: 'eof', v: '', end: i };
-    for (const re of [NUMBER, FIELD, IDENT, VAR]) re.lastIndex = i;
+    for (const re of [NUMBER, FIELD, IDENT, VAR, FORMAT]) re.lastIndex = i;
     let m: RegExpExecArray | null;
     if ((m = NUMBER.exec(s))) {
       const v = Number(m[0]);
@@ -100,6 +139,7 @@ class Parser {
     }
     if ((m = FIELD.exec(s))) return { t: 'field', v: m[1], end: i + m[0].length };
     if ((m = VAR.exec(s))) return { t: 'var', v: m[1], end: i + m[0].length };
+    if ((m = FORMAT.exec(s))) return { t: 'format', v: m[1], end: i + m[0].length };
     if ((m = IDENT.exec(s))) {
       if (m[0].includes('::')) reject('module reference');
       return { t: KEYWORDS.has(m[0]) ? 'kw' : 'ident', v: m[0], end: i + m[0].length } as Tok;
@@ -126,7 +166,29 @@ class Parser {
   }
 
   pipe(): Node {
-    if (this.tok.t === 'kw' && !['if', 'reduce', 'try'].includes(this.tok.v)) reject(`keyword ${this.tok.v}`);
+    if (this.tok.t === 'kw' && !['if', 'reduce', 'foreach', 'try', 'def', 'label', 'break'].includes(this.tok.v)) reject(`keyword ${this.tok.v}`);
+    if (this.is('def')) {
+      const mark = this.fns.length;
+      const fn = this.def();
+      try {
+        return { k: 'def', fn, rest: this.pipe() };
+      } finally {
+        this.fns.length = mark;
+      }
+    }
+    if (this.is('label')) {
+      this.next();
+      if (this.tok.t !== 'var') return reject('label name');
+      const name = String(this.next().v);
+      this.expect('|');
+      const id = this.id();
+      this.labels.push({ name, id });
+      try {
+        return { k: 'label', id, body: this.pipe() };
+      } finally {
+        this.labels.pop();
+      }
+    }
     const bound = this.binding();
     if (bound) return bound;
     const l = this.comma();
@@ -134,6 +196,72 @@ class Parser {
     if (!this.is('|')) return l;
     this.next();
     return { k: 'pipe', l, r: this.pipe() };
+  }
+
+  /** `def name(params): body;` (the def stays in scope for what follows, until the caller drops it). */
+  private def(): FnDef {
+    this.expect('def');
+    if (this.tok.t !== 'ident' && this.tok.t !== 'kw') return reject('def name');
+    const name = String(this.next().v);
+    const params: FnDef['params'] = [];
+    if (this.is('(')) {
+      this.next();
+      for (;;) {
+        const t = this.next();
+        if (t.t === 'var') params.push({ name: t.v, id: this.id(), var: this.id() });
+        else if (t.t === 'ident') params.push({ name: t.v, id: this.id(), var: null });
+        else reject('parameter');
+        if (this.is(')')) break;
+        this.expect(';');
+      }
+      this.next();
+    }
+    this.expect(':');
+    const fn: FnDef = { name, params, body: identity, recursive: false };
+    this.fns.push({ name, arity: params.length, fn });
+    const mark = { fns: this.fns.length, scope: this.scope.length, labels: this.labels.length };
+    for (const p of params) {
+      this.fns.push({ name: p.name, arity: 0, param: p.id });
+      if (p.var !== null) this.scope.push({ name: p.name, id: p.var });
+    }
+    this.defining.push(fn);
+    try {
+      fn.body = this.pipe();
+    } finally {
+      this.defining.pop();
+      this.fns.length = mark.fns;
+      this.scope.length = mark.scope;
+    }
+    this.expect(';');
+    return fn;
+  }
+
+  /** A builtin defined in jq (prelude.ts), read once per program with only builtins in scope. */
+  private preludeDef(name: string, arity: number): FnDef | null {
+    const key = `${name}/${arity}`;
+    const have = this.shared.prelude.get(key);
+    if (have) return have;
+    const src = PRELUDE[key];
+    if (src === undefined) return null;
+    const p = new Parser(src, this.shared);
+    const fn = p.def();
+    if (p.tok.t !== 'eof') reject('prelude');
+    this.shared.prelude.set(key, fn);
+    return fn;
+  }
+
+  /** A call of a function by name: parameters and defs in scope, then builtins. */
+  private resolve(name: string, args: Node[]): Node {
+    const e = this.fns.findLast((x) => x.name === name && x.arity === args.length);
+    if (e && 'param' in e) return { k: 'param', id: e.param };
+    if (e && 'fn' in e) {
+      if (this.defining.includes(e.fn)) e.fn.recursive = true;
+      return { k: 'fcall', fn: e.fn, args };
+    }
+    const b = builtin(name, args);
+    if (b) return b;
+    const fn = this.preludeDef(name, args.length);
+    return fn ? { k: 'fcall', fn, args } : reject(`unsupported function ${name}/${args.length}`);
   }
 
   /** `Term as $name | Pipe` at the start of a pipe (jq's grammar); null (input untouched) otherwise. */
@@ -152,39 +280,109 @@ class Parser {
       this.tok = saved.tok;
       return null;
     }
-    const { name, id } = this.pattern();
+    const pat = this.pattern();
     this.expect('|');
-    const body = this.within(name, id, () => this.pipe());
-    return { k: 'bind', src, name, id, body };
+    return this.bindPattern(pat, src, () => this.pipe());
   }
 
-  /** `as $name` (destructuring patterns are left to the engine). */
-  private pattern(): { name: string; id: number } {
+  /** `as <pattern>` (alternatives `?//` are left to the engine). */
+  private pattern(): Pattern {
     this.expect('as');
-    if (this.tok.t !== 'var') return reject('destructuring');
-    const name = String(this.next().v);
-    return { name, id: ++this.ids };
+    return this.patternItem();
   }
 
-  private within<T>(name: string, id: number, f: () => T): T {
-    this.scope.push({ name, id });
-    try {
-      return f();
-    } finally {
-      this.scope.pop();
+  private patternItem(): Pattern {
+    if (this.tok.t === 'var') return { k: 'var', name: String(this.next().v) };
+    if (this.is('[')) {
+      this.next();
+      const items: Pattern[] = [this.patternItem()];
+      while (this.is(',')) {
+        this.next();
+        items.push(this.patternItem());
+      }
+      this.expect(']');
+      return { k: 'arr', items };
     }
+    if (!this.is('{')) return reject('pattern');
+    this.next();
+    const entries: { key: string; bind: string | null; pat: Pattern | null }[] = [];
+    for (;;) {
+      let key: string;
+      let bind: string | null = null;
+      const tok = this.tok as Tok;
+      if (tok.t === 'var') key = bind = String(this.next().v);
+      else if (tok.t === 'ident' || tok.t === 'kw') key = String(this.next().v);
+      else if (this.is('"')) {
+        const k = this.string();
+        if (k.k !== 'lit' || typeof k.v !== 'string') return reject('pattern key');
+        key = k.v;
+      } else return reject('pattern key');
+      let pat: Pattern | null = null;
+      if (this.is(':')) {
+        this.next();
+        pat = this.patternItem();
+      } else if (bind === null) reject('pattern key without $');
+      entries.push({ key, bind, pat });
+      if (this.is('}')) break;
+      this.expect(',');
+    }
+    this.next();
+    return { k: 'obj', entries };
   }
 
-  private reduce(): Node {
-    this.expect('reduce');
+  /** Binds `pat` to the output of src around the body that `body()` parses with the pattern's variables in scope. */
+  private bindPattern(pat: Pattern, src: Node, body: () => Node): Node {
+    const mark = this.scope.length;
+    const binds: { name: string; id: number; src: Node }[] = [];
+    const walk = (p: Pattern, from: Node): void => {
+      if (p.k === 'var') {
+        const id = this.id();
+        binds.push({ name: p.name, id, src: from });
+        return;
+      }
+      // The value is held in a hidden variable and indexed per element, in order (jq's matchers).
+      const id = this.id();
+      binds.push({ name: '_', id, src: from });
+      const v: Node = { k: 'var', name: '_', id };
+      const at = (key: string | number): Node => ({ k: 'index', target: v, key: { k: 'lit', v: key }, opt: false });
+      if (p.k === 'arr') p.items.forEach((item, i) => walk(item, at(i)));
+      else for (const e of p.entries) {
+        if (e.bind !== null) walk({ k: 'var', name: e.bind }, at(e.key));
+        if (e.pat) walk(e.pat, at(e.key));
+      }
+    };
+    walk(pat, src);
+    // Later binds may not see earlier ones' names before jq does: all come into scope for the body.
+    for (const b of binds) if (b.name !== '_') this.scope.push({ name: b.name, id: b.id });
+    let n: Node;
+    try {
+      n = body();
+    } finally {
+      this.scope.length = mark;
+    }
+    for (let i = binds.length - 1; i >= 0; i--) n = { k: 'bind', src: binds[i].src, name: binds[i].name, id: binds[i].id, body: n };
+    return n;
+  }
+
+  /** `reduce SRC as P (init; update)` and `foreach SRC as P (init; update[; extract])`. */
+  private fold(): Node {
+    const kind = String(this.next().v);
     const src = this.postfix(true);
-    const { name, id } = this.pattern();
+    const pat = this.pattern();
+    const id = this.id();
+    const item: Node = { k: 'var', name: '_', id };
     this.expect('(');
     const init = this.pipe();
     this.expect(';');
-    const update = this.within(name, id, () => this.pipe());
+    const update = this.bindPattern(pat, item, () => this.pipe());
+    let extract: Node | null = null;
+    if (kind === 'foreach' && this.is(';')) {
+      this.next();
+      extract = this.bindPattern(pat, item, () => this.pipe());
+    }
     this.expect(')');
-    return { k: 'reduce', src, name, id, init, update };
+    if (kind === 'reduce') return { k: 'reduce', src, name: '_', id, init, update };
+    return { k: 'foreach', src, name: '_', id, init, update, extract };
   }
 
   private comma(): Node {
@@ -197,10 +395,27 @@ class Parser {
   }
 
   private alt(): Node {
-    const l = this.or();
+    const l = this.assign();
     if (!this.is('//')) return l;
     this.next();
     return { k: 'alt', l, r: this.alt() };
+  }
+
+  /** `lhs = rhs`, `lhs |= f`, `lhs op= rhs` (non-associative, between `//` and `or`). */
+  private assign(): Node {
+    const lhs = this.or();
+    if (this.tok.t !== 'op' || !(this.tok.v === '=' || this.tok.v === '|=' || this.tok.v in UPDATES)) return lhs;
+    const op = this.next().v;
+    const rhs = this.or();
+    if (this.tok.t === 'op' && (this.tok.v === '=' || this.tok.v === '|=' || this.tok.v in UPDATES)) reject('chained assignment');
+    if (op === '=') return { k: 'assign', lhs, rhs };
+    if (op === '|=') return { k: 'modify', lhs, f: rhs };
+    // jq's gen_update: rhs as $t | lhs |= . op $t
+    const id = this.id();
+    const t: Node = { k: 'var', name: '_', id };
+    const u = UPDATES[op];
+    const f: Node = u === '//' ? { k: 'alt', l: identity, r: t } : { k: 'bin', op: u, l: identity, r: t };
+    return { k: 'bind', src: rhs, name: '_', id, body: { k: 'modify', lhs, f } };
   }
 
   private or(): Node {
@@ -335,7 +550,27 @@ class Parser {
       const b = this.scope.findLast((x) => x.name === tok.v) ?? reject(`unbound $${tok.v}`);
       return { k: 'var', name: b.name, id: b.id };
     }
-    if (tok.t === 'kw' && tok.v === 'reduce') return this.reduce();
+    if (tok.t === 'kw' && (tok.v === 'reduce' || tok.v === 'foreach')) return this.fold();
+    if (tok.t === 'kw' && tok.v === 'break') {
+      this.next();
+      if (this.tok.t !== 'var') return reject('break');
+      const name = this.next().v;
+      const l = this.labels.findLast((x) => x.name === name) ?? reject('unknown label');
+      return { k: 'break', id: l.id };
+    }
+    if (tok.t === 'kw' && tok.v === 'def') {
+      // A def inside a term: `(def f: ...; f)` is read by pipe(); `def` as a term is not jq.
+      return reject('def as term');
+    }
+    if (tok.t === 'format') {
+      this.next();
+      if (!FORMATS[tok.v]) return reject(`format @${tok.v}`);
+      if (this.is('"')) {
+        const s = this.string();
+        return { k: 'str', parts: s.k === 'str' ? s.parts : [String((s as { v: string }).v)], format: tok.v };
+      }
+      return { k: 'call', name: `@${tok.v}`, args: [] };
+    }
     if (tok.t === 'kw' && tok.v === 'try') {
       // `try` binds tighter than any operator (jq's precedence): body and handler are postfix terms.
       this.next();
@@ -364,13 +599,16 @@ class Parser {
         }
         this.expect(')');
       }
-      return builtin(tok.v, args) ?? reject(`unsupported function ${tok.v}/${args.length}`);
+      return this.resolve(tok.v, args);
     }
     if (tok.t !== 'op') return reject(`unexpected ${tok.v || tok.t}`);
     switch (tok.v) {
       case '.':
         this.next();
         return this.is('"') ? this.afterDot(identity) : identity;
+      case '..':
+        this.next();
+        return this.resolve('recurse', []);
       case '"':
         return this.string();
       case '(': {

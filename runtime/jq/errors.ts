@@ -46,3 +46,12 @@ export function errorValue(e: unknown): unknown {
 export function caught(e: unknown): void {
   if (!(e instanceof JqError)) throw e;
 }
+
+/** Thrown where compiled code meets a case it does not answer like jq: the whole call goes to the engine. */
+export class Fallback extends Error {
+  override name = 'Fallback';
+}
+
+export function fallback(): never {
+  throw new Fallback('left to the jq engine');
+}

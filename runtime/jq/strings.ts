@@ -1,5 +1,7 @@
 // String builtins: split, startswith, endswith, ltrimstr, rtrimstr, ascii_downcase, ascii_upcase.
-import { fail } from './errors.ts';
+import { fail, fail1 } from './errors.ts';
+import { hasAstral } from './access.ts';
+import { utf8 } from './text.ts';
 
 export function split(v: unknown, sep: unknown): string[] {
   if (typeof v !== 'string' || typeof sep !== 'string') fail('split input and separator must be strings');
@@ -34,4 +36,56 @@ export function asciiDowncase(v: unknown): string {
 export function asciiUpcase(v: unknown): string {
   if (typeof v !== 'string') fail('explode input must be a string');
   return v.replace(/[a-z]+/g, (s) => s.toUpperCase());
+}
+
+export function explode(v: unknown): number[] {
+  if (typeof v !== 'string') fail('explode input must be a string');
+  return Array.from(v, (c) => c.codePointAt(0)!);
+}
+
+export function implode(v: unknown): string {
+  if (!Array.isArray(v)) fail('implode input must be an array');
+  let s = '';
+  for (const n of v) {
+    if (typeof n !== 'number' || n !== n) fail1(n, "can't be imploded, unicode codepoint needs to be numeric");
+    let c = Math.trunc(n);
+    if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) c = 0xfffd;
+    s += String.fromCodePoint(c);
+  }
+  return s;
+}
+
+// jvp_codepoint_is_whitespace
+const WS = '[\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const LEFT = new RegExp(`^${WS}+`);
+const RIGHT = new RegExp(`${WS}+$`);
+
+function trimInput(v: unknown): string {
+  if (typeof v !== 'string') fail('trim input must be a string');
+  return v;
+}
+export const trim = (v: unknown): string => trimInput(v).replace(LEFT, '').replace(RIGHT, '');
+export const ltrim = (v: unknown): string => trimInput(v).replace(LEFT, '');
+export const rtrim = (v: unknown): string => trimInput(v).replace(RIGHT, '');
+
+export function utf8bytelength(v: unknown): number {
+  if (typeof v !== 'string') fail1(v, 'only strings have UTF-8 byte length');
+  return utf8.encode(v).length;
+}
+
+/** `_strindices`: code point offsets of every (overlapping) occurrence. */
+export function strindices(v: unknown, k: unknown): number[] {
+  if (typeof v !== 'string') fail1(v, 'cannot be searched, as it is not a string');
+  if (typeof k !== 'string') fail1(k, 'is not a string');
+  const r: number[] = [];
+  if (k === '') return r;
+  for (let i = v.indexOf(k); i >= 0; i = v.indexOf(k, i + 1)) r.push(hasAstral(v) ? Array.from(v.slice(0, i)).length : i);
+  return r;
+}
+
+export function toboolean(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  fail1(v, 'cannot be parsed as a boolean');
 }
