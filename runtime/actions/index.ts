@@ -14,7 +14,9 @@ import { agent } from './agent/index.ts';
 import { wsPublish } from './ws-publish.ts';
 import { emitMetric } from './emit-metric.ts';
 import { mqttPublish } from './mqtt-publish.ts';
+import { command } from './command/action.ts';
+import { email } from './email/action.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, command, email };
 
 export const actionKinds: Record<string, ActionKind> = kinds;
