@@ -14,9 +14,17 @@ export const email: ActionKind = async (config, ctx) => {
   const env = ctx.scope.env;
   let transport: Transporter | undefined;
   const onAbort = () => transport?.close();
+  let options: ReturnType<typeof smtpOptions>;
+  let mail: ReturnType<typeof mailOf>;
   try {
-    const options = smtpOptions(typeof c.smtp === 'string' && c.smtp ? c.smtp : env.env('SERVICE__SMTP_URL'), env.env('SERVICE__SMTP_CA'));
-    const mail = mailOf(c, env.env('SERVICE__SMTP_FROM'));
+    options = smtpOptions(typeof c.smtp === 'string' && c.smtp ? c.smtp : env.env('SERVICE__SMTP_URL'), env.env('SERVICE__SMTP_CA'));
+    mail = mailOf(c, env.env('SERVICE__SMTP_FROM'));
+  } catch (e) {
+    // Settings and message checks: nothing was sent. (Message errors name their field: email.to …)
+    const msg = (e as Error).message;
+    return { ok: false, error: e instanceof SmtpSettingsError ? `email: ${msg}` : msg, failure: { kind: 'other' } };
+  }
+  try {
     if (ctx.signal?.aborted) return { ok: false, error: 'email: not sent: the action timed out or the run was cancelled', failure: { kind: 'transport', cls: 'timeout' } };
     transport = nodemailer.createTransport(options);
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
@@ -33,7 +41,7 @@ export const email: ActionKind = async (config, ctx) => {
 function failed(e: unknown, aborted: boolean): ActionOutcome {
   const err = e as Error & { code?: string; rejected?: unknown[] };
   if (aborted) return { ok: false, error: 'email: stopped: the action timed out or the run was cancelled', failure: { kind: 'transport', cls: 'timeout' } };
-  const msg = `email: ${err instanceof SmtpSettingsError ? '' : 'not sent: '}${err.message ?? String(e)}`;
+  const msg = `email: not sent: ${err.message ?? String(e)}`;
   if (err.code === 'ETIMEDOUT') return { ok: false, error: msg, failure: { kind: 'transport', cls: 'timeout' } };
   if (err.code && CONNECT_CODES.has(err.code)) return { ok: false, error: msg, failure: { kind: 'transport', cls: 'connect' } };
   return { ok: false, error: msg, failure: { kind: 'other' }, ...(Array.isArray(err.rejected) ? { data: { rejected: err.rejected.map(String) } } : {}) };
