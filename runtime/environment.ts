@@ -14,8 +14,20 @@ export function processEnvironment(env: NodeJS.ProcessEnv = process.env, uuid: (
     env: (n) => env[n],
     uuid,
     sensitiveValues: () =>
-      (sensitive ??= Object.entries(env)
-        .filter(([k, v]) => (k.startsWith('SERVICE__SECRET__') || k.startsWith('SERVICE__VAR__')) && typeof v === 'string' && v.length >= 4)
-        .map(([, v]) => v as string)),
+      (sensitive ??= [
+        ...Object.entries(env)
+          .filter(([k, v]) => (k.startsWith('SERVICE__SECRET__') || k.startsWith('SERVICE__VAR__')) && typeof v === 'string' && v.length >= 4)
+          .map(([, v]) => v as string),
+        ...urlPassword(env.SERVICE__SMTP_URL),
+      ]),
   };
+}
+
+/** The password of a service-wide URL setting (SERVICE__SMTP_URL), as written and decoded. */
+function urlPassword(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const p = new URL(url).password;
+    return p.length >= 4 ? [p, decodeURIComponent(p)] : [];
+  } catch { return []; }
 }

@@ -117,3 +117,16 @@ describe('assistant.yaml', () => {
     });
   });
 });
+
+describe('commands.yaml', () => {
+  it('passes request values to programs as data, with and without a shell; exit codes decide', async () => {
+    const call = await serve('commands');
+    const hostile = "$(touch pwned) `touch pwned2` \n'; rm -rf ./nothing";
+    expect((await call('/echo', { method: 'POST', body: { text: hostile } })).body).toEqual({ exit_code: 0, stdout: `you said: ${hostile}\n`, stderr: '' });
+    expect((await call('/word_count', { method: 'POST', body: { text: 'a; echo injected | wc -w; $(echo x y z)' } })).body).toEqual({ stdout: '10\n' });
+    expect(await call('/exit_status?code=3')).toMatchObject({ status: 200, body: { exit_code: 3 } });
+    expect(await call('/exit_status?code=7')).toMatchObject({ status: 500, body: { error: { action: 'Check', detail: 'command "/bin/sh" exited with code 7 (expect_exit: one of 0, 3)' } } });
+    const { existsSync } = await import('node:fs');
+    expect(existsSync('pwned') || existsSync('pwned2')).toBe(false);
+  });
+});

@@ -14,6 +14,9 @@ export function lintActions(iface: InterfaceSite, config: Record<string, unknown
     if (a.multi === true && (Array.isArray(a.params) ? a.params.length > 0 : a.params !== undefined)) {
       report('error', [...site.path, 'multi'], `multi: true cannot be used with params in action "${site.name}"`, 'a multi-statement batch runs through the simple protocol, which takes no parameters');
     }
+    for (const field of ['expect_exit', 'output_stdout'] as const) {
+      if (a[field] !== undefined && a.command === undefined) report('error', [...site.path, field], `${field} only applies to command actions (action "${site.name}")`, 'remove it, or make the action a command: command: { run: ... }');
+    }
     if (typeof a.expect_exit === 'string' && a.expect_exit !== 'any' && !a.expect_exit.includes('a|')) {
       const hint = /^\d+$/.test(a.expect_exit.trim()) ? `write it as a number: expect_exit: ${a.expect_exit.trim()}` : 'use any, an exit code, or a list of exit codes';
       report('warning', [...site.path, 'expect_exit'], `expect_exit "${a.expect_exit}" in action "${site.name}" never matches`, hint, 'value');

@@ -19,7 +19,4 @@ export interface Unbuilt {
 
 export const UNBUILT: readonly Unbuilt[] = [
   { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
-  // Companions of action kinds not built yet (command): refused even on another kind.
-  { owner: 'Action', field: 'expect_exit', feature: 'command actions' },
-  { owner: 'Action', field: 'output_stdout', feature: 'command actions' },
 ];

@@ -7,6 +7,7 @@ import { actionKind } from './action-kind.ts';
 import { durationAt, LowerError, type Path } from './error.ts';
 import { databaseConfig, documentConfig } from './database.ts';
 import { discoverConfig } from './discover.ts';
+import { commandConfig } from './command.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -103,6 +104,7 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   if (kind === 'database') return databaseConfig(fields, at, cx.databases);
   if (kind === 'document_operation') return documentConfig(fields, at, cx.databases);
   if (kind === 'discover') return discoverConfig(fields.discover, at);
+  if (kind === 'command') return commandConfig(fields, at);
   // The settings of every other kind are the field named for it.
   return lowerValue(fields[kind]);
 }

@@ -376,7 +376,7 @@ export interface Action {
    */
   command?: CommandRun;
   /**
-   * Include command stdout in output.
+   * Command actions: the output is { exit_code, stdout, stderr } instead of { exit_code }.
    */
   output_stdout?: boolean;
   /**
@@ -492,7 +492,7 @@ export interface Action {
    */
   output?: string;
   /**
-   * Declared outcome of a command action.
+   * Command actions: the exit codes that count as success (default 0).
    */
   expect_exit?: ExitExpectation;
   /**
@@ -1569,23 +1569,23 @@ export interface Pagination {
   next_link_host?: string;
 }
 /**
- * Run a system command.
+ * Run a program with arguments, without a shell unless `shell` is set (docs/guide.md, Commands).
  */
 export interface CommandRun {
   /**
-   * The command line.
+   * The command line. Without `shell`: the program and its arguments, split into words when the config is loaded ('…' and "…" group words, a backslash escapes one character); a marker's value is always part of one argument and is never re-split or read by a shell; the program itself may come only from a|var::|, a|ap_var::| or a|env::| markers. With `shell`: the script the shell runs; each marker becomes a positional parameter ("${1}", "${2}", …) whose value is passed separately, never pasted into the script.
    */
   run: string;
   /**
-   * Shell to run it with (true: the default shell; false or absent: no shell).
+   * true runs `run` with /bin/sh -c; a string names the shell program (e.g. /bin/bash), which must accept -c. false or absent: no shell.
    */
   shell?: string | boolean;
   /**
-   * Extra environment variables.
+   * Environment entries for the program, values interpolated. The program otherwise gets only PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ and TMPDIR from the service's environment.
    */
   env?: ScalarMap;
   /**
-   * Working directory.
+   * Working directory (relative to the service's working directory, which is the default).
    */
   cwd?: string;
 }
@@ -1880,15 +1880,15 @@ export interface WaitForCallback {
  */
 export interface Email {
   /**
-   * SMTP server URL (smtp:// or smtps://, usually a secret marker); omitted means the service-wide SMTP setting.
+   * SMTP server URL (smtp:// or smtps://, usually a secret marker); omitted means SERVICE__SMTP_URL.
    */
   smtp?: string;
   /**
-   * Sender.
+   * Sender: one address (default SERVICE__SMTP_FROM).
    */
   from?: string;
   /**
-   * Recipients.
+   * Recipients: one address or a list (each entry exactly one address).
    */
   to: StringOrList;
   /**
@@ -1900,11 +1900,11 @@ export interface Email {
    */
   bcc?: StringOrList;
   /**
-   * Reply-To address.
+   * Reply-To: one address.
    */
   reply_to?: string;
   /**
-   * Subject.
+   * Subject (line breaks become spaces).
    */
   subject?: string;
   /**

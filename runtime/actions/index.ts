@@ -16,7 +16,9 @@ import { emitMetric } from './emit-metric.ts';
 import { mqttPublish } from './mqtt-publish.ts';
 import { sftp } from './sftp/action.ts';
 import { discover } from './discover/action.ts';
+import { command } from './command/action.ts';
+import { email } from './email/action.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp, discover };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp, discover, command, email };
 
 export const actionKinds: Record<string, ActionKind> = kinds;

@@ -1,5 +1,6 @@
 // Lookup fan-out: the nested actions run once per item (the item is `a|body|`), at most
 // `concurrency` at a time; results keep the input order.
+import { managedMode } from '../values/managed-mode.ts';
 import type { ActionOutcome } from '../actions/types.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import { copyRecord, setOwn } from '../values/build.ts';
@@ -69,5 +70,5 @@ function withInherited(data: unknown, item: unknown, inherit: Array<[string, Dat
 
 /** lookup_concurrency, capped at 50 in managed run modes (spec: Limits). */
 export function concurrencyOf(configured: number, env: NodeJS.ProcessEnv = process.env): number {
-  return /^(1|true)$/i.test(env.SERVICE__MANAGED_MODE ?? '') ? Math.min(configured, 50) : configured;
+  return managedMode(env.SERVICE__MANAGED_MODE) ? Math.min(configured, 50) : configured;
 }

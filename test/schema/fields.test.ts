@@ -47,14 +47,10 @@ describe('unbuilt fields are refused at load', () => {
       '  orders:',
       '    silence: true',
       '    actions:',
-      '      - name: Fetch',
-      '        input: x',
-      '        expect_exit: 0',
     ].join('\n');
     const refusals = check(yaml).filter((d) => d.message.endsWith('is not available in this build'));
     expect(refusals).toEqual([
       { at: '3:5', severity: 'error', message: 'silence in interface "orders" is not available in this build', hint: 'this build does not implement silence (its effect is not specified); remove the field' },
-      { at: '7:9', severity: 'error', message: 'expect_exit in action "Fetch" is not available in this build', hint: 'this build does not implement command actions; remove the field' },
     ]);
   });
 });

@@ -13,13 +13,10 @@ import { FormData, Response } from 'undici';
 import { decodeBase64 } from './encode-body.ts';
 import { legacyParts } from './multipart-legacy.ts';
 import { mimeFromName } from './mime.ts';
+import { managedMode } from '../../values/managed-mode.ts';
 
 export interface PartSpec { part: Record<string, unknown>; field: string }
 
-/** Managed/hosted mode forbids reading the service's own disk (spec: Limits). */
-export function managedMode(env: NodeJS.ProcessEnv = process.env): boolean {
-  return /^(1|true)$/i.test(env.SERVICE__MANAGED_MODE ?? '');
-}
 
 /** undefined when no multipart setting is present. */
 export async function encodeMultipart(config: Record<string, unknown>): Promise<{ body: Buffer; contentType: string } | undefined> {
@@ -51,7 +48,7 @@ async function addPart(fd: FormData, { part: p, field }: PartSpec): Promise<void
   }
   if (sources[0] === 'b64') bytes = decodeBase64(p.b64, `${field}.b64`);
   else {
-    if (managedMode()) throw new Error(`${field}.file_path is not allowed in managed mode; send the content as b64`);
+    if (managedMode(process.env.SERVICE__MANAGED_MODE)) throw new Error(`${field}.file_path is not allowed in managed mode; send the content as b64`);
     const path = String(p.file_path);
     try { bytes = await readFile(path); } catch (e) { throw new Error(`${field}.file_path: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`); }
     filename ??= basename(path);

@@ -1,0 +1,110 @@
+// A `command` action → its kind config. The command line is split into words HERE, from the config's
+// own text, before any value is known: a marker's value becomes (part of) one argument and is never
+// re-split or read by a shell. With `shell`, the line is a script and each marker becomes a positional
+// parameter ("${1}", "${2}", ...) whose value travels as a separate argument to the shell.
+import type { Node, Ref } from '../../runtime/ir.ts';
+import { parseMarkers, type Part } from '../markers/parse.ts';
+import { durationAt, LowerError, type Path } from './error.ts';
+import { lowerValue } from './values.ts';
+
+type Obj = Record<string, unknown>;
+
+/** Markers the program word may hold: configuration values, never request or action data. */
+const TRUSTED_PROGRAM = new Set(['var', 'ap_var', 'env']);
+/** The whole run of a command without an action `timeout` (runtime/actions/command: documented). */
+export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
+
+export function commandConfig(a: Obj, at: Path): Node {
+  const c = (a.command ?? {}) as Obj;
+  const where = [...at, 'command', 'run'];
+  if (typeof c.run !== 'string' || !c.run.trim()) throw new LowerError('command.run must be a non-empty command line', where);
+  const cfg: Obj = { timeout_ms: durationAt(a.timeout, [...at, 'timeout']) ?? COMMAND_DEFAULT_TIMEOUT_MS };
+  const parts = parseMarkers(c.run);
+  // argv words and shell parameters are lowered here (markers parsed once, from the run text).
+  const lowered: Array<[string, Node]> = [];
+  if (c.shell !== undefined && c.shell !== false) {
+    if (typeof c.shell === 'string' && (!c.shell.trim() || c.shell.includes('a|'))) throw new LowerError('command.shell must be true or the path of a shell (no markers)', [...at, 'command', 'shell']);
+    const { script, params } = shellScript(parts, where);
+    Object.assign(cfg, { shell: c.shell === true ? '/bin/sh' : c.shell, script });
+    lowered.push(['params', { k: 'arr', items: params.map((ref): Node => ({ k: 'ref', ref })) }]);
+  } else {
+    const words = splitWords(parts, where);
+    for (const p of words[0]!) {
+      if (typeof p !== 'string' && !TRUSTED_PROGRAM.has(p.root)) {
+        throw new LowerError(`${p.src} cannot choose the program to run`, where, 'name the program in the config (a|var::NAME| or a|env::NAME| may supply it); request values can only be arguments');
+      }
+    }
+    lowered.push(['argv', { k: 'arr', items: words.map(wordNode) }]);
+  }
+  if (c.env !== undefined) cfg.env = c.env;
+  if (c.cwd !== undefined) cfg.cwd = c.cwd;
+  if (a.output_stdout !== undefined) cfg.output_stdout = a.output_stdout;
+  if (a.expect_exit !== undefined) cfg.expect_exit = a.expect_exit;
+  return { k: 'obj', props: [...Object.entries(cfg).map(([k, v]): [string, Node] => [k, lowerValue(v)]), ...lowered] };
+}
+
+/** A word of literal text and markers → one string (a lone marker keeps its value, made text at run time). */
+function wordNode(word: Part[]): Node {
+  if (word.length === 1 && typeof word[0] === 'string') return { k: 'lit', v: word[0] };
+  if (word.length === 1) return { k: 'ref', ref: word[0] as Ref };
+  return { k: 'tmpl', parts: word };
+}
+
+/** Shell-like word splitting of the config text: blanks separate words; '…' and "…" group (with \" \\ \$ \` escapes
+ *  inside double quotes) and a backslash escapes one character. Markers never split and never end a word. */
+export function splitWords(parts: Part[], at: Path): Part[][] {
+  const words: Part[][] = [];
+  let word: Part[] | undefined;
+  let quote: '' | "'" | '"' = '';
+  const add = (p: Part) => {
+    word ??= [];
+    const last = word[word.length - 1];
+    if (typeof p === 'string' && typeof last === 'string') word[word.length - 1] = last + p;
+    else word.push(p);
+  };
+  for (const part of parts) {
+    if (typeof part !== 'string') { add(part); continue; }
+    for (let i = 0; i < part.length; i++) {
+      const ch = part[i]!;
+      if (quote === "'") { if (ch === "'") quote = ''; else add(ch); continue; }
+      if (quote === '"') {
+        if (ch === '"') quote = '';
+        else if (ch === '\\' && '"\\$`'.includes(part[i + 1] ?? '')) add(part[++i]!);
+        else add(ch);
+        continue;
+      }
+      if (ch === "'" || ch === '"') { quote = ch; word ??= []; continue; }
+      if (ch === '\\' && i + 1 < part.length) { add(part[++i]!); continue; }
+      if (/\s/.test(ch)) { if (word) words.push(word); word = undefined; continue; }
+      add(ch);
+    }
+  }
+  if (quote) throw new LowerError(`unclosed ${quote} in command.run`, at);
+  if (word) words.push(word);
+  if (!words.length) throw new LowerError('command.run names no program', at);
+  return words;
+}
+
+/** The script text with each marker replaced by its positional parameter, quoted so its value is one word. */
+export function shellScript(parts: Part[], at: Path): { script: string; params: Ref[] } {
+  let script = '';
+  const params: Ref[] = [];
+  let quote: '' | "'" | '"' = '';
+  for (const part of parts) {
+    if (typeof part !== 'string') {
+      if (quote === "'") throw new LowerError(`${part.src} is inside single quotes, where the shell cannot expand its parameter`, at, 'close the single quotes around the marker; its value is passed as one positional parameter, never pasted');
+      params.push(part);
+      script += quote === '"' ? `\${${params.length}}` : `"\${${params.length}}"`;
+      continue;
+    }
+    for (let i = 0; i < part.length; i++) {
+      const ch = part[i]!;
+      script += ch;
+      if (quote === "'") { if (ch === "'") quote = ''; continue; }
+      if (ch === '\\' && i + 1 < part.length) { script += part[++i]!; continue; }
+      if (quote === '"') { if (ch === '"') quote = ''; continue; }
+      if (ch === "'" || ch === '"') quote = ch;
+    }
+  }
+  return { script, params };
+}
