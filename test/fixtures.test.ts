@@ -79,6 +79,15 @@ describe('fanout.yaml', () => {
     expect(r.headers.get('x-batch')).toBe('2 found');
     expect((await call('/resilient')).body).toEqual({ status: 'unknown', upstream_status: 503 });
   });
+
+  it('discovers the members of a static list, without the excluded canary', async () => {
+    const call = await serve('fanout');
+    expect((await call('/peers')).body).toEqual([
+      { name: 'api-1.internal', address: 'api-1.internal', port: 8080, url: 'http://api-1.internal:8080', source: 'static' },
+      { name: 'api-2.internal', address: 'api-2.internal', port: 8081, url: 'http://api-2.internal:8081', source: 'static' },
+      { name: 'fd00::7', address: 'fd00::7', port: 9000, url: 'http://[fd00::7]:9000', source: 'static' },
+    ]);
+  });
 });
 
 describe('assistant.yaml', () => {

@@ -5,15 +5,17 @@ const { jq } = rt;
 
 // Lines in fanout.yaml of what the code below refers to as lines.<name>.
 const lines = {
-  customers_batch: 4,
-  customers_batch_Customers: 10,
-  customers_batch_Customers_Customer: 18,
-  customers_batch_Customers_Customer_post_1_keep_attributes: 21,
-  customers_batch_Summary: 22,
-  customers_batch_Summary_post_1_extract_with_jq: 25,
-  resilient: 30,
-  resilient_Flaky: 34,
-  resilient_Default: 41,
+  customers_batch: 5,
+  customers_batch_Customers: 11,
+  customers_batch_Customers_Customer: 19,
+  customers_batch_Customers_Customer_post_1_keep_attributes: 22,
+  customers_batch_Summary: 23,
+  customers_batch_Summary_post_1_extract_with_jq: 26,
+  resilient: 31,
+  resilient_Flaky: 35,
+  resilient_Default: 42,
+  peers: 47,
+  peers_Peers: 51,
 };
 
 // customers_batch › response › headers (in lines.customers_batch)
@@ -116,6 +118,12 @@ function resilient_Default_input(s: rt.Scope): unknown {
   return { status: "unknown", upstream_status: rt.val(rt.step(s, "Flaky", "status")) };
 }
 
+const peers_Peers_discover_const = {
+  static: "api-1.internal:8080, api-2.internal, , canary.internal:8080, [fd00::7]:9000",
+  port: 8081,
+  exclude: { name: "^canary" },
+};
+
 export const plan: rt.Plan = {
   name: "fanout",
   file: "fanout.yaml",
@@ -191,6 +199,26 @@ export const plan: rt.Plan = {
         },
       ],
       api: { summary: "Retries a flaky upstream, then falls back to a default." },
+    },
+    {
+      name: "peers",
+      line: lines.peers,
+      method: "GET",
+      route: "/peers",
+      output: "http",
+      routed: true,
+      params: [],
+      response: {},
+      actions: [
+        {
+          name: "Peers",
+          line: lines.peers_Peers,
+          kind: "discover",
+          config: () => peers_Peers_discover_const,
+          output: "http",
+        },
+      ],
+      api: { summary: "The members of a service, from a static list without the canary." },
     },
   ],
   mode: "compiled",

@@ -2,8 +2,8 @@
 // Engine API (GET /containers/json with label and status filters), in both paths: labels, the
 // network choice, ports, health, filters, caching, and a socket nobody listens on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBoth } from '../support/run-both.ts';
 import { clearDiscoverCache } from '../../runtime/actions/discover/cache.ts';
+import { members, names, RETRY_TWICE } from './run.ts';
 import { container, dockerApi } from './servers.ts';
 
 let docker: Awaited<ReturnType<typeof dockerApi>>;
@@ -19,18 +19,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await docker.close(); });
 
-const config = (discover: string, extra = '') => `
-interfaces:
-  members:
-    show_error_detail: true
-    actions:
-      - name: Members
-        discover: ${discover}
-${extra}`;
-const members = async (discover: string, extra = '') => {
-  const r = await runBoth(config(discover, extra), 'members');
-  return { status: r.response.status, body: r.response.body as any, attempts: r.state.steps.Members?.attempts };
-};
 const on = () => `socket: ${JSON.stringify(docker.socket)}`;
 
 describe('discover: docker', () => {
@@ -53,10 +41,10 @@ describe('discover: docker', () => {
   });
 
   it('include/exclude on image; namespace is not given by docker, so an include on it keeps nothing', async () => {
-    const names = async (f: string) => (await members(`{ docker: { ${on()} }, ${f} cache_ttl_secs: 0 }`)).body.Members.map((m: any) => m.name);
-    expect(await names('include: { image: "^shop/" }, exclude: { name: v6 },')).toEqual(['shop-api-1', 'shop-api-2']);
-    expect(await names('exclude: { image: "^shop/" },')).toEqual(['shop-db']);
-    expect(await names('include: { namespace: "" },')).toEqual([]);
+    const kept = (f: string) => names(`{ docker: { ${on()} }, ${f} cache_ttl_secs: 0 }`);
+    expect(await kept('include: { image: "^shop/" }, exclude: { name: v6 },')).toEqual(['shop-api-1', 'shop-api-2']);
+    expect(await kept('exclude: { image: "^shop/" },')).toEqual(['shop-db']);
+    expect(await kept('include: { namespace: "" },')).toEqual([]);
   });
 
   it('answers from the cache within cache_ttl_secs', async () => {
@@ -69,7 +57,7 @@ describe('discover: docker', () => {
   });
 
   it('a socket nobody listens on: a clear error naming the action, retried', async () => {
-    const r = await members('{ docker: { socket: /nonexistent/docker.sock }, cache_ttl_secs: 0 }', '        retry: { attempts: 2, delay: 0, jitter: none }');
+    const r = await members('{ docker: { socket: /nonexistent/docker.sock }, cache_ttl_secs: 0 }', { extra: RETRY_TWICE });
     expect(r.status).toBe(502);
     expect(r.body.error).toMatchObject({ message: 'action "Members" failed', action: 'Members' });
     expect(r.body.error.detail).toMatch(/^discover: docker API on \/nonexistent\/docker\.sock: .*ENOENT/);

@@ -6,10 +6,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBoth } from '../support/run-both.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { clearDiscoverCache } from '../../runtime/actions/discover/cache.ts';
+import { members, names, RETRY_TWICE } from './run.ts';
 import { kubernetesApi, pod } from './servers.ts';
+import { makeCerts, opensslMissing } from '../http-action/certs.ts';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.service-account-token';
 let api: Awaited<ReturnType<typeof kubernetesApi>>;
@@ -39,19 +40,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-const config = (discover: string, extra = '') => `
-interfaces:
-  members:
-    show_error_detail: true
-    actions:
-      - name: Members
-        discover: ${discover}
-${extra}`;
-const members = async (discover: string, extra = '', services = { clock: systemClock }) => {
-  const r = await runBoth(config(discover, extra), 'members', {}, {}, services);
-  return { status: r.response.status, body: r.response.body as any, attempts: r.state.steps.Members?.attempts };
-};
-const names = async (discover: string) => (await members(discover)).body.Members.map((m: any) => m.name);
 
 describe('discover: kubernetes', () => {
   it('lists the ready pods of its own namespace matching the label selector, in the one item shape', async () => {
@@ -98,20 +86,20 @@ describe('discover: kubernetes', () => {
     const count = () => api.requests.filter((u) => u.includes('labelSelector=app%3Dweb')).length;
     const before = count();
     const d = '{ kubernetes: { label_selector: app=web }, cache_ttl_secs: 30 }';
-    expect((await members(d, '', { clock })).body.Members.map((m: any) => m.name)).toEqual(['web-1']);
+    expect((await members(d, { services: { clock } })).body.Members.map((m: any) => m.name)).toEqual(['web-1']);
     expect(count() - before).toBe(1); // the second path was answered from the cache
     now += 29_000;
-    await members(d, '', { clock });
+    await members(d, { services: { clock } });
     expect(count() - before).toBe(1);
     now += 2_000;
-    await members(d, '', { clock });
+    await members(d, { services: { clock } });
     expect(count() - before).toBe(2);
   });
 
   it('a wrong token: the API server\'s answer in a clear error naming the action, retried', async () => {
     writeFileSync(join(sa, 'token'), 'not-the-token');
     try {
-      const r = await members('{ kubernetes: { label_selector: app=api }, cache_ttl_secs: 0 }', '        retry: { attempts: 3, delay: 0, jitter: none }');
+      const r = await members('{ kubernetes: { label_selector: app=api }, cache_ttl_secs: 0 }', { extra: '        retry: { attempts: 3, delay: 0, jitter: none }' });
       expect(r.status).toBe(502);
       expect(r.body.error).toMatchObject({ message: 'action "Members" failed', action: 'Members', detail: `discover: kubernetes API ${api.url} answered 401: Unauthorized` });
       expect(r.attempts).toBe(3);
@@ -123,7 +111,7 @@ describe('discover: kubernetes', () => {
   it('an unreachable API server: a clear error naming the action, retried; outside a cluster, what to set', async () => {
     process.env.SERVICE__KUBERNETES_API_URL = 'http://127.0.0.1:1';
     try {
-      const r = await members('{ kubernetes: {}, cache_ttl_secs: 0 }', '        retry: { attempts: 2, delay: 0, jitter: none }');
+      const r = await members('{ kubernetes: {}, cache_ttl_secs: 0 }', { extra: RETRY_TWICE });
       expect(r.status).toBe(502);
       expect(r.body.error.detail).toMatch(/^discover: kubernetes API http:\/\/127\.0\.0\.1:1: .*ECONNREFUSED/);
       expect(r.attempts).toBe(2);
@@ -133,6 +121,23 @@ describe('discover: kubernetes', () => {
       expect(outside.body.error.detail).toBe('discover: kubernetes: not running in a cluster (KUBERNETES_SERVICE_HOST is unset); set SERVICE__KUBERNETES_API_URL to reach an API server');
     } finally {
       process.env.SERVICE__KUBERNETES_API_URL = api.url;
+    }
+  });
+
+  it.skipIf(opensslMissing)('https with the service account\'s CA file; another CA is refused', async () => {
+    const certs = makeCerts();
+    const tls = await kubernetesApi(TOKEN, [pod({ name: 'secure-1', ip: '10.9.0.1', labels: { app: 'secure' } })], { key: certs.key, cert: certs.cert });
+    process.env.SERVICE__KUBERNETES_API_URL = tls.url;
+    try {
+      writeFileSync(join(sa, 'ca.crt'), certs.caPem);
+      expect(await names('{ kubernetes: { label_selector: app=secure }, cache_ttl_secs: 0 }')).toEqual(['secure-1']);
+      writeFileSync(join(sa, 'ca.crt'), certs.otherCaPem);
+      const r = await members('{ kubernetes: { label_selector: app=secure }, cache_ttl_secs: 0 }');
+      expect(r.status).toBe(502);
+      expect(r.body.error.detail).toMatch(/^discover: kubernetes API https:\/\/127\.0\.0\.1:\d+: .*certificate/i);
+    } finally {
+      process.env.SERVICE__KUBERNETES_API_URL = api.url;
+      await tls.close();
     }
   });
 });

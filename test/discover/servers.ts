@@ -3,7 +3,8 @@
 // bearer token checked, label and field selectors applied as the API server does), and an HTTP
 // server on a unix socket speaking the Docker Engine API (GET [/v1.xx]/containers/json?filters=...).
 import dgram from 'node:dgram';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,10 +114,11 @@ async function listen(server: Server, where: number | string): Promise<void> {
   await new Promise<void>((resolve) => (typeof where === 'string' ? server.listen(where, resolve) : server.listen(where, '127.0.0.1', resolve)));
 }
 
-/** The Kubernetes API server's pod list endpoint. `token` is the bearer token it accepts. */
-export async function kubernetesApi(token: string, pods: Pod[]) {
+/** The Kubernetes API server's pod list endpoint. `token` is the bearer token it accepts; with `tls`
+ *  it serves https, as API servers do. */
+export async function kubernetesApi(token: string, pods: Pod[], tls?: { key: string; cert: string }) {
   const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
+  const handler: RequestListener = (req: IncomingMessage, res) => {
     requests.push(req.url!);
     if (req.headers.authorization !== `Bearer ${token}`) {
       return json(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
@@ -127,10 +129,11 @@ export async function kubernetesApi(token: string, pods: Pod[]) {
     const ns = decodeURIComponent(m[1]!);
     const items = pods.filter((p) => p.metadata.namespace === ns && selects(url.searchParams.get('labelSelector'), (k) => p.metadata.labels[k]) && selects(url.searchParams.get('fieldSelector'), (k) => podField(p, k)));
     json(res, 200, { kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '12345' }, items });
-  });
+  };
+  const server = tls ? createTlsServer(tls, handler) : createServer(handler);
   await listen(server, 0);
   const addr = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${addr.port}`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${addr.port}`, requests, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
 export interface ContainerSpec {

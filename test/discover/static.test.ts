@@ -5,20 +5,9 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBoth } from '../support/run-both.ts';
 import { compileConfig } from '../../compiler/project.ts';
+import { discoverConfig, members, names } from './run.ts';
 
-const config = (discover: string, extra = '') => `
-interfaces:
-  members:
-    show_error_detail: true
-    actions:
-      - name: Members
-        discover: ${discover}
-${extra}`;
-
-const members = async (discover: string, vars: Record<string, string> = {}) => {
-  const r = await runBoth(config(discover), 'members', {}, vars);
-  return { status: r.response.status, body: r.response.body as any };
-};
+const config = discoverConfig;
 
 describe('discover: static', () => {
   it('takes a comma string or a list, drops empty and null entries, and honours each entry\'s port over the action\'s', async () => {
@@ -38,32 +27,32 @@ describe('discover: static', () => {
   });
 
   it('parses a string port after interpolation', async () => {
-    const r = await members('{ static: "10.0.0.1", port: "a|var::PORT|", cache_ttl_secs: 0 }', { PORT: ' 9090 ' });
+    const r = await members('{ static: "10.0.0.1", port: "a|var::PORT|", cache_ttl_secs: 0 }', { vars: { PORT: ' 9090 ' } });
     expect(r.body.Members[0].port).toBe(9090);
-    const bad = await members('{ static: "10.0.0.1", port: "a|var::PORT|", cache_ttl_secs: 0 }', { PORT: '90a' });
+    const bad = await members('{ static: "10.0.0.1", port: "a|var::PORT|", cache_ttl_secs: 0 }', { vars: { PORT: '90a' } });
     expect(bad.status).toBe(500);
     expect(bad.body.error).toMatchObject({ action: 'Members', detail: 'discover: port "90a" is not a port (a whole number from 1 to 65535)' });
   });
 
   it('include applies first, then exclude, and exclusion wins; a field the backend does not give never matches', async () => {
     const list = '["api-1:80", "api-2:80", "web-1:80", "api-canary:80"]';
-    const names = async (filters: string) => (await members(`{ static: ${list}, ${filters} cache_ttl_secs: 0 }`)).body.Members.map((m: any) => m.name);
-    expect(await names('')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
-    expect(await names('include: { name: "^api-" },')).toEqual(['api-1', 'api-2', 'api-canary']);
-    expect(await names('exclude: { name: canary },')).toEqual(['api-1', 'api-2', 'web-1']);
-    expect(await names('include: { name: "^api-" }, exclude: { name: "canary|^api-2$" },')).toEqual(['api-1']);
+    const kept = (filters: string) => names(`{ static: ${list}, ${filters} cache_ttl_secs: 0 }`);
+    expect(await kept('')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
+    expect(await kept('include: { name: "^api-" },')).toEqual(['api-1', 'api-2', 'api-canary']);
+    expect(await kept('exclude: { name: canary },')).toEqual(['api-1', 'api-2', 'web-1']);
+    expect(await kept('include: { name: "^api-" }, exclude: { name: "canary|^api-2$" },')).toEqual(['api-1']);
     // Both name the same member: it is dropped.
-    expect(await names('include: { name: "api-1" }, exclude: { name: "api-1" },')).toEqual([]);
+    expect(await kept('include: { name: "api-1" }, exclude: { name: "api-1" },')).toEqual([]);
     // static gives no image or namespace: an include on them keeps nothing, an exclude drops nothing.
-    expect(await names('include: { image: ".*" },')).toEqual([]);
-    expect(await names('exclude: { namespace: ".*" },')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
+    expect(await kept('include: { image: ".*" },')).toEqual([]);
+    expect(await kept('exclude: { namespace: ".*" },')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
     // An empty filter: include keeps everything, exclude drops nothing.
-    expect(await names('include: {}, exclude: {},')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
+    expect(await kept('include: {}, exclude: {},')).toEqual(['api-1', 'api-2', 'web-1', 'api-canary']);
   });
 
   it('fail_when_empty: an empty result fails (retried, naming the action); without it an empty array', async () => {
     const empty = await members('{ static: ", ,", cache_ttl_secs: 0 }');
-    expect(empty).toEqual({ status: 200, body: { Members: [] } });
+    expect(empty).toMatchObject({ status: 200, body: { Members: [] } });
     const r = await runBoth(config('{ static: "a:1", include: { name: nothing }, fail_when_empty: true }', '        retry: { attempts: 2, delay: 0, jitter: none }'), 'members');
     expect(r.response.status).toBe(500);
     expect((r.response.body as any).error).toMatchObject({ message: 'action "Members" failed', action: 'Members', detail: 'discover: no members found (static) and fail_when_empty is set' });

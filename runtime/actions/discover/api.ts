@@ -1,7 +1,7 @@
 // One JSON GET against a discovery backend's API (the Kubernetes API server, the Docker Engine on
-// its unix socket) through undici: a connection of its own closed afterwards (answers are cached,
-// so there is no pool to keep), every wait bounded, the body bounded, failures classified.
-import { Agent, type Agent as AgentType } from 'undici';
+// its unix socket) through an undici Pool (a class bundles carry) of one connection, closed
+// afterwards (answers are cached: nothing to keep open); every wait and the body bounded.
+import { Pool } from 'undici';
 import { send } from '../http/send.ts';
 import { classify, describe, SendError } from '../http/transport-error.ts';
 import { DiscoverError } from './error.ts';
@@ -17,16 +17,25 @@ export interface ApiCall {
   origin: string;
   path: string;
   headers?: Record<string, string>;
-  connect: AgentType.Options['connect'];
+  /** The API server's CA (https). */
+  ca?: string;
+  /** A unix socket to connect to instead of the origin's host (the Docker Engine). */
+  socketPath?: string;
   signal?: AbortSignal;
 }
 
 export async function getJson(c: ApiCall): Promise<unknown> {
-  const agent = new Agent({ connect: { timeout: API_TIMEOUT_MS, ...c.connect }, headersTimeout: API_TIMEOUT_MS, bodyTimeout: API_TIMEOUT_MS });
+  const pool = new Pool(c.origin, {
+    connections: 1,
+    connect: { timeout: API_TIMEOUT_MS, ...(c.ca ? { ca: c.ca } : {}) },
+    ...(c.socketPath ? { socketPath: c.socketPath } : {}),
+    headersTimeout: API_TIMEOUT_MS,
+    bodyTimeout: API_TIMEOUT_MS,
+  });
   const timeout = AbortSignal.timeout(API_TIMEOUT_MS);
   const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
   try {
-    const res = await send(agent, { origin: c.origin, method: 'GET', path: c.path, headers: { accept: 'application/json', ...c.headers } }, signal, MAX_API_BYTES);
+    const res = await send(pool, { origin: c.origin, method: 'GET', path: c.path, headers: { accept: 'application/json', ...c.headers } }, signal, MAX_API_BYTES);
     const text = res.body.toString('utf8');
     if (res.status < 200 || res.status > 299) throw new DiscoverError(`${c.what} answered ${res.status}${apiMessage(text)}`, 'backend');
     try { return JSON.parse(text); } catch { throw new DiscoverError(`${c.what} answered with something other than JSON`, 'backend'); }
@@ -35,7 +44,7 @@ export async function getJson(c: ApiCall): Promise<unknown> {
     const cls = timeout.aborted ? 'timeout' : classify(e);
     throw new DiscoverError(`${c.what}: ${timeout.aborted ? `no answer within ${API_TIMEOUT_MS} ms` : describe(e.cause)}`, cls === 'other' ? 'backend' : cls);
   } finally {
-    agent.destroy().catch(() => {});
+    pool.destroy().catch(() => {});
   }
 }
 

@@ -46,10 +46,13 @@ function resolver(servers: string[] | undefined): Resolver {
   return r;
 }
 
-/** IPv4 then IPv6 addresses, each family sorted (resolvers rotate their answers). */
+/** IPv4 then IPv6 addresses, each family sorted (resolvers rotate their answers). Both queries are
+ *  awaited and the A failure reported first, so the same outage always gives the same message. */
 async function addresses(r: Resolver, host: string): Promise<string[]> {
-  const [v4, v6] = await Promise.all([query(() => r.resolve4(host), host, 'A'), query(() => r.resolve6(host), host, 'AAAA')]);
-  return [...v4.sort(), ...v6.sort()];
+  const [v4, v6] = await Promise.allSettled([query(() => r.resolve4(host), host, 'A'), query(() => r.resolve6(host), host, 'AAAA')]);
+  if (v4.status === 'rejected') throw v4.reason;
+  if (v6.status === 'rejected') throw v6.reason;
+  return [...v4.value.sort(), ...v6.value.sort()];
 }
 
 async function srv(r: Resolver, host: string): Promise<Found[]> {

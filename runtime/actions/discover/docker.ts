@@ -35,7 +35,7 @@ export async function dockerMembers(v: unknown, port: number | undefined, signal
     what: `docker API on ${socket}`,
     origin: 'http://localhost',
     path: `/containers/json?filters=${encodeURIComponent(filters)}`,
-    connect: { socketPath: socket },
+    socketPath: socket,
     ...(signal ? { signal } : {}),
   });
   if (!Array.isArray(list)) throw new DiscoverError(`docker API on ${socket} answered without a container list`, 'backend');

@@ -36,7 +36,7 @@ export async function kubernetesMembers(v: unknown, port: number | undefined, s:
     origin: api.origin,
     path,
     ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-    connect: ca && api.protocol === 'https:' ? { ca } : {},
+    ...(ca && api.protocol === 'https:' ? { ca } : {}),
     ...(signal ? { signal } : {}),
   })) as { items?: Pod[]; metadata?: { continue?: string } };
   if (!Array.isArray(list?.items)) throw new DiscoverError(`kubernetes API ${api.origin} answered without a pod list`, 'backend');
