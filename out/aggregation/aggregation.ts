@@ -79,16 +79,17 @@ const customer_overview_Orders_post_filter_conditions_0_is_not_equal_to = rt.sp.
 
 // customer_overview › Orders › post › filter: filter, specialised (in lines.customer_overview_Orders)
 function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  const list = d;
-  if (list === null || list === undefined) return d;
-  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
-  const kept: unknown[] = [];
-  for (const el of list) {
-    const v0 = customer_overview_Orders_post_filter_conditions_0_field_path(el);
-    if (!customer_overview_Orders_post_filter_conditions_0_is_not_equal_to(v0, "cancelled")) continue;
-    kept.push(el);
-  }
-  return kept;
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    const kept: unknown[] = [];
+    for (const el of list) {
+      const v0 = customer_overview_Orders_post_filter_conditions_0_field_path(el);
+      if (!customer_overview_Orders_post_filter_conditions_0_is_not_equal_to(v0, "cancelled")) continue;
+      kept.push(el);
+    }
+    return kept;
+  });
 }
 
 const customer_overview_Orders_post_rename_attributes_const = { total: "amount" };

@@ -77,17 +77,15 @@ const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknow
 
 // order_total › Lines › post › math: math, specialised (in lines.order_total_Lines)
 function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
-  const target = d;
-  if (target === null || target === undefined) return d;
-  if (typeof target !== "object")
-    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
   const apply = (obj: unknown): unknown => {
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
     const out = rt.sp.copyRecord(obj as Record<string, unknown>);
     out.line_total = rt.sp.rounded(order_total_Lines_post_math_expressions_0_line_total_calc(out), 2);
     return out;
   };
-  return Array.isArray(target) ? target.map(apply) : apply(target);
+  return rt.sp.atTargets("math", d, undefined, (node) =>
+    Array.isArray(node) ? node.map(apply) : apply(node),
+  );
 }
 
 // order_total › Lines › post: math (in lines.order_total_Lines)

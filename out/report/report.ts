@@ -41,16 +41,17 @@ const sales_report_Sales_post_filter_conditions_0_is_equal_to = rt.sp.checkOf("i
 
 // sales_report › Sales › post › filter: filter, specialised (in lines.sales_report_Sales)
 function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  const list = d;
-  if (list === null || list === undefined) return d;
-  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
-  const kept: unknown[] = [];
-  for (const el of list) {
-    const v0 = sales_report_Sales_post_filter_conditions_0_field_path(el);
-    if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
-    kept.push(el);
-  }
-  return kept;
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    const kept: unknown[] = [];
+    for (const el of list) {
+      const v0 = sales_report_Sales_post_filter_conditions_0_field_path(el);
+      if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
+      kept.push(el);
+    }
+    return kept;
+  });
 }
 
 // sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_report_Sales)
@@ -64,10 +65,6 @@ const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: u
 
 // sales_report › Sales › post › math: math, specialised (in lines.sales_report_Sales)
 function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
-  const target = d;
-  if (target === null || target === undefined) return d;
-  if (typeof target !== "object")
-    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
   const apply = (obj: unknown): unknown => {
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
     const out = rt.sp.copyRecord(obj as Record<string, unknown>);
@@ -78,7 +75,9 @@ function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: r
     );
     return out;
   };
-  return Array.isArray(target) ? target.map(apply) : apply(target);
+  return rt.sp.atTargets("math", d, undefined, (node) =>
+    Array.isArray(node) ? node.map(apply) : apply(node),
+  );
 }
 
 const sales_report_Sales_post_rename_attributes_const = { cust: "customer" };
@@ -157,16 +156,17 @@ function sales_report_Big_post_filter_conditions_0_test_test(d: unknown, s: rt.S
 
 // sales_report › Big › post › filter: filter, specialised (in lines.sales_report_Big)
 function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  const list = d;
-  if (list === null || list === undefined) return d;
-  if (!Array.isArray(list)) throw new rt.sp.TransformError("filter: the data is not an array");
-  const kept: unknown[] = [];
-  for (const el of list) {
-    const v0 = sales_report_Big_post_filter_conditions_0_field_path(el);
-    if (!sales_report_Big_post_filter_conditions_0_test_test(v0, s).ok) continue;
-    kept.push(el);
-  }
-  return kept;
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    const kept: unknown[] = [];
+    for (const el of list) {
+      const v0 = sales_report_Big_post_filter_conditions_0_field_path(el);
+      if (!sales_report_Big_post_filter_conditions_0_test_test(v0, s).ok) continue;
+      kept.push(el);
+    }
+    return kept;
+  });
 }
 
 // sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (in lines.sales_report_Big)

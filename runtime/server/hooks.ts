@@ -8,7 +8,7 @@ import type { Capture } from '../capture/capture.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
-import { redactorOf, redactRun } from '../values/redact.ts';
+import { redactorOf, redactRunJson } from '../values/redact.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -28,7 +28,8 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
         // Kept for GET /_ap/runs/<id>: the outcome and bookkeeping, not the request body or each
         // action's data (megabytes per run under load; the capture keeps them when one is on).
         const record = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: Object.create(null) as typeof st.steps, response: result.response };
-        o.services.store.saveRun(redactRun(record, redactorOf(o.env))).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
+        const r = redactRunJson(record, redactorOf(o.env));
+        o.services.store.saveRun(r.state, r.json).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
       }
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
       (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());

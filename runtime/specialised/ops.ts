@@ -9,6 +9,8 @@ export { getDotted } from '../calc/locate.ts';
 export { toNumber } from '../calc/num.ts';
 export { cleanSum } from '../transforms/aggregate.ts';
 export { copyRecord, setOwn } from '../values/build.ts';
+export { atTargets } from '../transforms/util/target.ts';
+export { kindOf } from '../transforms/util/path.ts';
 export { TransformError };
 
 /** One check's verdict without its message (runTest's rule: an unknown or throwing check fails). */

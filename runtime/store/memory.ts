@@ -53,10 +53,10 @@ export class MemoryStore implements Store {
     return { kind: 'claimed', state: JSON.parse(r.json) as RunState };
   }
 
-  async saveRun(state: RunState): Promise<void> {
+  async saveRun(state: RunState, json?: string): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
     const old = this.runs.get(state.id);
-    this.runs.set(state.id, { json: JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
+    this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
     if (state.status === 'running') return;
     this.finished.delete(state.id);
     this.finished.add(state.id);

@@ -9,13 +9,17 @@ import type { Environment } from '../scope.ts';
 export const REDACTED = '[redacted]';
 export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
 
-export type Redactor = <T>(value: T) => T;
+export interface Redactor {
+  <T>(value: T): T;
+  /** JSON text of the redacted value: one serialisation when it holds no secret. */
+  json?(value: unknown): string;
+}
 
 /** A redactor for a fixed set of secrets (needles computed once, longest first so a secret
  *  containing another is replaced whole). */
 export function makeRedactor(secrets: readonly string[]): Redactor {
   const needles = [...new Set(secrets.flatMap((s) => (s ? [s, encodeURIComponent(s)] : [])))].sort((a, b) => b.length - a.length);
-  if (!needles.length) return (v) => v;
+  if (!needles.length) return Object.assign(<T>(v: T) => v, { json: (v: unknown) => JSON.stringify(v) });
   // The needles as they appear inside JSON text (strings and keys are escaped there; numbers are not).
   const inJson = needles.map((n) => JSON.stringify(n).slice(1, -1));
   const text = (s: string) => needles.reduce((acc, n) => (acc.includes(n) ? acc.split(n).join(REDACTED) : acc), s);
@@ -34,17 +38,19 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
   // Most values hold no secret: one native serialisation and a substring test prove it (every
   // string, key and number the walk would rewrite shows in the JSON text), and the value is returned
   // as is. Only a value that may hold one is copied and rewritten.
-  return <T>(value: T) => (holdsNone(value, inJson) ? value : (walk(value, 0) as T));
+  return Object.assign(<T>(value: T) => (cleanJson(value, inJson) !== undefined ? value : (walk(value, 0) as T)), {
+    json: (value: unknown) => cleanJson(value, inJson) ?? JSON.stringify(walk(value, 0)),
+  });
 }
 
-function holdsNone(value: unknown, inJson: readonly string[]): boolean {
-  if (value === null || typeof value === 'boolean') return true;
+/** The value's JSON text when it holds none of the needles, else undefined. */
+function cleanJson(value: unknown, inJson: readonly string[]): string | undefined {
   let json: string | undefined;
-  try { json = JSON.stringify(value); } catch { return false; } // a cycle or a bigint: the walk decides
+  try { json = JSON.stringify(value); } catch { return undefined; } // a cycle or a bigint: the walk decides
   // Dates and other objects with toJSON serialise differently from the walk's view of them.
-  if (json === undefined || (typeof value === 'object' && hasToJson(value))) return false;
-  for (const n of inJson) if (json.includes(n)) return false;
-  return true;
+  if (json === undefined || (value !== null && typeof value === 'object' && hasToJson(value))) return undefined;
+  for (const n of inJson) if (json.includes(n)) return undefined;
+  return json;
 }
 
 const hasToJson = (v: object) => typeof (v as { toJSON?: unknown }).toJSON === 'function';
@@ -74,8 +80,18 @@ function maskHeaders<H extends Record<string, unknown> | undefined>(h: H): H {
 /** The run state as it may be stored (it may share unchanged parts with `state`: stores serialise
  *  it before the run can change again). */
 export function redactRun(state: RunState, redact: Redactor | string[]): RunState {
-  const r = Array.isArray(redact) ? redactSecrets(state, redact) : redact(state);
-  // The redactor may have returned `state` itself: headers are masked on copies, never in place.
+  // The redactor may return `state` itself: headers are masked on copies, never in place.
+  return maskRun(Array.isArray(redact) ? redactSecrets(state, redact) : redact(state));
+}
+
+/** The run state with credential headers masked, and the JSON text of it redacted (what a store
+ *  writes: serialised once). */
+export function redactRunJson(state: RunState, redact: Redactor): { state: RunState; json: string } {
+  const masked = maskRun(state);
+  return { state: masked, json: redact.json ? redact.json(masked) : JSON.stringify(redact(masked)) };
+}
+
+function maskRun(r: RunState): RunState {
   const out = { ...r };
   if (r.request) out.request = { ...r.request, headers: maskHeaders(r.request.headers) };
   if (r.response) out.response = { ...r.response, headers: maskHeaders(r.response.headers) };

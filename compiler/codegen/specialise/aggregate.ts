@@ -54,10 +54,9 @@ export function specialiseAggregate(e: Emitter, t: TransformIR, owner: string[])
   const bucket = e.names.make(...owner, 'bucket');
   const reads = fields.map((f, j) => `    const x${j} = rt.sp.toNumber(rt.sp.getDotted(it, ${lit(f)}));`);
   const addArgs = fields.map((_, j) => `x${j}`);
+  // `over` is read as the generic transform reads it: its compiled JSONPath called on the data.
   const over = p.get('over');
-  // `over` selects with JSONPath: that form keeps the generic transform (one rule for selection).
-  if (over) return undefined;
-  const list = 'd';
+  const list = over ? `${emitNode(e, over, [...owner, 'over']).text}(d)` : 'd';
   const body: string[] = [
     `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {`,
     `  const list = ${list};`,

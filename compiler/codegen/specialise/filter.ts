@@ -12,9 +12,11 @@ export function specialiseFilter(e: Emitter, t: TransformIR, owner: string[]): C
   // Fields read by path (the lowering's form); anything else keeps the generic call.
   const plain = (c: Node) => c.k === 'arr' && c.items.length === 2 && (c.items[0]!.k === 'path' || c.items[0]!.k === 'jsonpath');
   if (!p || conds?.k !== 'arr' || !conds.items.every(plain)) return undefined;
-  // A JSONPath target applies to every node it selects (runtime/transforms/util/target.ts): that form
-  // keeps the generic transform, so both paths share one implementation of the rule.
-  if (p.get('target')) return undefined;
+  // A JSONPath target applies the loop to every node it selects, through the runtime's one
+  // implementation of that rule (runtime/transforms/util/target.ts), as the generic transform does.
+  const targetNode = p.get('target');
+  const target = targetNode ? emitNode(e, targetNode, [...owner, 'target']).text : 'undefined';
+  const notArray = lit(`filter: ${targetNode ? 'the target selects' : 'the data is'} `);
   const lines: string[] = [];
   conds.items.forEach((c, i) => {
     const [field, test] = (c as { items: Node[] }).items as [Node, Node];
@@ -26,12 +28,11 @@ export function specialiseFilter(e: Emitter, t: TransformIR, owner: string[]): C
   const name = e.names.make(...owner, 'specialised');
   e.declare(owner, 'filter, specialised', new Code(
     `function ${name.text}(d: unknown, _a: unknown, s: rt.Scope): unknown {\n` +
-    `  const list = d;\n` +
-    `  if (list === null || list === undefined) return d;\n` +
-    `  if (!Array.isArray(list)) throw new rt.sp.TransformError(${lit('filter: the data is not an array')});\n` +
+    `  return rt.sp.atTargets(${lit('filter')}, d, ${target}, (list) => {\n` +
+    `  if (!Array.isArray(list)) throw new rt.sp.TransformError(${notArray} + rt.sp.kindOf(list) + ${lit(', not an array')});\n` +
     `  const kept: unknown[] = [];\n` +
     `  for (const el of list) {\n${lines.join('\n')}\n    kept.push(el);\n  }\n` +
-    `  return kept;\n}`));
+    `  return kept;\n  });\n}`));
   return name;
 }
 

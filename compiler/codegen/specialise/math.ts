@@ -3,16 +3,18 @@
 // to_string and eval_type keep the generic transform (their conversions are not worth a copy).
 import type { Node, TransformIR } from '../../../runtime/ir.ts';
 import { MAX_PLACES } from '../../../runtime/calc/round.ts';
-import { Code, member } from '../../emit/code.ts';
+import { Code, lit, member } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { emitNode } from '../emit-node.ts';
 import { propsOf } from './props.ts';
 
 export function specialiseMath(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
   const p = propsOf(t.args, ['target', 'expressions', 'decimal_places']);
-  // A JSONPath target applies to every node it selects (runtime/transforms/util/target.ts): that form
-  // keeps the generic transform, so both paths share one implementation of the rule.
-  if (!p || p.get('target')) return undefined;
+  if (!p) return undefined;
+  // A JSONPath target applies to every node it selects, through the runtime's one implementation of
+  // that rule (runtime/transforms/util/target.ts), as the generic transform does.
+  const targetNode = p.get('target');
+  const target = targetNode ? emitNode(e, targetNode, [...owner, 'target']).text : 'undefined';
   const exprs = p.get('expressions');
   if (exprs?.k !== 'arr') return undefined;
   const pairs = exprs.items.map((x) => (x.k === 'arr' && x.items.length === 2 && x.items[0]!.k === 'lit' && typeof x.items[0]!.v === 'string' ? x.items as [Node, Node] : undefined));
@@ -33,14 +35,11 @@ export function specialiseMath(e: Emitter, t: TransformIR, owner: string[]): Cod
   const name = e.names.make(...owner, 'specialised');
   e.declare(owner, 'math, specialised', new Code(
     `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {\n` +
-    `  const target = d;\n` +
-    `  if (target === null || target === undefined) return d;\n` +
-    `  if (typeof target !== "object") throw new rt.sp.TransformError(\`math: target is a \${typeof target}, not an object or array\`);\n` +
     `  const apply = (obj: unknown): unknown => {\n` +
     `    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;\n` +
     `    const out = rt.sp.copyRecord(obj as Record<string, unknown>);\n` +
     `${sets.join('\n')}\n` +
     `    return out;\n  };\n` +
-    `  return Array.isArray(target) ? target.map(apply) : apply(target);\n}`));
+    `  return rt.sp.atTargets(${lit('math')}, d, ${target}, (node) => (Array.isArray(node) ? node.map(apply) : apply(node)));\n}`));
   return name;
 }
