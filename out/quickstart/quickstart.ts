@@ -80,7 +80,7 @@ function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt
   const target = d;
   if (target === null || target === undefined) return d;
   if (typeof target !== "object")
-    throw new rt.sp.TransformError(`math: target is a ${typeof target}, not an object or array`);
+    throw new rt.sp.TransformError(`math: the data is a ${typeof target}, not an object or array`);
   const apply = (obj: unknown): unknown => {
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;
     const out = rt.sp.copyRecord(obj as Record<string, unknown>);

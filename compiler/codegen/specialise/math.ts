@@ -31,11 +31,12 @@ export function specialiseMath(e: Emitter, t: TransformIR, owner: string[]): Cod
     return field === '__proto__' ? `    rt.sp.setOwn(out, "__proto__", ${value});` : `    out${member(field)} = ${value};`;
   });
   const name = e.names.make(...owner, 'specialised');
+  // The scalar-data error uses the generic transform's words (util/target.ts), so both paths answer alike.
   e.declare(owner, 'math, specialised', new Code(
     `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {\n` +
     `  const target = d;\n` +
     `  if (target === null || target === undefined) return d;\n` +
-    `  if (typeof target !== "object") throw new rt.sp.TransformError(\`math: target is a \${typeof target}, not an object or array\`);\n` +
+    `  if (typeof target !== "object") throw new rt.sp.TransformError(\`math: the data is a \${typeof target}, not an object or array\`);\n` +
     `  const apply = (obj: unknown): unknown => {\n` +
     `    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return obj;\n` +
     `    const out = rt.sp.copyRecord(obj as Record<string, unknown>);\n` +
