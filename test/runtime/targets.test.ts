@@ -65,4 +65,16 @@ describe('JSONPath targets select several nodes', () => {
     expect(r.status).toBe(500);
     expect(r.body).toEqual({ error: { status: 500, message: 'action "T" failed', action: 'T', detail: 'math: the target selects a string, not an object or array', data: order } });
   });
+
+  it('without a target the transform works on the data itself: null passes through, a scalar is refused', async () => {
+    expect(await post(`math: { expressions: { x: "1" } }`, null)).toEqual({ status: 200, headers: {}, body: null });
+    const r = await post(`math: { expressions: { x: "1" } }`, 5);
+    expect(r.status).toBe(500);
+    expect((r.body as { error: { detail: string } }).error.detail).toBe('math: the data is a number, not an object or array');
+  });
+
+  it('selected objects inside an array are replaced in place; unselected elements and siblings stay', async () => {
+    const r = await post(`math: { target: "$.a[*].b", expressions: { n: "target.v * 2" } }`, { a: [{ b: { v: 1 } }, { c: 1 }, { b: { v: 3 } }], z: [1] });
+    expect(r.body).toEqual({ a: [{ b: { v: 1, n: 2 } }, { c: 1 }, { b: { v: 3, n: 6 } }], z: [1] });
+  });
 });

@@ -1,0 +1,131 @@
+// The action sequence, request to outcome on both paths: skip propagation after an only_new that had
+// nothing new (run_when_succeeded, depends_on, a marker reading it), run_on_assertion that cannot be
+// evaluated, state reads before an action, handled failures, and a client that went away mid-run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { RunCancelled } from '../../runtime/exec/sequence.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { MemoryStore } from '../../runtime/store/memory.ts';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { planOf, testEnv } from '../support/plans.ts';
+import { runBoth } from '../support/run-both.ts';
+
+let up: Awaited<ReturnType<typeof countingUpstream>>;
+let disconnect: (() => void) | undefined;
+beforeAll(async () => {
+  up = await countingUpstream({
+    '/first': (_q, res) => { disconnect?.(); json(res, 200, { n: 1 }); },
+    '/second': (_q, res) => json(res, 200, { n: 2 }),
+    '/missing': (_q, res) => json(res, 404, {}),
+  });
+});
+afterAll(async () => { await up.close(); await closeHttpPools(); });
+
+describe('an only_new with nothing new skips what depends on it, even when the condition itself is met', () => {
+  const yaml = `
+interfaces:
+  x:
+    actions:
+      - name: Start
+        input: go
+        hide_action: true
+      - name: Fresh
+        input: a|body::events|
+        only_new: { key: seq-events, id: .id }
+      - name: AfterSuccess
+        run_when_succeeded: { actions: [Start, Fresh], at_least: 1 }
+        input: s
+      - name: AfterCompletion
+        depends_on: { actions: [Start, Fresh], at_least: 1 }
+        input: d
+      - name: Reads
+        input: { fresh: a|Fresh| }
+      - name: Independent
+        input: i
+      - name: Counter
+        state: { increment: { key: seq-runs } }
+      - name: ReadsState
+        input: a|state::seq-runs|
+`;
+  it.each(['compiled', 'interpreted'] as const)('each kind of dependency is skipped with the reason; others run; a state read sees the value set before it (%s)', async (mode) => {
+    const plan = await planOf('only-new.yaml', mode, yaml);
+    const services = { clock: systemClock, store: new MemoryStore() };
+    const run = () => executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: { events: [{ id: 1 }] }, rawBody: '' }, { trigger: 'test', env: testEnv(), services });
+    const first = await run();
+    expect(first.response.body).toEqual({ Fresh: [{ id: 1 }], AfterSuccess: 's', AfterCompletion: 'd', Reads: { fresh: [{ id: 1 }] }, Independent: 'i', Counter: 1, ReadsState: 1 });
+    const again = await run();
+    for (const n of ['AfterSuccess', 'AfterCompletion', 'Reads']) {
+      expect(again.state.steps[n], n).toEqual({ outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' });
+    }
+    expect(again.state.steps.Fresh).toMatchObject({ outcome: 'skipped', error: 'skipped: nothing new' });
+    expect(again.response).toEqual({ status: 200, headers: {}, body: { Independent: 'i', Counter: 2, ReadsState: 2 } });
+  });
+});
+
+describe('run_on_assertion', () => {
+  it('a test that cannot be evaluated counts as not met', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        input: a
+        run_on_assertion:
+          tests: [{ jq: 'error("boom")', is_not_null: true }]
+      - name: B
+        input: b
+        run_on_assertion:
+          tests: [{ value: a|body::n|, is_greater_than: 1 }, { value: a|body::n|, is_less_than: 3 }]
+      - name: C
+        input: c
+        run_on_assertion:
+          tests: [{ value: a|body::n|, is_greater_than: 1 }, { value: a|body::n|, is_less_than: 2 }]
+`, 'x', { body: { n: 2 } });
+    expect(r.state.steps.A).toEqual({ outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' });
+    expect(r.state.steps.C!.outcome).toBe('skipped');
+    expect(r.response.body).toEqual({ B: 'b' });
+  });
+});
+
+describe('handled failures', () => {
+  it('a run_when_failed action handles only the failures it names', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: A
+        url: a|var::API|/missing
+      - name: B
+        depends_on: [A]
+        url: a|var::API|/missing
+      - name: HandleA
+        run_when_failed: [A]
+        input: handled
+`, 'x', {}, { API: up.url });
+    expect(r.response.status).toBe(502);
+    expect(r.response.body).toEqual({ error: { status: 502, message: 'action "B" failed', action: 'B' } });
+  });
+});
+
+describe('a client that goes away', () => {
+  it.each(['compiled', 'interpreted'] as const)('stops the run before the next action starts (%s)', async (mode) => {
+    const plan = await planOf('cancel.yaml', mode, `
+interfaces:
+  x:
+    actions:
+      - name: First
+        url: a|var::API|/first
+      - name: Second
+        url: a|var::API|/second
+`);
+    const cancel = new AbortController();
+    disconnect = () => cancel.abort();
+    const before = up.count('/second');
+    const run = executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, cancel: cancel.signal } });
+    await expect(run).rejects.toThrow(RunCancelled);
+    await expect(run).rejects.toMatchObject({ statusCode: 499, message: 'run cancelled: the client disconnected' });
+    expect(up.count('/second')).toBe(before);
+    disconnect = undefined;
+  });
+});
