@@ -14,9 +14,31 @@ export interface MqttConnection {
 
 const base: IClientOptions = { protocolVersion: 5, reconnectPeriod: 1000, connectTimeout: 10_000, resubscribe: true };
 
-export async function connectExternal(url: string, node: string): Promise<MqttConnection> {
+/** A clean session that resubscribes after each reconnect: a dead node leaves no session behind to
+ *  swallow its share of the shared subscriptions (publishes while disconnected are not received). */
+export async function connectExternal(url: string, node: string, warn: (m: string) => void): Promise<MqttConnection> {
   const client = await mqtt.connectAsync(url, { ...base, clientId: `pipewright-${node}`.slice(0, 64), clean: true });
+  watchConnection(client, warn);
   return { client, shared: true, close: () => client.endAsync() };
+}
+
+/** One warning when the broker goes away (not one per retry) and one when it is back; an 'error'
+ *  event without a listener would throw and end the process. */
+function watchConnection(client: MqttClient, warn: (m: string) => void): void {
+  let down = false;
+  let lastError = '';
+  client.on('error', (e) => { lastError = e.message; if (!down) warn(`mqtt: ${e.message}`); });
+  client.on('offline', () => {
+    if (down) return;
+    down = true;
+    warn(`mqtt: connection to the broker lost${lastError ? ` (${lastError})` : ''}; reconnecting every ${base.reconnectPeriod! / 1000} s`);
+  });
+  client.on('connect', () => {
+    if (!down) return;
+    down = false;
+    lastError = '';
+    warn('mqtt: reconnected to the broker; trigger subscriptions renewed');
+  });
 }
 
 export async function connectEmbedded(stream: () => Duplex): Promise<MqttConnection> {

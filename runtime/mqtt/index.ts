@@ -32,7 +32,7 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
   if (!usesMqtt(plans)) return undefined;
   let broker: EmbeddedBroker | undefined;
   let connection: MqttConnection;
-  if (o.url) connection = await connectExternal(o.url, o.node);
+  if (o.url) connection = await connectExternal(o.url, o.node, o.warn);
   else {
     broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn });
     const b = broker;

@@ -20,6 +20,7 @@ import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect } from './cancel.ts';
+import { closeConnectionsWhenDraining } from './drain.ts';
 import { checkAccepts } from './accepts.ts';
 import { interfaceGate, runsGate } from './auth/gate.ts';
 import type { InboundSettings } from './auth/settings.ts';
@@ -69,6 +70,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   if (services.log) registerRequestLog(app, services.log, env);
+  closeConnectionsWhenDraining(app);
   const inbound: InboundSettings = o.inbound ?? { apiKeys: [], ...(o.adminToken ? { adminToken: o.adminToken } : {}) };
   const gate = interfaceGate(inbound);
   const runs = runsGate(inbound);

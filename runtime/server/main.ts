@@ -113,10 +113,13 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const stop = (signal: string) => {
     log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');
     clearInterval(retention);
-    const drained = Promise.all([resumer.stop(), schedules!.stop(), app.close()]).then(() => true);
+    // What is still draining when the grace ends is named in the log line.
+    const waiting = new Set<string>();
+    const part = (name: string, p: Promise<unknown>) => { waiting.add(name); return p.finally(() => waiting.delete(name)); };
+    const drained = Promise.all([part('resumed runs', resumer.stop()), part('scheduled runs', schedules!.stop()), part('HTTP requests and sockets', app.close())]).then(() => true);
     const grace = new Promise<false>((r) => setTimeout(() => r(false), ops.shutdownGraceMs).unref());
     Promise.race([drained, grace])
-      .then((done) => { if (!done) log.warn({ in_flight: inFlight(app) }, 'shutdown grace period over: in-flight work left unfinished'); })
+      .then((done) => { if (!done) log.warn({ in_flight: inFlight(app), waiting_for: [...waiting] }, 'shutdown grace period over: in-flight work left unfinished'); })
       .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()]))
       .then(() => log.flush?.())
       .then(() => process.exit(0), () => process.exit(1));
