@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { slimPlugin } from './bundle/slim.ts';
 import { runtimeUses } from './bundle/uses.ts';
 import { undiciPlugin } from './bundle/undici.ts';
+import { nativeAddonPlugin } from './bundle/native.ts';
 
 // The package root (where runtime/ and node_modules/ are), from the sources or from dist/compiler/.
 const root = packageRoot(fileURLToPath(new URL('.', import.meta.url)));
@@ -33,12 +34,14 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     outfile: outFile,
     nodePaths: [`${root}node_modules`],
     alias: { 'pipewright/runtime': `${root}runtime/index.ts` },
-    // Some bundled CommonJS packages call require(); give the ESM bundle one.
-    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
+    // Some bundled CommonJS packages call require() or read __dirname (ssh2's poly1305 loader); give
+    // the ESM bundle both (the bundle's own folder).
+    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);\nconst __pwFilename = new URL(import.meta.url).pathname;\nconst __pwDirname = __pwFilename.slice(0, __pwFilename.lastIndexOf('/'));" },
+    define: { __dirname: '__pwDirname', __filename: '__pwFilename' },
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root)],
+    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root), nativeAddonPlugin],
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],

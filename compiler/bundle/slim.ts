@@ -44,9 +44,9 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
         b.onLoad({ filter: /^re2js$/, namespace: NS }, (a) => ({ loader: 'js', contents: a.pluginData as string }));
       }
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
-      // Action kinds with heavy dependencies the plan never names (the agent's MCP client, SQL drivers).
+      // Action kinds with heavy dependencies the plan never names (the agent's MCP client, SQL drivers, ssh2).
       const kindsFile = join(runtimeDir, 'actions', 'index.ts');
-      const heavyKinds: Array<[kind: string, path: string, name: string]> = [['agent', './agent/index.ts', 'agent'], ['database', './database/action.ts', 'database'], ['document_operation', './document/action.ts', 'documentOperation']];
+      const heavyKinds: Array<[kind: string, path: string, name: string]> = [['agent', './agent/index.ts', 'agent'], ['database', './database/action.ts', 'database'], ['document_operation', './document/action.ts', 'documentOperation'], ['sftp', './sftp/action.ts', 'sftp']];
       b.onResolve({ filter: /\.ts$/ }, (a) => {
         const kind = a.importer === kindsFile ? heavyKinds.find(([, path]) => path === a.path) : undefined;
         if (kind && !uses.kinds.has(kind[0])) return { path: `kind:${kind[0]}`, namespace: NS, pluginData: kind[2] };

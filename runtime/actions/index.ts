@@ -14,7 +14,8 @@ import { agent } from './agent/index.ts';
 import { wsPublish } from './ws-publish.ts';
 import { emitMetric } from './emit-metric.ts';
 import { mqttPublish } from './mqtt-publish.ts';
+import { sftp } from './sftp/action.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp };
 
 export const actionKinds: Record<string, ActionKind> = kinds;

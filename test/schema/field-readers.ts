@@ -50,6 +50,7 @@ export const FIELD_READERS: Record<string, string[]> = {
   StateSet: ['runtime/actions/state.ts'],
   StateIncrement: ['runtime/actions/state.ts'],
   OnlyNew: ['runtime/actions/only-new.ts'],
+  Sftp: ['runtime/actions/sftp'],
   WaitForCallback: ['runtime/actions/wait-for-callback.ts'],
   Transform: ['runtime/transforms/index.ts'],
   CustomTransform: ['runtime/transforms/util/convert.ts'],

@@ -1,0 +1,78 @@
+// One SSH connection with its SFTP session per attempt, closed whatever happens: the socket goes
+// through the outbound policy (the same vetted lookup as HTTP), the server's key is checked against
+// host_key, and the private key is offered before the password (spec Authentication 2).
+import { connect as netConnect, isIP } from 'node:net';
+import { Client, type AuthenticationType, type SFTPWrapper } from 'ssh2';
+import { checkLiteral, guardedLookup } from '../http/destination.ts';
+import { Refused } from '../../refused.ts';
+import { fingerprint } from './fingerprint.ts';
+import { SftpConfigError, type SftpSettings } from './settings.ts';
+import { SftpError } from './errors.ts';
+
+export interface Session {
+  sftp: SFTPWrapper;
+  /** Ends the connection and waits until the socket is closed. */
+  close(): Promise<void>;
+}
+
+/** How long close() waits for the server's side before dropping the socket. */
+const CLOSE_WAIT_MS = 2000;
+
+export async function openSession(s: SftpSettings, signal?: AbortSignal): Promise<Session> {
+  const where = `${s.user}@${s.host}:${s.port}`;
+  if (isIP(s.host)) checkLiteral(`ssh://${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`);
+  const client = new Client();
+  const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+  const close = async () => {
+    client.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise<void>((r) => { timer = setTimeout(() => { client.destroy(); r(); }, CLOSE_WAIT_MS); })]);
+    clearTimeout(timer);
+  };
+  let seen: string | undefined;
+  const auth: AuthenticationType[] = [];
+  if (s.privateKey) auth.push('publickey');
+  if (s.password) auth.push('password');
+  const ready = new Promise<void>((resolve, reject) => {
+    client.once('ready', () => resolve());
+    client.once('error', (e: Error & { level?: string }) => reject(connectError(e, s, where, seen)));
+    client.once('close', () => reject(new SftpError(`sftp ${where}: the connection closed before it was ready`, 'connect')));
+  });
+  ready.catch(() => undefined);
+  const abort = () => client.destroy();
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const sock = netConnect({ host: s.host, port: s.port, lookup: guardedLookup });
+    try {
+      client.connect({
+        sock, username: s.user, readyTimeout: s.timeoutMs, authHandler: auth,
+        ...(s.password ? { password: s.password } : {}),
+        ...(s.privateKey ? { privateKey: s.privateKey } : {}),
+        ...(s.passphrase ? { passphrase: s.passphrase } : {}),
+        hostVerifier: (key: Buffer) => { seen = fingerprint(key); return s.hostKey === undefined || seen === s.hostKey; },
+      });
+    } catch (e) {
+      sock.destroy();
+      // ssh2 parses the key synchronously; its message never contains the key.
+      throw new SftpConfigError(`sftp: "private_key" could not be used: ${(e as Error).message}`);
+    }
+    await ready;
+    const sftp = await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((e, w) => (e ? reject(new SftpError(`sftp ${where}: the server refused the SFTP subsystem: ${e.message}`, 'connect')) : resolve(w))));
+    return { sftp, close };
+  } catch (e) {
+    await close();
+    if (signal?.aborted) throw new SftpError(`sftp ${where}: abandoned when the action's timeout passed`, 'timeout');
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
+function connectError(e: Error & { level?: string }, s: SftpSettings, where: string, seen: string | undefined): Error {
+  if (e instanceof Refused) return e;
+  if (e.level === 'client-timeout') return new SftpError(`sftp ${where}: no SSH handshake within ${s.timeoutMs} ms`, 'timeout');
+  if (e.level === 'client-authentication') return new SftpError(`sftp ${where}: authentication failed (tried ${[s.privateKey && 'private_key', s.password && 'password'].filter(Boolean).join(', ')})`, 'connect');
+  if (seen !== undefined && s.hostKey !== undefined && seen !== s.hostKey)
+    return new SftpError(`sftp ${where}: the server's host key ${seen} does not match host_key ${s.hostKey}; the connection was refused`, 'connect');
+  return new SftpError(`sftp ${where}: could not connect: ${e.message}`, 'connect');
+}
