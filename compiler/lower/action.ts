@@ -6,6 +6,7 @@ import type { Action, ActionDefaults, ActionResponse, Retry, RunCondition, Strin
 import { actionKind } from './action-kind.ts';
 import { durationAt, LowerError, type Path } from './error.ts';
 import { databaseConfig, documentConfig } from './database.ts';
+import { cloudConfig } from './cloud.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -101,6 +102,7 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   const fields = a as Record<string, unknown>;
   if (kind === 'database') return databaseConfig(fields, at, cx.databases);
   if (kind === 'document_operation') return documentConfig(fields, at, cx.databases);
+  if (kind === 'aws' || kind === 'google') return cloudConfig(kind, fields[kind] as Record<string, unknown>, at);
   // The settings of every other kind are the field named for it.
   return lowerValue(fields[kind]);
 }

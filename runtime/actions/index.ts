@@ -15,7 +15,9 @@ import { wsPublish } from './ws-publish.ts';
 import { emitMetric } from './emit-metric.ts';
 import { mqttPublish } from './mqtt-publish.ts';
 import { sftp } from './sftp/action.ts';
+import { aws } from './cloud/aws.ts';
+import { google } from './cloud/google.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp, aws, google };
 
 export const actionKinds: Record<string, ActionKind> = kinds;
