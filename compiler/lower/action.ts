@@ -8,6 +8,7 @@ import { durationAt, LowerError, type Path } from './error.ts';
 import { databaseConfig, documentConfig } from './database.ts';
 import { discoverConfig } from './discover.ts';
 import { commandConfig } from './command.ts';
+import { cloudConfig } from './cloud.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
@@ -105,6 +106,7 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   if (kind === 'document_operation') return documentConfig(fields, at, cx.databases);
   if (kind === 'discover') return discoverConfig(fields.discover, at);
   if (kind === 'command') return commandConfig(fields, at);
+  if (kind === 'aws' || kind === 'google') return cloudConfig(kind, fields[kind] as Record<string, unknown>, at);
   // The settings of every other kind are the field named for it.
   return lowerValue(fields[kind]);
 }

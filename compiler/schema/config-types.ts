@@ -408,13 +408,13 @@ export interface Action {
    */
   conn_string?: string;
   /**
-   * Google integration: a `credential` name and an operation block.
+   * Google Cloud Storage: a `credential` name and one operation block (a V4 signed upload or download URL).
    */
-  google?: Integration;
+  google?: GoogleIntegration;
   /**
-   * AWS integration: a `credential` name and an operation block.
+   * AWS S3 (or an S3-compatible store): a `credential` name and one operation block (a SigV4 presigned upload or download URL).
    */
-  aws?: Integration;
+  aws?: AwsIntegration;
   /**
    * Durable key/value operation (polling cursors, dedupe sets, idempotency keys, counters). Read inline with a|state::<KEY>|.
    */
@@ -1590,16 +1590,6 @@ export interface CommandRun {
   cwd?: string;
 }
 /**
- * A cloud integration: a `credential` name and an operation block such as `get_signed_upload_url` with `bucket` and `key`.
- */
-export interface Integration {
-  /**
-   * Name of the stored credential.
-   */
-  credential: string;
-  [k: string]: unknown;
-}
-/**
  * Durable key/value operation: exactly one of get, set, advance, increment, delete (plus an optional namespace). Read inline with a|state::<KEY>|.
  */
 export interface StateAction {
@@ -2700,4 +2690,71 @@ export interface S3GeneratePresignedURL {
    * Where in the data to read the file key from.
    */
   json_path?: string;
+}
+/**
+ * A signed URL for one object: signed locally, nothing is sent. The action's data is `{ url, method, headers, expires_at }`.
+ */
+export interface SignedUrlOperation {
+  /**
+   * Bucket name.
+   */
+  bucket: string;
+  /**
+   * Object key (path inside the bucket); percent-encoded per segment, `/` kept.
+   */
+  key: string;
+  /**
+   * How long the URL is valid, 1s to 7d; default 15m.
+   */
+  expires?: Duration;
+  /**
+   * Upload only: the Content-Type the upload must send (it is signed).
+   */
+  content_type?: string;
+}
+/**
+ * AWS S3 signed URLs (SigV4 query signing).
+ */
+export interface AwsIntegration {
+  /**
+   * Name of the credential: secrets SERVICE__SECRET__<NAME>_ACCESS_KEY_ID, SERVICE__SECRET__<NAME>_SECRET_ACCESS_KEY and optionally SERVICE__SECRET__<NAME>_SESSION_TOKEN.
+   */
+  credential: string;
+  /**
+   * AWS region; default us-east-1.
+   */
+  region?: string;
+  /**
+   * Service URL to sign for instead of the provider's (an S3-compatible store, an emulator): http(s), optionally with a base path.
+   */
+  endpoint?: string;
+  /**
+   * A URL to upload the object with PUT.
+   */
+  get_signed_upload_url?: SignedUrlOperation;
+  /**
+   * A URL to download the object with GET.
+   */
+  get_signed_download_url?: SignedUrlOperation;
+}
+/**
+ * Google Cloud Storage V4 signed URLs (RSA-SHA256 with a service-account key).
+ */
+export interface GoogleIntegration {
+  /**
+   * Name of the credential: secret SERVICE__SECRET__<NAME>_SERVICE_ACCOUNT holds the service account's JSON key (client_email, private_key).
+   */
+  credential: string;
+  /**
+   * Service URL to sign for instead of the provider's (an S3-compatible store, an emulator): http(s), optionally with a base path.
+   */
+  endpoint?: string;
+  /**
+   * A URL to upload the object with PUT.
+   */
+  get_signed_upload_url?: SignedUrlOperation;
+  /**
+   * A URL to download the object with GET.
+   */
+  get_signed_download_url?: SignedUrlOperation;
 }

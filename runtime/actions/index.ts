@@ -18,7 +18,9 @@ import { sftp } from './sftp/action.ts';
 import { discover } from './discover/action.ts';
 import { command } from './command/action.ts';
 import { email } from './email/action.ts';
+import { aws } from './cloud/aws.ts';
+import { google } from './cloud/google.ts';
 
-const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp, discover, command, email };
+const kinds: Record<Exclude<BuiltKind, 'lookup'>, ActionKind> = { http, input, delay, wait_for_callback: waitForCallback, state, only_new: onlyNew, database, document_operation: documentOperation, agent, ws_publish: wsPublish, emit_metric: emitMetric, mqtt_publish: mqttPublish, sftp, discover, command, email, aws, google };
 
 export const actionKinds: Record<string, ActionKind> = kinds;
