@@ -39,7 +39,10 @@ beforeAll(async () => {
     SERVICE__KUBERNETES_CA_FILE: join(sa, 'ca.crt'),
   });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  for (const k of ['API_URL', 'TOKEN_FILE', 'NAMESPACE_FILE', 'CA_FILE']) delete process.env[`SERVICE__KUBERNETES_${k}`];
+  await api.close();
+});
 
 
 describe('discover: kubernetes', () => {
