@@ -1745,7 +1745,7 @@ export interface OnlyNew {
   skip_when_empty?: boolean;
 }
 /**
- * Discover live members of a service.
+ * Discover live members of a service. Every backend set adds its members; each item has name, address, port, url, source, ready, namespace, node, image, labels (fields a backend cannot know are left out). At most 1000 members.
  */
 export interface Discover {
   /**
@@ -1791,17 +1791,20 @@ export interface Discover {
 }
 export interface DiscoverDns {
   /**
-   * A bare name takes the action's port; name:port is honoured.
+   * A bare name takes the action's port; name:port is honoured. A name starting with an underscore (`_http._tcp.api.svc`) is looked up as SRV: targets resolved, ports from the records. Resolvers: `SERVICE__DNS_SERVERS`, else the system's.
    */
   name: string;
   /**
-   * Address to drop.
+   * Address to drop (this node's own).
    */
   exclude_self?: string;
 }
+/**
+ * Pods from the Kubernetes API server (in-cluster service-account credentials; the `SERVICE__KUBERNETES_API_URL`, `…_TOKEN_FILE`, `…_CA_FILE` and `…_NAMESPACE_FILE` settings override them).
+ */
 export interface DiscoverKubernetes {
   /**
-   * Default the agent's own namespace.
+   * Default: this pod's own namespace (from the service-account namespace file), else default.
    */
   namespace?: string;
   /**
@@ -1813,14 +1816,17 @@ export interface DiscoverKubernetes {
    */
   field_selector?: string;
   /**
-   * Named container port to use.
+   * Named container port to use; a pod without it is left out. Unset: the action's port, else the pod's first declared port.
    */
   port_name?: string;
   /**
-   * Only ready members; default true.
+   * Only pods whose Ready condition is True and that are not being deleted; default true.
    */
   ready_only?: boolean;
 }
+/**
+ * Running containers from the Docker Engine API on its unix socket; containers whose health check reports unhealthy or starting are left out. Port: the action's, else the lowest exposed TCP port.
+ */
 export interface DiscoverDocker {
   /**
    * All must match.

@@ -3,6 +3,7 @@
 // a service-account folder of the test's own; in both paths: selectors, ready_only, port_name, the
 // namespace default, filters on image and namespace, caching with its expiry, and failures.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,10 @@ beforeAll(async () => {
     SERVICE__KUBERNETES_CA_FILE: join(sa, 'ca.crt'),
   });
 });
-afterAll(async () => { await api.close(); });
+afterAll(async () => {
+  for (const k of ['API_URL', 'TOKEN_FILE', 'NAMESPACE_FILE', 'CA_FILE']) delete process.env[`SERVICE__KUBERNETES_${k}`];
+  await api.close();
+});
 
 
 describe('discover: kubernetes', () => {
@@ -121,6 +125,21 @@ describe('discover: kubernetes', () => {
       expect(outside.body.error.detail).toBe('discover: kubernetes: not running in a cluster (KUBERNETES_SERVICE_HOST is unset); set SERVICE__KUBERNETES_API_URL to reach an API server');
     } finally {
       process.env.SERVICE__KUBERNETES_API_URL = api.url;
+    }
+  });
+
+  it('an API server that does not answer is abandoned when the action\'s timeout passes (504)', async () => {
+    const hung = createServer(() => {});
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    process.env.SERVICE__KUBERNETES_API_URL = `http://127.0.0.1:${(hung.address() as { port: number }).port}`;
+    try {
+      const r = await members('{ kubernetes: {}, cache_ttl_secs: 0 }', { extra: '        timeout: 300' });
+      expect(r.status).toBe(504);
+      expect(r.body.error).toMatchObject({ message: 'action "Members" failed', action: 'Members' });
+    } finally {
+      process.env.SERVICE__KUBERNETES_API_URL = api.url;
+      hung.closeAllConnections();
+      await new Promise((r) => hung.close(r));
     }
   });
 

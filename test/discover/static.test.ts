@@ -59,6 +59,14 @@ describe('discover: static', () => {
     expect(r.state.steps.Members!.attempts).toBe(2);
   });
 
+  it('more than 1000 members fail, asking for a narrower query', async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => `10.0.${i >> 8}.${i & 255}:80`).join(',');
+    const r = await members(`{ static: "${many}", cache_ttl_secs: 0 }`);
+    expect(r.status).toBe(500);
+    expect(r.body.error.detail).toBe('discover: 1001 members found, more than the limit of 1000; narrow the query or add an include filter');
+    expect((await members(`{ static: "${many}", exclude: { name: '^10[.]0[.]3[.]232$' }, cache_ttl_secs: 0 }`)).body.Members).toHaveLength(1000);
+  });
+
   it('is refused at check without a backend, or with a literal port or scheme that cannot be used', () => {
     const problems = (d: string) => {
       const c = compileConfig('bad.yaml', config(d));
