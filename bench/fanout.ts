@@ -27,7 +27,9 @@ interfaces:
         output: http
 `);
 
-const server = spawn(process.execPath, ['bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+// PROFILE_DIR=<dir>: the server writes a V8 CPU profile there when it exits (compare before/after a change).
+const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
+const server = spawn(process.execPath, [...profile, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
 const base = await new Promise<string>((resolve) => {
   let out = '';
   server.stdout!.on('data', (d) => { out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
@@ -110,3 +112,4 @@ mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/fanout.json', `${JSON.stringify(report, null, 2)}\n`);
 for (const ws of sockets) ws.terminate();
 server.kill('SIGTERM');
+await new Promise((r) => server.once('exit', r));

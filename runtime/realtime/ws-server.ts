@@ -53,6 +53,9 @@ export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOp
   return { close: () => { clearInterval(timer); for (const ws of wss.clients) ws.terminate(); wss.close(); } };
 }
 
+/** ws.send's options, shared: nothing is allocated per socket on our side of a fan-out. */
+const TEXT = { binary: false } as const;
+
 const alive = new WeakMap<WebSocket, boolean>();
 function heartbeat(ws: WebSocket): void {
   if (alive.get(ws) === false) { ws.terminate(); return; }
@@ -67,15 +70,19 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
   ws.on('pong', () => alive.set(ws, true));
   const headers = stringMap(req.headers);
   const params = stringMap(Object.fromEntries(url.searchParams));
+  // ws has no cork of its own: its frames go to this TCP socket, whose cork nests around ws's.
+  const tcp = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
   const me: Subscriber = {
     send(frame: ServerFrame) { this.sendText(JSON.stringify(frame)); },
     sendText(text: string | Buffer) {
       if (ws.readyState !== ws.OPEN) return;
       // Slow consumer: past the buffer bound the socket is closed (1013 "try again later") rather
-      // than letting the queue, and the process's memory, grow.
+      // than letting the queue, and the process's memory, grow. bufferedAmount is O(1) (counters).
       if (ws.bufferedAmount > o.limits.maxBufferedBytes) { ws.close(1013, 'slow consumer: send buffer full'); return; }
-      ws.send(text, { binary: false });
+      ws.send(text, TEXT);
     },
+    cork() { tcp?.cork(); },
+    uncork() { tcp?.uncork(); },
   };
   const error = (message: string, status = 400, id?: Id) => me.send({ type: 'ap_error', ...(id !== undefined ? { id } : {}), status, message });
   const run = (i: InterfacePlan, body: unknown) =>

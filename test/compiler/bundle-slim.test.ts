@@ -76,6 +76,28 @@ describe('bundle contents', () => {
     expect(await res.text()).toBe('[{"id":1,"total":40}]');
   });
 
+  it('keeps the RE2 engine for a JSONPath match() (the only regex of the config), and answers', async () => {
+    const out = await bundle('jsonpath_regex', `
+interfaces:
+  names:
+    method: POST
+    actions:
+      - name: Pick
+        input: a|body|
+        output: http
+        post_transforms:
+          - extract_with_json_path: "$[?match(@.name, '(a+)+')].name"
+`);
+    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    const url = await new Promise<string>((resolve) => {
+      let s = '';
+      child.stdout.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
+    });
+    const res = await fetch(`${url}/names`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ name: `${'a'.repeat(30_000)}b` }, { name: 'aa' }]) });
+    expect(await res.text()).toBe('["aa"]');
+  });
+
   it('includes them when the config uses them', async () => {
     const text = readFileSync(await bundle('heavy', HEAVY), 'utf8');
     for (const [engine, marker] of Object.entries(MARKERS)) expect(text.includes(marker), engine).toBe(true);

@@ -59,11 +59,13 @@ async function twoNodes(yaml: string, mode: string, up: Up, schema: string) {
   };
   const nodes = [start(), start()];
   await Promise.all(nodes.map((n) => n.seen(/^compiled$/m)));
-  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat).
-  const at = new Date(Date.now() + 4000);
+  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat;
+  // starting takes a second or two, more on a loaded machine).
+  const at = new Date(Date.now() + 7000);
   const cron = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
   for (const n of nodes) n.child.stdin!.end(`${cron}\n`);
   await Promise.all(nodes.map((n) => n.seen(/listening on/)));
+  if (Date.now() >= at.getTime()) throw new Error('the nodes started after the tick they were given (a very loaded machine)');
   return nodes;
 }
 

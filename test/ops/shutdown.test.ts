@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { until } from '../durable/helpers.ts';
 
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
 let up: Up;
@@ -57,25 +58,15 @@ function serve(env: Record<string, string>) {
   return { child, url, exited, lines, stderr: () => err };
 }
 
-const until = async <T>(f: () => T | undefined, ms = 30_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe('graceful shutdown', () => {
   it('a request in flight at SIGTERM completes within the grace, then the process exits 0', async () => {
     const s = serve({ SERVICE__SHUTDOWN_GRACE_SECS: '20' });
     const url = await s.url;
     const answer = fetch(`${url}/report`).then(async (r) => ({ status: r.status, body: await r.json() as unknown }));
-    await until(() => (held.length === 1 ? true : undefined));
+    await until(() => (held.length === 1 ? true : undefined), 30_000);
     const signalled = Date.now();
     s.child.kill('SIGTERM');
-    await until(() => (s.lines().some((l) => l.msg.startsWith('shutting down')) ? true : undefined));
+    await until(() => (s.lines().some((l) => l.msg.startsWith('shutting down')) ? true : undefined), 30_000);
     // New connections are refused once it stopped accepting.
     await expect(fetch(`${url}/report`)).rejects.toThrow();
     json(held.shift()!, 200, { total: 42 });
@@ -92,7 +83,7 @@ describe('graceful shutdown', () => {
     const s = serve({ SERVICE__SHUTDOWN_GRACE_SECS: '1', SERVICE__DISABLE_FASTPATH: '1' });
     const url = await s.url;
     const answer = fetch(`${url}/report`).then((r) => r.status, (e: Error) => e);
-    await until(() => (held.length === 1 ? true : undefined));
+    await until(() => (held.length === 1 ? true : undefined), 30_000);
     const signalled = Date.now();
     s.child.kill('SIGTERM');
     const { code, at } = await s.exited;

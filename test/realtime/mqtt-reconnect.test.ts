@@ -15,6 +15,7 @@ import { startMqtt } from '../../runtime/mqtt/index.ts';
 import { systemClock, type Services } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/index.ts';
 import { planOf, testEnv } from '../support/plans.ts';
+import { until } from '../durable/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pw-mosq-'));
 let port = 0;
@@ -30,15 +31,6 @@ const accepting = () => new Promise<boolean>((ok) => {
   c.once('connect', () => { c.destroy(); ok(true); });
   c.once('error', () => ok(false));
 });
-async function until<T>(f: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function startBroker() {
   broker = spawn('mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
@@ -93,7 +85,7 @@ async function roundTrip(tag: string, from: number) {
     const end = Date.now() + 500;
     while (!sub.got.length && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     return sub.got[0];
-  });
+  }, 30_000);
   await sub.client.endAsync();
   return first as { order: { id: number }; topic: string };
 }
@@ -119,7 +111,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       await until(() => mq.connection.client.reconnecting || undefined);
       await new Promise((r) => setTimeout(r, 2500));
       await startBroker();
-      await until(() => mq.connection.client.connected || undefined);
+      await until(() => mq.connection.client.connected || undefined, 30_000);
 
       const after = await roundTrip(tag, 1000);
       expect(after.order.id).toBeGreaterThanOrEqual(1000);

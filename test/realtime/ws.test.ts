@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../runtime/server/app.ts';
 import { MemoryStore } from '../../runtime/store/index.ts';
-import { systemClock } from '../../runtime/services.ts';
+import { systemClock, type Services } from '../../runtime/services.ts';
 import type { Authenticate } from '../../runtime/realtime/ws-server.ts';
 import { DEFAULT_WS_LIMITS } from '../../runtime/realtime/limits.ts';
 import { planOf, testEnv } from '../support/plans.ts';
@@ -110,6 +110,38 @@ for (const mode of ['compiled', 'interpreted'] as const) {
     });
   });
 }
+
+describe('publishes in one turn of the event loop', () => {
+  it('reach every subscribed socket once each, in publish order, with other channels interleaved', async () => {
+    const plan = await planOf('rt.yaml', 'compiled', config);
+    const services: Services = { clock: systemClock, store: new MemoryStore() };
+    const app = buildApp([plan], { env: testEnv(), services });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const subscribe = async (channels: string[]) => {
+      const c = await open(`ws://127.0.0.1:${port}/ws/local/dev/echo`);
+      for (const channel of channels) { c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel })); expect((await c.next()).type).toBe('ap_subscribed'); }
+      return c;
+    };
+    const both = await subscribe(['a', 'b']);
+    const onlyA = await subscribe(['a']);
+    // 50 publishes without yielding: one batch, each socket corked around its frames.
+    const channels = services.channels!;
+    for (let n = 0; n < 50; n++) void channels.publish([n % 2 ? 'b' : 'a'], n, false);
+    const take = async (c: Awaited<ReturnType<typeof subscribe>>, count: number) => { const got = []; for (let i = 0; i < count; i++) got.push(await c.next()); return got; };
+    const all = Array.from({ length: 50 }, (_, n) => ({ type: 'ap_message', channel: n % 2 ? 'b' : 'a', data: n }));
+    expect(await take(both, 50)).toEqual(all);
+    expect(await take(onlyA, 25)).toEqual(all.filter((m) => m.channel === 'a'));
+    // The sockets still work frame by frame afterwards (no cork left behind).
+    both.ws.send(JSON.stringify({ x: 1 }));
+    expect(await both.next()).toMatchObject({ type: 'ap_result', status: 200 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(onlyA.frames).toEqual([]);
+    both.ws.terminate();
+    onlyA.ws.terminate();
+    await app.close();
+  });
+});
 
 describe('slow consumers and dead sockets', () => {
   it('closes a socket that does not read with 1013 instead of buffering without bound', async () => {
