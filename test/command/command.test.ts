@@ -159,6 +159,13 @@ describe('command at load', () => {
   });
 });
 
+it('managed mode stops `serve` of a config with a command action, naming it', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, ['bin/pipewright.mjs', 'serve', 'fixtures/commands.yaml', '--port', '0'], { env: { ...process.env, SERVICE__MANAGED_MODE: '1' }, encoding: 'utf8', timeout: 60_000 });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toBe('pipewright: commands.echo: action "Echo" is a command action, which managed mode (SERVICE__MANAGED_MODE) turns off\n');
+}, 60_000);
+
 it('no marker file was ever created', () => {
   for (const f of ['marker-subst', 'marker-backtick', 'marker-newline', 'marker-dq', 'marker-sq', 'marker-redirect']) expect(existsSync(join(dir, f))).toBe(false);
   expect(existsSync(join(process.cwd(), 'x'))).toBe(false);
