@@ -170,3 +170,12 @@ it('no marker file was ever created', () => {
   for (const f of ['marker-subst', 'marker-backtick', 'marker-newline', 'marker-dq', 'marker-sq', 'marker-redirect']) expect(existsSync(join(dir, f))).toBe(false);
   expect(existsSync(join(process.cwd(), 'x'))).toBe(false);
 });
+
+describe('command words', () => {
+  it('quotes group, empty quotes give an empty argument, markers never split', async () => {
+    for (const mode of MODES) {
+      const r = await (await runner(`words-${mode}.yaml`, cfg(`command: { run: "/usr/bin/printf '[%s]' '' \\"two words\\" a\\\\ b x'y'z a|body::v| pre-a|body::n|" }\noutput_stdout: true`), mode))('c', { body: { v: 'one arg with spaces', n: 7 } });
+      expect((r.response.body as any).Cmd.stdout).toBe('[][two words][a b][xyz][one arg with spaces][pre-7]');
+    }
+  });
+});

@@ -187,6 +187,8 @@ attachments:
   });
 
   it('SERVICE__SMTP_URL and SERVICE__SMTP_FROM are the service-wide defaults; no server at all fails clearly', async () => {
+    const unset = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\ntext: hi`), undefined, {});
+    expect((unset.response.body as any).error.detail).toBe('email: email.smtp is empty (is its secret set?)');
     const none = await run(cfg(`to: b@shop.test\ntext: hi`), undefined, {});
     expect((none.response.body as any).error.detail).toBe("email: no SMTP server: set SERVICE__SMTP_URL (smtp://user:pass@host:587) or the action's email.smtp");
     process.env.SERVICE__SMTP_URL = url();
