@@ -45,6 +45,7 @@ export function commandConfig(a: Obj, at: Path): Node {
 
 /** A word of literal text and markers → one string (a lone marker keeps its value, made text at run time). */
 function wordNode(word: Part[]): Node {
+  if (word.length === 0) return { k: 'lit', v: '' }; // "" or ''
   if (word.length === 1 && typeof word[0] === 'string') return { k: 'lit', v: word[0] };
   if (word.length === 1) return { k: 'ref', ref: word[0] as Ref };
   return { k: 'tmpl', parts: word };

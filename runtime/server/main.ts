@@ -12,6 +12,7 @@ import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { closeDatabasePools } from '../actions/database/pools.ts';
+import { refuseManagedKinds } from './managed-kinds.ts';
 import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
 import { outboundPolicy } from '../network/outbound.ts';
@@ -60,6 +61,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
   try { outboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);

@@ -159,7 +159,23 @@ describe('command at load', () => {
   });
 });
 
+it('managed mode stops `serve` of a config with a command action, naming it', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, ['bin/pipewright.mjs', 'serve', 'fixtures/commands.yaml', '--port', '0'], { env: { ...process.env, SERVICE__MANAGED_MODE: '1' }, encoding: 'utf8', timeout: 60_000 });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toBe('pipewright: commands.echo: action "Echo" is a command action, which managed mode (SERVICE__MANAGED_MODE) turns off\n');
+}, 60_000);
+
 it('no marker file was ever created', () => {
   for (const f of ['marker-subst', 'marker-backtick', 'marker-newline', 'marker-dq', 'marker-sq', 'marker-redirect']) expect(existsSync(join(dir, f))).toBe(false);
   expect(existsSync(join(process.cwd(), 'x'))).toBe(false);
+});
+
+describe('command words', () => {
+  it('quotes group, empty quotes give an empty argument, markers never split', async () => {
+    for (const mode of MODES) {
+      const r = await (await runner(`words-${mode}.yaml`, cfg(`command: { run: "/usr/bin/printf '[%s]' '' \\"two words\\" a\\\\ b x'y'z a|body::v| pre-a|body::n|" }\noutput_stdout: true`), mode))('c', { body: { v: 'one arg with spaces', n: 7 } });
+      expect((r.response.body as any).Cmd.stdout).toBe('[][two words][a b][xyz][one arg with spaces][pre-7]');
+    }
+  });
 });

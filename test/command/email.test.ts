@@ -167,7 +167,28 @@ attachments:
     expect(r.state.steps.Mail!.attempts).toBe(2);
   });
 
+  it("the action's timeout closes the connection to a server that never answers (504)", async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const silent = netServer((s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+    await new Promise<void>((res) => silent.listen(0, '127.0.0.1', () => res()));
+    try {
+      const r = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\ntext: hi`, '        timeout: 300'), undefined, { SMTP: `smtp://127.0.0.1:${(silent.address() as { port: number }).port}` });
+      expect(r.response.status).toBe(504);
+      expect((r.response.body as any).error.detail).toBe('email: stopped: the action timed out or the run was cancelled');
+      for (let i = 0; i < 40 && sockets.size; i++) await new Promise((res) => setTimeout(res, 25));
+      expect(sockets.size).toBe(0);
+    } finally { await new Promise((res) => silent.close(res)); }
+  });
+
+  it('an attachment filename with a line break is refused', async () => {
+    const r = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\nattachments: [{ filename: a|body::name|, content: aGk= }]`), { name: 'a.txt\r\nBcc: evil@attacker.test' });
+    expect((r.response.body as any).error.detail).toBe('email.attachments[0].filename contains a line break or NUL byte: refused');
+    expect(rcptAttempts).toBe(0);
+  });
+
   it('SERVICE__SMTP_URL and SERVICE__SMTP_FROM are the service-wide defaults; no server at all fails clearly', async () => {
+    const unset = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\ntext: hi`), undefined, {});
+    expect((unset.response.body as any).error.detail).toBe('email: email.smtp is empty (is its secret set?)');
     const none = await run(cfg(`to: b@shop.test\ntext: hi`), undefined, {});
     expect((none.response.body as any).error.detail).toBe("email: no SMTP server: set SERVICE__SMTP_URL (smtp://user:pass@host:587) or the action's email.smtp");
     process.env.SERVICE__SMTP_URL = url();

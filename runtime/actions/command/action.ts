@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { managedMode } from '../../values/managed-mode.ts';
 import { text } from '../../values/text.ts';
+import { timerMs } from '../../values/bounds.ts';
 import type { ActionKind, ActionOutcome } from '../types.ts';
 import { childEnv } from './env.ts';
 import { describeExpectation, exitAccepted } from './exit.ts';
@@ -26,7 +27,7 @@ export const command: ActionKind = async (config, ctx) => {
     const argv = typeof c.shell === 'string' ? [c.shell, '-c', text(c.script), 'pipewright', ...args(c.params)] : args(c.argv);
     if (!argv[0]) return fail('command: the program name is empty (is its variable set?)');
     const cwd = c.cwd === undefined || c.cwd === null ? undefined : resolve(text(c.cwd));
-    const r = await spawnBounded(argv, { cwd, env: childEnv(c.env), timeoutMs: Number(c.timeout_ms), maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal });
+    const r = await spawnBounded(argv, { cwd, env: childEnv(c.env), timeoutMs: timerMs(Number(c.timeout_ms)), maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal });
     return outcome(label, r, c);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);

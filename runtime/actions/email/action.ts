@@ -17,7 +17,10 @@ export const email: ActionKind = async (config, ctx) => {
   let options: ReturnType<typeof smtpOptions>;
   let mail: ReturnType<typeof mailOf>;
   try {
-    options = smtpOptions(typeof c.smtp === 'string' && c.smtp ? c.smtp : env.env('SERVICE__SMTP_URL'), env.env('SERVICE__SMTP_CA'));
+    // A config that names its server never falls back to the service-wide one (an unset secret fails).
+    const own = Object.hasOwn(c, 'smtp');
+    if (own && (typeof c.smtp !== 'string' || !c.smtp)) throw new SmtpSettingsError('email.smtp is empty (is its secret set?)');
+    options = smtpOptions(own ? (c.smtp as string) : env.env('SERVICE__SMTP_URL'), env.env('SERVICE__SMTP_CA'));
     mail = mailOf(c, env.env('SERVICE__SMTP_FROM'));
   } catch (e) {
     // Settings and message checks: nothing was sent. (Message errors name their field: email.to …)
