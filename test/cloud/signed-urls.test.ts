@@ -17,6 +17,8 @@ import { setClock } from '../../runtime/transforms/util/clock.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { check } from '../schema/helpers.ts';
 import { compileConfig } from '../../compiler/project.ts';
+import { createCapture } from '../../runtime/capture/index.ts';
+import { MemoryStore } from '../../runtime/store/memory.ts';
 
 afterEach(() => setClock());
 
@@ -91,6 +93,18 @@ describe.each(MODES)('aws (%s)', (mode) => {
 
     const token = await data(run(mode, 'aws', { credential: 'S3', get_signed_download_url: { bucket: 'b-1', key: 'k' } }, {}, { ...SECRETS, S3_SESSION_TOKEN: 'FwoGZXIvYXdzEXAMPLE//token=' }));
     sameUrl(token.url, await sdkPresign({ host: 'b-1.s3.us-east-1.amazonaws.com', path: '/k', method: 'GET', at, expiresIn: 900, sessionToken: 'FwoGZXIvYXdzEXAMPLE//token=' }));
+  });
+
+  it('a capture of the run redacts the credential (the access key id inside the URL too)', async () => {
+    const r = await run(mode, 'aws', { credential: 'S3', get_signed_download_url: { bucket: 'b-1', key: 'k' } });
+    expect(JSON.stringify(r.state)).not.toContain(AWS_KEY.secretAccessKey);
+    const store = new MemoryStore();
+    const plan = await planOf(`cloud-cap-${mode}.yaml`, mode, stringify({ interfaces: { sign: { capture: 'all', actions: [{ name: 'Link', aws: { credential: 'S3', get_signed_download_url: { bucket: 'b-1', key: 'k' } } }] } } }));
+    await createCapture({ store, now: Date.now }).afterRun(plan, plan.interfaces[0]!, r, Object.values(SECRETS));
+    const [captured] = await store.listCaptures({});
+    const text = JSON.stringify(captured);
+    expect(text).toContain('X-Amz-Credential=[redacted]%2F');
+    for (const v of Object.values(SECRETS)) expect(text).not.toContain(v);
   });
 
   it('a missing credential fails naming the action and the secrets to set, retried', async () => {

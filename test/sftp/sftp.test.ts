@@ -99,6 +99,7 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     writeFileSync(join(server.root, `${mode}-key.txt`), 'by key');
     const r = await run(mode, { operation: 'get', path: `/${mode}-key.txt`, password: undefined, private_key: 'a|secret::KEY|', private_key_passphrase: 'a|secret::PASSPHRASE|' });
     expect(body(r).Files.content).toBe('by key');
+    for (const secret of [server.passphrase, server.privateKey.split('\n')[1]!, server.password]) expect(JSON.stringify(r)).not.toContain(secret);
   });
 
   it('accept_any_host_key skips the check', async () => {

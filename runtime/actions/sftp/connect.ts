@@ -22,6 +22,9 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
   const where = `${s.user}@${s.host}:${s.port}`;
   if (isIP(s.host)) checkLiteral(`ssh://${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`);
   const client = new Client();
+  // Errors after the handshake (a reset socket) reach the pending SFTP request as its failure; an
+  // 'error' event without a listener would crash the process.
+  client.on('error', () => undefined);
   const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
   const close = async () => {
     client.end();
@@ -58,6 +61,7 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
     }
     await ready;
     const sftp = await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((e, w) => (e ? reject(new SftpError(`sftp ${where}: the server refused the SFTP subsystem: ${e.message}`, 'connect')) : resolve(w))));
+    sftp.on('error', () => undefined);
     return { sftp, close };
   } catch (e) {
     await close();
