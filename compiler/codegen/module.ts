@@ -1,6 +1,5 @@
 // One generated module per config: header, runtime import, hoisted leaves, then the plan.
 // Formatted by prettier with fixed options, so the same IR always gives the same bytes.
-import { format } from 'prettier';
 import type { ConfigIR } from '../../runtime/config-ir.ts';
 import { comment } from '../emit/code.ts';
 import { Emitter } from './emitter.ts';
@@ -27,6 +26,8 @@ export async function generateModule(ir: ConfigIR, o: ModuleOptions = {}): Promi
     '',
   ].join('\n');
   try {
+    // Loaded on first use: `check` and `serve` never format, and prettier is a large module to load.
+    const { format } = await import('prettier');
     return await format(text, { parser: 'typescript', printWidth: 110, singleQuote: false, trailingComma: 'all', endOfLine: 'lf' });
   } catch (e) {
     // A formatter failure means we emitted invalid code: say where, briefly, instead of prettier's dump.

@@ -1,6 +1,7 @@
 // The compiled config schema, built once on first use, plus access to its parts by object identity
 // (ajv hands back the schema objects it was given, which is how error explanation finds union branches).
-import Ajv, { type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import Ajv, { _, type Code, type KeywordCxt, type Options, type ValidateFunction } from 'ajv';
 import schema from './config.schema.json' with { type: 'json' };
 
 export type SchemaNode = Record<string, any>;
@@ -11,25 +12,48 @@ let ajv: Ajv | undefined;
 let validator: ValidateFunction | undefined;
 let pointers: WeakMap<object, string> | undefined;
 
+/** An ajv with our keywords: a friendlier message for pattern/not failures (annotation only), and
+ *  "exactly one of these fields" (generated code, so a standalone validator can hold it too). */
+export function withKeywords(options: Options): Ajv {
+  const a = new Ajv({ allowUnionTypes: true, strict: true, strictRequired: false, ...options });
+  a.addKeyword({ keyword: 'x-message', schemaType: 'string' });
+  a.addKeyword({
+    keyword: 'x-exactly-one',
+    type: 'object',
+    schemaType: 'array',
+    code(cxt: KeywordCxt) {
+      const count = (cxt.schema as string[]).reduce<Code>((acc, f) => _`${acc} + (${cxt.data}[${f}] !== undefined ? 1 : 0)`, _`0`);
+      cxt.fail(_`${count} !== 1`);
+    },
+  });
+  return a;
+}
+
 function instance(): Ajv {
   // inlineRefs off keeps each definition a separate function, so branch validators can be fetched by pointer.
-  ajv ??= new Ajv({ allErrors: true, verbose: true, inlineRefs: false, allowUnionTypes: true, strict: true, strictRequired: false });
-  if (!ajv.getKeyword('x-message')) {
-    // Our annotations: a friendlier message for pattern/not failures, and "exactly one of these fields".
-    ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
-    ajv.addKeyword({
-      keyword: 'x-exactly-one',
-      type: 'object',
-      schemaType: 'array',
-      validate: (fields: string[], data: Record<string, unknown>) => fields.filter((f) => data[f] !== undefined).length === 1,
-    });
-  }
+  ajv ??= withKeywords({ allErrors: true, verbose: true, inlineRefs: false });
   return ajv;
 }
 
 export function configValidator(): ValidateFunction {
   validator ??= instance().compile(schema);
   return validator;
+}
+
+/** The ajv options of the pass/fail validator that scripts/build-dist.mjs writes as standalone code
+ *  (STANDALONE_FILE next to this module in dist/): compiling the schema took ~60% of `check`. */
+export const STANDALONE_OPTIONS: Options = { allErrors: false, code: { source: true, esm: false } };
+export const STANDALONE_FILE = 'config-valid.cjs';
+
+let quick: ((config: unknown) => boolean) | null | undefined;
+
+/** True when the config is valid, by the prebuilt standalone validator (dist/ only); undefined when
+ *  there is none (running from source) — then, as for an invalid config, the full validator decides. */
+export function quickValid(config: unknown): boolean | undefined {
+  if (quick === undefined) {
+    try { quick = createRequire(import.meta.url)(`./${STANDALONE_FILE}`) as (c: unknown) => boolean; } catch { quick = null; }
+  }
+  return quick ? quick(config) : undefined;
 }
 
 /** JSON pointer of a schema object inside the config schema. */

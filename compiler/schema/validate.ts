@@ -2,12 +2,14 @@
 // Parsing is not done here: compiler/load parses (compiler/source/yaml.ts), then calls this.
 import { dedupeDiagnostics, sortDiagnostics, type Diagnostic } from '../source/diagnostics.ts';
 import type { Locate } from '../source/yaml.ts';
-import { configValidator } from './ajv.ts';
+import { configValidator, quickValid } from './ajv.ts';
 import { errorToDiagnostic } from './messages.ts';
 import { collapseUnions } from './unions.ts';
 import type { ErrorObject } from 'ajv';
 
 export function schemaDiagnostics(file: string, config: unknown, locate: Locate): Diagnostic[] {
+  // A valid config needs no explanation: the prebuilt validator says so without compiling the schema.
+  if (quickValid(config) === true) return [];
   const validate = configValidator();
   if (validate(config)) return [];
   const errors = mergeRequired(collapseUnions([...(validate.errors ?? [])]));
