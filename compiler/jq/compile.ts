@@ -74,7 +74,6 @@ export function compileJq(src: string): { code: string } | null {
       : [_`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`out.push(${v});`])), _`return out;`];
     code = lines([_`((input) => {`, _`  try {`, ...indent(indent(body)), _`  } catch (e) {`, _`    return jq.deeper(e, ${src}, input);`, _`  }`, _`})`]);
   } catch (e) {
-    if (process.env.JQ_DEBUG) console.error(e);
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
     throw e;
   }
@@ -117,6 +116,18 @@ function inputFirst(n: Node): boolean {
     case 'neg': return inputFirst(n.e);
     case 'call': return n.args.every((a) => a.k === 'lit') || WITH_FILTER[n.name] !== undefined;
     case 'array': return n.e?.k === 'pipe' && n.e.l.k === 'iter' && !n.e.l.opt && inputFirst(n.e.l.target); // map(f)
+    default: return false;
+  }
+}
+
+/** Whether n surely has exactly one output (or an error). */
+function singleOutput(n: Node): boolean {
+  switch (n.k) {
+    case 'identity': case 'lit': case 'var': case 'array': return true;
+    case 'index': case 'slice': return !n.opt && children(n).every(singleOutput);
+    case 'str': case 'neg': case 'bin': case 'and': case 'or': case 'object': case 'pipe': case 'bind': return children(n).every(singleOutput);
+    case 'if': return children(n).every(singleOutput) && n.else !== null;
+    case 'call': return n.args.every(singleOutput) && (UNARY[n.name] !== undefined || WITH_VALUE[`${n.name}/${n.args.length}`] !== undefined);
     default: return false;
   }
 }
@@ -493,9 +504,8 @@ class Gen {
         ]);
         this.inReturning = saved;
         // Several init outputs: jq 1.8 folds a `?` source only for the first one; not compiled.
-        const a0 = this.expr(n.init, inp);
-        if (a0 === null) throw new TooBig();
-        return [_`{`, _`  let ${acc} = ${a0};`, ...indent(fold), ...indent(k(acc)), _`}`];
+        if (!singleOutput(n.init)) throw new TooBig();
+        return this.gen(n.init, inp, (a0) => [_`{`, _`  let ${acc} = ${a0};`, ...indent(fold), ...indent(k(acc)), _`}`]);
       }
       default: return this.more(n, inp, k);
     }
@@ -507,6 +517,8 @@ class Gen {
       case 'def': return this.def(n.fn, () => this.gen(n.rest, inp, k));
       case 'fcall': {
         const rec = this.env.fns.get(n.fn);
+        // A recursive builtin (prelude.ts) has no def node in the program: declare it at the call.
+        if (!rec && n.fn.recursive) return this.def(n.fn, () => this.gen(n, inp, k));
         if (!rec) return this.inline(n.fn, n.args, (body) => this.gen(body, inp, this.home(k)));
         return this.recCall(rec, n.fn, n.args, inp, (name, vals) => {
           rec.modes.add('v');
@@ -524,13 +536,9 @@ class Gen {
       case 'foreach': {
         // For each init output: the state is each output of update in turn (none leaves it), extract runs on it.
         const st = this.fresh('st');
-        const saved = this.inReturning;
         const out: Code[] = [];
         const kk = this.share(k, out);
-        const a0 = this.expr(n.init, inp);
-        if (a0 === null) throw new TooBig();
-        this.inReturning = saved;
-        const loop = this.gen(n.src, inp, (x) => [
+        const loop = (): Code[] => this.gen(n.src, inp, (x) => [
           _`{`,
           ...indent(this.withVar(n.id, n.name, x, () => {
             const s0 = this.fresh('s');
@@ -541,7 +549,7 @@ class Gen {
           })),
           _`}`,
         ]);
-        return [...out, _`{`, _`  let ${st} = ${a0};`, ...indent(loop), _`}`];
+        return [...out, ...this.gen(n.init, inp, (a0) => [_`{`, _`  let ${st} = ${a0};`, ...indent(loop()), _`}`])];
       }
       case 'path': return this.pgen(n.e, inp, _`[]`, (_v, p) => k(p));
       case 'getpath': return this.gen(n.p, inp, (p) => this.bind(_`jq.getpath(${inp}, ${p})`, k));
@@ -614,10 +622,12 @@ class Gen {
     const saved = this.inReturning;
     this.inReturning = false;
     try {
+      // jq.enter/leave bound the recursion (deeper calls go to the engine).
+      const guarded = (body: Code[]): Code[] => [_`jq.enter();`, _`try {`, ...indent(body), _`} finally {`, _`  jq.leave();`, _`}`];
       return this.withEnv(env, () => (mode === 'v'
-        ? [_`function ${rec.name}(${join([input, kname, ...vals])}) {`, ...indent(this.gen(fn.body, input, small((v) => [_`${kname}(${v});`]))), _`}`]
+        ? [_`function ${rec.name}(${join([input, kname, ...vals])}) {`, ...indent(guarded(this.gen(fn.body, input, small((v) => [_`${kname}(${v});`])))), _`}`]
         : [_`function ${rec.name}$p(${join([input, path, kname, ...vals])}) {`,
-          ...indent(this.pgen(fn.body, input, path, (v, p) => [_`${kname}(${v}, ${p});`])), _`}`]));
+          ...indent(guarded(this.pgen(fn.body, input, path, (v, p) => [_`${kname}(${v}, ${p});`]))), _`}`]));
     } finally {
       this.inReturning = saved;
     }
@@ -741,6 +751,7 @@ class Gen {
       case 'def': return this.def(n.fn, () => this.pgen(n.rest, inp, path, k));
       case 'fcall': {
         const rec = this.env.fns.get(n.fn);
+        if (!rec && n.fn.recursive) return this.def(n.fn, () => this.pgen(n, inp, path, k));
         if (!rec) return this.inline(n.fn, n.args, (body) => this.pgen(body, inp, path, this.homeP(k)));
         return this.recCall(rec, n.fn, n.args, inp, (name, vals) => {
           rec.modes.add('p');

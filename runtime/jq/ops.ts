@@ -12,7 +12,7 @@ export { getpath, setpath, delpaths, pathAdd, entries, entriesOpt } from './path
 export { contains } from './contains.ts';
 export { atText, atJson, atCsv, atTsv, atHtml, atUri, atSh, atBase64 } from './formats.ts';
 export { isinfinite, isnan, isnormal, nan, fromjson } from './numbers.ts';
-export { label, mustBreak } from './control.ts';
+export { label, mustBreak, enter, leave } from './control.ts';
 export * from './builtins.ts';
 export { tonumber } from './tonumber.ts';
 export { deeper } from './deeper.ts';
