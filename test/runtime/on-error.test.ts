@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import type { ErrorHandlers } from '../../runtime/exec/on-error.ts';
 import { buildApp } from '../../runtime/server/app.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { MemoryStore } from '../../runtime/store/memory.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 
@@ -170,6 +172,20 @@ interfaces:
     expect(res.status).toBe(502);
     await Promise.all((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running);
     expect(warnings).toEqual(['on_error: handler notify failed with 502']);
+    await app.close();
+  });
+
+  it('a handler that cannot run at all (its state store is down) is reported, and the caller still gets its response', async () => {
+    const store = new MemoryStore();
+    store.stateGet = async () => { throw new Error('store down'); };
+    const yaml = cfg('/record').replace('      - name: Record\n', '      - name: Record\n        input: a|state::last_failure|\n').replace(/        http:\n(.*\n)*/, '');
+    const warnings: string[] = [];
+    const app = buildApp([await planOf('down.yaml', 'compiled', yaml)], { env: testEnv({ API: up.url }), services: { clock: systemClock, store }, warn: (m) => warnings.push(m) });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/work`);
+    expect(res.status).toBe(502);
+    await Promise.all((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running);
+    expect(warnings).toEqual(['on_error: handler notify crashed: store down']);
     await app.close();
   });
 });

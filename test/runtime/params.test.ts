@@ -54,5 +54,8 @@ describe('declared params', () => {
         value: a|body::k|`);
     const r = await runBoth(v, 'x', { body: { n: 42, k: null }, params: { id: 'ignored', limit: '9' } });
     expect(r.response.body).toEqual({ Echo: { id: '42', limit: '5', kind: null } });
+    // A marker that yields nothing, with no default, leaves the request's own parameter in place.
+    const kept = await runBoth(v, 'x', { body: { n: 1 }, params: { kind: 'asked' } });
+    expect(kept.response.body).toEqual({ Echo: { id: '1', limit: '5', kind: 'asked' } });
   });
 });
