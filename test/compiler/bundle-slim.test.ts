@@ -1,5 +1,5 @@
 // A bundle holds only what its config uses: without the heavy transforms it contains neither the
-// spreadsheet reader, nor pdf.js, nor the HTML parser, nor the jq engine, and stays under 1.5 MB;
+// spreadsheet reader, nor pdf.js, nor the HTML parser, nor the jq engine, nor nodemailer, and stays under 1.5 MB;
 // it still answers. A config that uses them gets them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -36,12 +36,14 @@ interfaces:
           - parse_pdf: { value: pdf, key: text }
           - extract_with_css: { value: html, selector: title, key: title }
           - extract_with_jq: "{rows, line: input_line_number}"
+      - name: Mail
+        email: { from: a@example.test, to: b@example.test, text: hi }
 `;
 
 // Text each engine's code is sure to contain, minified or not. (input_line_number is outside the
 // jq subset the compiler turns into code, so it needs the engine.)
 const jqWasmHead = /"([A-Za-z0-9+/]{40})/.exec(readFileSync('runtime/jq/vendor/jq-wasm.mjs', 'utf8'))![1]!;
-const MARKERS = { xlsx: 'SheetJS', pdfjs: 'PDFDocumentProxy', cheerio: 'cheerio', jqEngine: jqWasmHead };
+const MARKERS = { xlsx: 'SheetJS', pdfjs: 'PDFDocumentProxy', cheerio: 'cheerio', jqEngine: jqWasmHead, nodemailer: 'all recipients were rejected' };
 
 const dir = mkdtempSync(join(tmpdir(), 'pw-slim-'));
 const children: Array<{ kill(): void }> = [];
