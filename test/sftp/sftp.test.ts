@@ -154,6 +154,17 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     expect(server.connections()).toBe(before);
   });
 
+  it("the action's timeout abandons a stalled operation (504) and closes the connection", async () => {
+    server.setStalled(true);
+    try {
+      const r = await run(mode, { operation: 'list', path: '/' }, { timeout: 400 });
+      expect(r.response.status).toBe(504);
+      expect(body(r).error.detail).toBe(`sftp deploy@127.0.0.1:${server.port}: list abandoned when the action's timeout passed`);
+    } finally {
+      server.setStalled(false);
+    }
+  });
+
   it('a server that stops answering fails after the idle limit (504) and the connection is closed', async () => {
     server.setStalled(true);
     try {
