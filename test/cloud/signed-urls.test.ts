@@ -1,5 +1,5 @@
 // aws and google actions in both execution paths, with the clock frozen: AWS's published SigV4
-// presign example, and URLs compared exactly with a second, independent implementation (the AWS
+// presign example, Google's published V4 conformance vectors, and URLs compared exactly with a second, independent implementation (the AWS
 // SDK's S3 presigner and SigV4 signer; @google-cloud/storage's getSignedUrl, which signs offline with
 // the given key). Failures (no credential) name the action and are retried per the non-HTTP rule.
 import { generateKeyPairSync } from 'node:crypto';
@@ -19,6 +19,7 @@ import { check } from '../schema/helpers.ts';
 import { compileConfig } from '../../compiler/project.ts';
 import { createCapture } from '../../runtime/capture/index.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
+import { CONFORMANCE_ACCOUNT, CONFORMANCE_VECTORS } from './gcs-conformance.ts';
 
 afterEach(() => setClock());
 
@@ -132,6 +133,15 @@ describe.each(MODES)('google (%s)', (mode) => {
     const [expectedUp] = await file.getSignedUrl({ version: 'v4', action: 'write', accessibleAt: at, expires: at.getTime() + 7 * 86400_000, contentType: 'text/csv' });
     expect(up.url).toBe(expectedUp);
     expect(up.url).toContain('X-Goog-SignedHeaders=content-type%3Bhost');
+  });
+
+  it("reproduces Google's published V4 conformance vectors (Simple GET, Simple PUT)", async () => {
+    setClock(() => Date.parse('2019-02-01T09:00:00Z'));
+    const secrets = { GCS_SERVICE_ACCOUNT: JSON.stringify(CONFORMANCE_ACCOUNT) };
+    const get = await data(run(mode, 'google', { credential: 'GCS', get_signed_download_url: { bucket: 'test-bucket', key: 'test-object', expires: '10s' } }, {}, secrets));
+    expect(get.url).toBe(CONFORMANCE_VECTORS.GET);
+    const put = await data(run(mode, 'google', { credential: 'GCS', get_signed_upload_url: { bucket: 'test-bucket', key: 'test-object', expires: '10s' } }, {}, secrets));
+    expect(put.url).toBe(CONFORMANCE_VECTORS.PUT);
   });
 
   it('a credential that is not a service-account key fails naming the action', async () => {

@@ -134,6 +134,37 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     expect(body(r).error.detail).toMatch(/^sftp deploy@127\.0\.0\.1:1: could not connect: .*ECONNREFUSED/);
   });
 
+  it('the outbound policy applies: a denied host answers 403 and is never connected to (retried: the non-HTTP rule)', async () => {
+    const before = server.connections();
+    try {
+      process.env.SERVICE__MANAGED_MODE = '1';
+      const literal = await run(mode, { operation: 'list', path: '/' }, { retry: { attempts: 3, delay: 0, jitter: 'none' } });
+      expect(literal.response.status).toBe(403);
+      expect(body(literal).error.detail).toBe('outbound call refused: 127.0.0.1 resolves to a private, loopback or link-local address, denied in managed mode');
+      expect(literal.state.steps.Files!.attempts).toBe(3);
+      delete process.env.SERVICE__MANAGED_MODE;
+      process.env.SERVICE__OUTBOUND_DENY = 'localhost';
+      const named = await run(mode, { operation: 'list', path: '/', host: 'localhost' });
+      expect(named.response.status).toBe(403);
+      expect(body(named).error.detail).toBe('outbound call refused: localhost is denied by SERVICE__OUTBOUND_DENY');
+    } finally {
+      delete process.env.SERVICE__MANAGED_MODE;
+      delete process.env.SERVICE__OUTBOUND_DENY;
+    }
+    expect(server.connections()).toBe(before);
+  });
+
+  it("the action's timeout abandons a stalled operation (504) and closes the connection", async () => {
+    server.setStalled(true);
+    try {
+      const r = await run(mode, { operation: 'list', path: '/' }, { timeout: 400 });
+      expect(r.response.status).toBe(504);
+      expect(body(r).error.detail).toBe(`sftp deploy@127.0.0.1:${server.port}: list abandoned when the action's timeout passed`);
+    } finally {
+      server.setStalled(false);
+    }
+  });
+
   it('a server that stops answering fails after the idle limit (504) and the connection is closed', async () => {
     server.setStalled(true);
     try {
