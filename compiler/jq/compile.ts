@@ -17,6 +17,9 @@ class NeedsClosure extends TooBig {}
 
 const OPS: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge' };
 
+/** Builtins whose numbers are computed (jq 1.8 negates their zero to -0). */
+const COMPUTED = new Set(['floor', 'ceil', 'round', 'sqrt', 'fabs', 'utf8bytelength']);
+
 /** A runtime helper of runtime/jq/ops.ts by name. */
 const op = (name: string): Code => _`jq.${new Name(name)}`;
 
@@ -24,7 +27,11 @@ const op = (name: string): Code => _`jq.${new Name(name)}`;
  * jq 1.8 keeps input and program numbers as literals, and negating a literal zero gives 0 while a computed
  * zero (arithmetic) gives -0: `-(arithmetic)` negates plainly, other operands through jq.neg.
  */
-const negOp = (e: Node): Code => op(e.k === 'bin' && ['+', '-', '*', '/', '%'].includes(e.op) ? 'negComputed' : 'neg');
+function negOp(e: Node): Code {
+  if (e.k === 'call' && e.name === 'length') throw new TooBig(); // literal for a number input, computed otherwise
+  const computed = (e.k === 'bin' && ['+', '-', '*', '/', '%'].includes(e.op)) || (e.k === 'call' && COMPUTED.has(e.name));
+  return op(computed ? 'negComputed' : 'neg');
+}
 
 /** A recursive def compiled to JS functions (value mode, path mode), declared where the def is. */
 interface RecFn { name: Name; modes: Set<'v' | 'p'>; env: Env }

@@ -345,7 +345,8 @@ class Parser {
       binds.push({ name: '_', id, src: from });
       const v: Node = { k: 'var', name: '_', id };
       const at = (key: string | number): Node => ({ k: 'index', target: v, key: { k: 'lit', v: key }, opt: false });
-      if (p.k === 'arr') p.items.forEach((item, i) => walk(item, at(i)));
+      // jq matches array elements last first (its first index error is the last element's).
+      if (p.k === 'arr') for (let i = p.items.length - 1; i >= 0; i--) walk(p.items[i], at(i));
       else for (const e of p.entries) {
         if (e.bind !== null) walk({ k: 'var', name: e.bind }, at(e.key));
         if (e.pat) walk(e.pat, at(e.key));

@@ -20,12 +20,18 @@ const pick = <T>(xs: T[]): T => xs[rand(xs.length)];
 const LEAVES = ['.', '.a', '.b', '.[0]', '.[-1]', '.a?', '.[]?', '1', '0', '"s"', '"a"', 'null', 'true', 'false', '[]', '{}',
   'length', 'keys', 'type', 'tostring', 'first', 'add', 'not', 'to_entries', 'reverse', 'sort', 'min', 'empty', 'tonumber',
   '.[]', 'last', 'keys_unsorted', 'unique', 'max', 'from_entries', 'tojson', 'values', 'abs', 'any', 'all', '{a, b}', '.a.b?',
-  '.[]?.a', 'join(",")', 'split("a")', 'ascii_upcase', 'ltrimstr("s")', 'startswith("a")', 'floor', 'error', '-1'];
+  '.[]?.a', 'join(",")', 'split("a")', 'ascii_upcase', 'ltrimstr("s")', 'startswith("a")', 'floor', 'error', '-1',
+  '[paths]', '[..]', 'tostream', '@csv', '@sh', '@base64', '@html', 'flatten', 'explode', 'implode', 'trim', 'fromjson',
+  'indices(1)', 'contains("a")', 'contains([1])', 'inside([1])', 'del(.a)', 'to_entries', 'utf8bytelength', 'tojson|fromjson'];
+
+/** Path expressions (the left side of assignments, path(...), del(...)). */
+const PATHS = ['.', '.a', '.[0]', '.[]?', '.a.b?', '.[1:]', '..', '.a // .b', 'first(.[]?)', 'select(.a)', 'getpath(["a", 0])',
+  'recurse', 'if .a then .a else .b end', '.[]?.a?', 'last', '(.a, .b)', 'empty', '.[-1]'];
 
 function program(depth: number): string {
   if (depth === 0 || rand(4) === 0) return pick(LEAVES);
   const a = (): string => program(depth - 1);
-  switch (rand(31)) {
+  switch (rand(45)) {
     case 0: return `${a()} | ${a()}`;
     case 1: return `${a()}, ${a()}`;
     case 2: return `(${a()}) + (${a()})`;
@@ -56,6 +62,20 @@ function program(depth: number): string {
     case 27: return `if ${a()} then ${a()} end`;
     case 28: return `error(${a()})`;
     case 29: return `[.[]? | ${a()}]`;
+    case 30: return `${pick(PATHS)} |= ${a()}`;
+    case 31: return `${pick(PATHS)} = ${a()}`;
+    case 32: return `${pick(PATHS)} += ${a()}`;
+    case 33: return `[path(${pick(PATHS)})]`;
+    case 34: return `del(${pick(PATHS)})`;
+    case 35: return `[limit(2; ${a()})], first(${a()}), [last(${a()})]`;
+    case 36: return `reduce (${a()}) as $x (${a()}; [$x, .])`;
+    case 37: return `[foreach (${a()}) as $x (0; [$x, .]; .[0])]`;
+    case 38: return `def f(g): [g, (${a()})]; f(${a()})`;
+    case 39: return `label $out | (${a()}) | ., break $out`;
+    case 40: return `(${a()}) as [$x, $y] | [$y, $x]`;
+    case 41: return `[paths(${a()})]`;
+    case 42: return `isempty(${a()}), any(${a()}; ${a()})`;
+    case 43: return `pick(${pick(PATHS)})`;
     default: return `any(${a()}), all(${a()}), group_by(${a()})`;
   }
 }
