@@ -2,7 +2,7 @@
 import autocannon from 'autocannon';
 import type { BenchRequest } from './scenario.ts';
 
-export interface Round { rps: number; requests: number; errors: number; non2xx: number; p99Ms: number }
+export interface Round { rps: number; requests: number; errors: number; non2xx: number; p99Ms: number; /** The server's CPU per request (µs): robust when the machine is shared. */ cpuUsPerReq?: number }
 
 export async function loadRound(url: string, r: BenchRequest, o: { connections: number; seconds: number }): Promise<Round> {
   const res = await autocannon({

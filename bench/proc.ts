@@ -39,6 +39,15 @@ export async function stopServer(s: Server): Promise<void> {
   clearTimeout(t);
 }
 
+/** CPU time (user + system) a process has used so far, in µs, from /proc/<pid>/stat; NaN elsewhere. */
+export function cpuUs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on (the name may hold spaces)
+    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
+  } catch { return NaN; }
+}
+
 /** Wall time of a command to its exit, in ms; throws when it fails. */
 export function timeCommand(cmd: string, args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
   const t0 = performance.now();

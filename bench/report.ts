@@ -27,12 +27,15 @@ export function writeReport(results: ScenarioResult[], stat: StaticResults | und
     `Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${machine}`,
     `autocannon, ${o.connections} connections, ${o.seconds} s × ${o.rounds} interleaved rounds, medians; each server in its own process.`,
     '',
-    '| scenario | fast req/s | interpreter | bundle | hand-written | fast/hand | bundle/hand | fast/interp | peak RSS MB (f/i/b/h) | targets |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| scenario | fast req/s | interpreter | bundle | hand-written | fast/hand | bundle/hand | fast/interp | CPU µs/req (f/i/b/h) | CPU hand/fast | CPU interp/fast | peak RSS MB (f/i/b/h) | targets |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const json: Record<string, unknown> = {};
   for (const r of results) {
     const rps = Object.fromEntries(SERVERS.map((s) => [s, Math.round(median((r.rounds[s] ?? []).map((x) => x.rps)))])) as Record<ServerName, number>;
+    // CPU per request of each server process: a ratio of these holds on a loaded machine, where
+    // req/s mostly measures how much of the cores each process was given.
+    const cpu = Object.fromEntries(SERVERS.map((s) => [s, Math.round(median((r.rounds[s] ?? []).map((x) => x.cpuUsPerReq ?? NaN)))])) as Record<ServerName, number>;
     const targets = r.scenario.targets.map((t) => {
       const v = rps[t.of] / rps[t.over];
       return `${t.of}/${t.over} ${x2(v)} ≥ ${t.min} ${mark(v >= t.min)}`;
@@ -43,8 +46,8 @@ export function writeReport(results: ScenarioResult[], stat: StaticResults | und
       targets.push(`RSS fast/hand ${x2(v)} ≤ 1.3 ${mark(v <= 1.3)}`);
     }
     const status = r.identical ? [...targets, ...errors].join('; ') : `ANSWERS DIFFER: ${r.mismatches.join(' | ')}`;
-    lines.push(`| ${r.scenario.name} | ${rps.fast} | ${rps.interpreter} | ${rps.bundle} | ${rps.hand_written} | ${x2(rps.fast / rps.hand_written)} | ${x2(rps.bundle / rps.hand_written)} | ${x2(rps.fast / rps.interpreter)} | ${SERVERS.map((s) => r.peakRssMb[s]).join(' / ')} | ${status} |`);
-    json[r.scenario.name] = { summary: r.scenario.summary, identical: r.identical, mismatches: r.mismatches, rps, peakRssMb: r.peakRssMb, rounds: r.rounds };
+    lines.push(`| ${r.scenario.name} | ${rps.fast} | ${rps.interpreter} | ${rps.bundle} | ${rps.hand_written} | ${x2(rps.fast / rps.hand_written)} | ${x2(rps.bundle / rps.hand_written)} | ${x2(rps.fast / rps.interpreter)} | ${SERVERS.map((s) => cpu[s]).join(' / ')} | ${x2(cpu.hand_written / cpu.fast)} | ${x2(cpu.interpreter / cpu.fast)} | ${SERVERS.map((s) => r.peakRssMb[s]).join(' / ')} | ${status} |`);
+    json[r.scenario.name] = { summary: r.scenario.summary, identical: r.identical, mismatches: r.mismatches, rps, cpuUsPerReq: cpu, peakRssMb: r.peakRssMb, rounds: r.rounds };
   }
   if (stat) {
     const cold = stat.coldStart50Ms / stat.nodeBareMs;

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { Scenario, ServerName } from './scenario.ts';
-import { peakRssMb, startServer, stopServer, timeCommand, type Server } from './proc.ts';
+import { cpuUs, peakRssMb, startServer, stopServer, timeCommand, type Server } from './proc.ts';
 import { benchDir, buildDir, cli } from './paths.ts';
 import { answerOf, loadRound, type Round } from './load.ts';
 import { measureStatic, type StaticResults } from './static.ts';
@@ -79,7 +79,11 @@ async function runScenario(s: Scenario, upstream: string): Promise<ScenarioResul
       for (const x of servers) await loadRound(x.url, s.request, { connections, seconds: 1 }); // warm-up
       // Interleaved: a change in machine load hits every server alike.
       for (let r = 0; r < ROUNDS; r++) {
-        for (const x of servers) (rounds[x.name] ??= []).push(await loadRound(x.url, s.request, { connections, seconds: SECONDS }));
+        for (const x of servers) {
+          const cpu0 = cpuUs(x.child.pid);
+          const r = await loadRound(x.url, s.request, { connections, seconds: SECONDS });
+          (rounds[x.name] ??= []).push({ ...r, cpuUsPerReq: r.requests ? Math.round((cpuUs(x.child.pid) - cpu0) / r.requests) : NaN });
+        }
       }
     }
     const rss = Object.fromEntries(servers.map((x) => [x.name, peakRssMb(x.child.pid)]));
