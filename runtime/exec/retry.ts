@@ -15,13 +15,15 @@ function matches(m: number | string, f: Failure): boolean {
   return `${Math.floor(f.status / 100)}xx` === m;
 }
 
-/** Whether a failed attempt is worth another: HTTP by status/transport class, everything else always.
+/** Whether a failed attempt is worth another: HTTP by status/transport class, everything else always,
+ *  except a refusal (a hostile value, a denied destination), which no attempt can change.
  *  (An HTTP action reaches here failed, or succeeded with a failed assert: that one polls.) */
 export function isRetryable(r: RetryIR, o: ActionOutcome, isHttp: boolean, assertFailed: boolean): boolean {
-  if (!isHttp || assertFailed) return true;
   const f = o.failure;
+  if (f?.kind === 'refused') return false;
+  if (!isHttp || assertFailed) return true;
   // Neither a status nor a transport failure (a body that does not decode, a page that failed): not retried.
-  if (!f || f.kind === 'other' || f.kind === 'refused') return false;
+  if (!f || f.kind === 'other') return false;
   const included = r.on ? r.on.some((m) => matches(m, f)) : f.kind === 'transport' || DEFAULT_STATUSES.has(f.status);
   return included && !r.except?.some((m) => matches(m, f));
 }

@@ -134,14 +134,14 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     expect(body(r).error.detail).toMatch(/^sftp deploy@127\.0\.0\.1:1: could not connect: .*ECONNREFUSED/);
   });
 
-  it('the outbound policy applies: a denied host answers 403 and is never connected to (retried: the non-HTTP rule)', async () => {
+  it('the outbound policy applies: a denied host answers 403, is never connected to, and is not retried (a refusal, as for HTTP)', async () => {
     const before = server.connections();
     try {
       process.env.SERVICE__MANAGED_MODE = '1';
       const literal = await run(mode, { operation: 'list', path: '/' }, { retry: { attempts: 3, delay: 0, jitter: 'none' } });
       expect(literal.response.status).toBe(403);
       expect(body(literal).error.detail).toBe('outbound call refused: 127.0.0.1 resolves to a private, loopback or link-local address, denied in managed mode');
-      expect(literal.state.steps.Files!.attempts).toBe(3);
+      expect(literal.state.steps.Files!.attempts).toBe(1);
       delete process.env.SERVICE__MANAGED_MODE;
       process.env.SERVICE__OUTBOUND_DENY = 'localhost';
       const named = await run(mode, { operation: 'list', path: '/', host: 'localhost' });
