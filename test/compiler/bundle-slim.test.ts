@@ -61,7 +61,8 @@ async function bundle(name: string, yaml: string): Promise<string> {
   return out;
 }
 
-describe('bundle contents', () => {
+// Each test runs esbuild over the whole runtime: tens of seconds on a loaded 2-core machine.
+describe('bundle contents', { timeout: 120_000 }, () => {
   it('leaves out the heavy engines a config does not use, and still answers', async () => {
     const out = await bundle('light', LIGHT);
     const text = readFileSync(out, 'utf8');
