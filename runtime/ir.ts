@@ -37,7 +37,7 @@ export interface Ref {
 }
 
 /** A URL path segment, query name or value, fragment; inside a JSON string; a JSON value. */
-export type Esc = 'segment' | 'query' | 'fragment' | 'json-string' | 'json';
+export type Esc = 'base' | 'segment' | 'query' | 'fragment' | 'json-string' | 'json';
 
 /** A value computed from the run's scope. */
 export type Expr =

@@ -12,18 +12,29 @@ const HOLE = '\u0000';
 
 /** A URL template: markers in the path, query and fragment are encoded for it; a marker in the scheme
  *  or host must come from the operator (a whole-URL marker stays a `ref` and the destination policy
- *  decides where it may go). */
+ *  decides where it may go). A request or action marker that starts the template supplies the base
+ *  (`a|body::url|/health`): checked at run time to be an absolute http(s) URL without query or
+ *  fragment (runtime/values/escape.ts), so it is no wider than a whole-URL marker; the rest must then
+ *  start the path, query or fragment, so nothing else can extend the host. */
 export function urlPositions(e: Expr, at: Path): Expr {
   if (e.k !== 'tmpl') return e;
-  const slots = scanUrl(e.parts.map((p) => (typeof p === 'string' ? p : HOLE)).join(''));
+  const flat = e.parts.map((p) => (typeof p === 'string' ? p : HOLE)).join('');
+  const slots = scanUrl(flat);
+  const head = e.parts[0];
+  const leading = typeof head !== 'string' && !OPERATOR.has(head!.root);
+  if (leading && !/^[/?#]/.test(flat.slice(1))) {
+    throw new LowerError(`${head!.src} starts the URL but is followed by ${JSON.stringify(flat.slice(1).split(/[/?#]/)[0]!.replaceAll(HOLE, 'a|…|'))}, which would extend its host; a base marker must be followed by /, ? or #`, at,
+      'write the path after the marker (a|body::url|/health), or make the whole url one marker');
+  }
   let n = 0;
-  const parts = e.parts.map((p) => {
+  const parts = e.parts.map((p, i) => {
     if (typeof p === 'string') return p;
     const where = slots[n++]!;
+    if (i === 0 && leading) return { ...p, esc: 'base' as const };
     if (where !== 'base') return { ...p, esc: where };
     if (OPERATOR.has(p.root)) return p;
     throw new LowerError(`${p.src} sets the scheme or host of the URL; a value read from the request or an action cannot choose where the call goes`, at,
-      'put the marker in the path or the query (it is encoded there), or make the whole url one marker (then SERVICE__OUTBOUND_ALLOW/DENY decide where it may go)');
+      'put the marker in the path or the query (it is encoded there), start the url with it (a|body::url|/path: it must then be an absolute http(s) URL), or make the whole url one marker (then SERVICE__OUTBOUND_ALLOW/DENY decide where it may go)');
   });
   return { k: 'tmpl', parts };
 }

@@ -1804,7 +1804,7 @@ export interface DiscoverDns {
  */
 export interface DiscoverKubernetes {
   /**
-   * Default: this pod's own namespace (from the service-account namespace file), else default.
+   * Default: this pod's own namespace (from the service-account namespace file), else default. Must be in SERVICE__DISCOVER_KUBERNETES_NAMESPACES when set (in managed mode, default only the pod's own).
    */
   namespace?: string;
   /**
@@ -1837,7 +1837,7 @@ export interface DiscoverDocker {
    */
   network?: string;
   /**
-   * Docker socket; default /var/run/docker.sock.
+   * Docker socket; default SERVICE__DISCOVER_DOCKER_SOCKET, else /var/run/docker.sock. When that setting is set only its socket is allowed; in managed mode docker discovery needs it.
    */
   socket?: string;
 }

@@ -3,9 +3,11 @@
 import type { Esc } from '../ir.ts';
 import { Refused } from '../refused.ts';
 import { text } from './text.ts';
+import { urlBase } from './url-base.ts';
 
 export function textAs(esc: Esc, value: unknown, src: string): string {
   switch (esc) {
+    case 'base': return urlBase(value, src);
     case 'segment': {
       const s = text(value);
       // WHATWG URLs resolve `.`/`..` (and %2e forms) in place: no encoding keeps them in one segment.

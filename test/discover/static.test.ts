@@ -92,15 +92,15 @@ describe('discover then lookup', () => {
   });
   afterAll(async () => { for (const s of servers) await new Promise((r) => s.close(r)); });
 
-  it('fans out over the discovered members, one call per member URL (the whole url one marker: the destination policy decides)', async () => {
+  it('fans out over the discovered members, one call per member URL plus a path (the member URL is the base)', async () => {
     const yaml = config(`{ static: "127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}", cache_ttl_secs: 0 }`, `      - name: Health
         lookup: a|Members|
         actions:
           - name: Ping
-            url: a|body::url|
+            url: a|body::url|/health
         output: http`);
     const r = await runBoth(yaml, 'members');
     expect(r.response.status).toBe(200);
-    expect(r.response.body).toEqual([{ who: 'first', path: '/' }, { who: 'second', path: '/' }]);
+    expect(r.response.body).toEqual([{ who: 'first', path: '/health' }, { who: 'second', path: '/health' }]);
   });
 });

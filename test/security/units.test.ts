@@ -15,6 +15,7 @@ describe('marker positions', () => {
     expect(escs(urlPositions(lowerString('https://a|secret::HOST|:8443/a|params::id|', false), []))).toEqual(['as is', 'segment']);
     expect(escs(urlPositions(lowerString('https://h/p?x=1#frag?a|params::q|', false), []))).toEqual(['fragment']);
     expect(() => urlPositions(lowerString('https://user:a|params::p|@h/', false), ['url'])).toThrow(/sets the scheme or host/);
+    expect(escs(urlPositions(lowerString('a|body::url|/v1/a|params::id|?q=a|params::q|', false), []))).toEqual(['base', 'segment', 'query']);
   });
 
   it('in a JSON template: inside strings (escaped quotes respected) or as values; other text untouched', () => {
@@ -26,6 +27,8 @@ describe('marker positions', () => {
     expect(textAs('segment', 'a/b?c#d', 'm')).toBe('a%2Fb%3Fc%23d');
     expect(() => textAs('segment', '..', 'a|params::id|')).toThrow('a|params::id| is "..", which would move the URL path: refused');
     expect(textAs('query', 'a&b=c', 'm')).toBe('a%26b%3Dc');
+    expect(textAs('base', 'HTTP://u:p@[::1]:81/a/b//', 'm')).toBe('http://u:p@[::1]:81/a/b');
+    expect(textAs('base', 'https://h.example', 'm')).toBe('https://h.example');
     expect(textAs('json-string', 'say "hi"\n', 'm')).toBe('say \\"hi\\"\\n');
     expect(textAs('json', undefined, 'm')).toBe('null');
     expect(textAs('json', { a: [1] }, 'm')).toBe('{"a":[1]}');

@@ -60,10 +60,11 @@ describe('a request marker in the scheme or host', () => {
   };
   it('is refused at check time with its position', () => {
     expect(refused('http://a|params::region|.api.example.com/v1')).toMatch(/^6:11 a\|params::region\| sets the scheme or host of the URL/);
-    expect(refused('a|body::base|/v1')).toMatch(/sets the scheme or host/);
+    expect(refused('a|body::base|.example.com/v1')).toMatch(/would extend its host/);
     expect(refused('https://a|Prev::host|:8080/x')).toMatch(/sets the scheme or host/);
   });
-  it('is allowed from operator settings, in the path, or as the whole URL', () => {
+  it('is allowed from operator settings, in the path, as the whole URL, or starting it (url-base.test.ts)', () => {
+    expect(refused('a|body::base|/v1')).toBeUndefined();
     expect(refused('a|var::BASE|/v1/a|params::id|')).toBeUndefined();
     expect(refused('https://a|secret::HOST|/v1')).toBeUndefined();
     expect(refused('a|body::callback|')).toBeUndefined();

@@ -49,7 +49,7 @@ export const discover: ActionKind = async (config, ctx) => {
 function backend(b: (typeof BACKENDS)[number], v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal): Promise<Found[]> | Found[] {
   if (b === 'dns') return dnsMembers(v, port, s.dnsServers, signal);
   if (b === 'kubernetes') return kubernetesMembers(v, port, s, signal);
-  if (b === 'docker') return dockerMembers(v, port, signal);
+  if (b === 'docker') return dockerMembers(v, port, s, signal);
   return staticMembers(v, port);
 }
 

@@ -3,11 +3,11 @@
 // The address is the container's on the chosen network, or on the first attached one (networks in
 // the API's order) when none is chosen; a container that is not on the chosen network, or whose
 // health check reports unhealthy or still starting, is not a member.
+import { dockerSocket } from './allowed.ts';
 import { getJson } from './api.ts';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
-
-export const DEFAULT_SOCKET = '/var/run/docker.sock';
+import type { DiscoverSettings } from './settings.ts';
 
 interface Container {
   Id?: string;
@@ -21,7 +21,7 @@ interface Container {
   NetworkSettings?: { Networks?: Record<string, { IPAddress?: string; GlobalIPv6Address?: string }> };
 }
 
-export async function dockerMembers(v: unknown, port: number | undefined, signal?: AbortSignal): Promise<Found[]> {
+export async function dockerMembers(v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal): Promise<Found[]> {
   const o = (v ?? {}) as { labels?: unknown; network?: unknown; socket?: unknown };
   const labels = o.labels ?? {};
   if (typeof labels !== 'object' || Array.isArray(labels) || Object.values(labels as object).some((x) => typeof x !== 'string')) {
@@ -29,7 +29,7 @@ export async function dockerMembers(v: unknown, port: number | undefined, signal
   }
   const wanted = Object.entries(labels as Record<string, string>);
   const network = o.network === undefined || o.network === null || o.network === '' ? undefined : String(o.network);
-  const socket = typeof o.socket === 'string' && o.socket ? o.socket : DEFAULT_SOCKET;
+  const socket = dockerSocket(typeof o.socket === 'string' && o.socket ? o.socket : undefined, s);
   const filters = JSON.stringify({ status: ['running'], ...(wanted.length ? { label: wanted.map(([k, x]) => `${k}=${x}`) } : {}) });
   const list = await getJson({
     what: `docker API on ${socket}`,

@@ -3,6 +3,7 @@
 // token and CA from the service-account folder (both re-read per discovery: tokens are rotated),
 // the namespace defaulting to the pod's own. Pods give every field of the member shape.
 import { readFile } from 'node:fs/promises';
+import { checkNamespace } from './allowed.ts';
 import { getJson } from './api.ts';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
@@ -23,7 +24,9 @@ export async function kubernetesMembers(v: unknown, port: number | undefined, s:
     if (o[f] !== undefined && o[f] !== null && typeof o[f] !== 'string') throw new DiscoverError(`kubernetes.${f} must be text`, 'config');
   }
   if (!s.kubernetesUrl) throw new DiscoverError('kubernetes: not running in a cluster (KUBERNETES_SERVICE_HOST is unset); set SERVICE__KUBERNETES_API_URL to reach an API server', 'config');
-  const namespace = (o.namespace as string | undefined) || (await optionalFile(s.kubernetesNamespaceFile))?.trim() || 'default';
+  const own = (await optionalFile(s.kubernetesNamespaceFile))?.trim() || 'default';
+  const namespace = (o.namespace as string | undefined) || own;
+  checkNamespace(namespace, own, s);
   const token = (await optionalFile(s.kubernetesTokenFile))?.trim();
   const ca = await optionalFile(s.kubernetesCaFile);
   const api = new URL(s.kubernetesUrl);
