@@ -14,7 +14,7 @@ const HOLE = '\u0000';
  *  or host must come from the operator (a whole-URL marker stays a `ref` and the destination policy
  *  decides where it may go). A request or action marker that starts the template supplies the base
  *  (`a|body::url|/health`): checked at run time to be an absolute http(s) URL without query or
- *  fragment (runtime/values/escape.ts), so it is no wider than a whole-URL marker; the rest must then
+ *  fragment (runtime/values/url-base.ts), so it is no wider than a whole-URL marker; the rest must then
  *  start the path, query or fragment, so nothing else can extend the host. */
 export function urlPositions(e: Expr, at: Path): Expr {
   if (e.k !== 'tmpl') return e;
