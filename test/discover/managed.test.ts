@@ -34,14 +34,14 @@ const base = () => Object.assign(process.env, {
 afterEach(() => { for (const k of SETTINGS) delete process.env[k]; });
 afterAll(async () => { await docker.close(); await api.close(); });
 
-/** A discovery that must be refused: 403, the reason in the detail, nothing asked of the backend on any
- *  attempt (a non-HTTP failure is retried: spec Retry rules 5). */
+/** A discovery that must be refused: 403, the reason in the detail, nothing asked of the backend, and no
+ *  second attempt (a refusal is never retried, whatever the action kind). */
 async function refused(discover: string, requests: () => string[]) {
   const before = requests().length;
   const r = await members(discover, { extra: RETRY_TWICE });
   expect(r.status).toBe(403);
   expect(r.body.error.message).toMatch(/^action "Members" refused: discover: /);
-  expect(r.attempts).toBe(2);
+  expect(r.attempts).toBe(1);
   expect(requests().length).toBe(before);
   return r.body.error.detail as string;
 }
