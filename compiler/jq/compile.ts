@@ -527,7 +527,7 @@ class Gen {
         // A recursive builtin (prelude.ts) has no def node in the program: declare it at the call.
         if (!rec && n.fn.recursive) return this.def(n.fn, () => this.gen(n, inp, k));
         if (!rec) return this.inline(n.fn, n.args, (body) => this.gen(body, inp, this.home(k)));
-        return this.recCall(rec, n.fn, n.args, inp, (name, vals) => {
+        return this.recCall(rec, n.args, inp, (name, vals) => {
           rec.modes.add('v');
           return [_`${name}(${join([inp, this.closure(k), ...vals])});`];
         });
@@ -640,13 +640,12 @@ class Gen {
     }
   }
 
-  /** Evaluates the `$` arguments of a recursive call (last varies slowest, as for `a as $a | b as $b`... first slowest). */
-  private recCall(rec: RecFn, fn: FnDef, args: Node[], inp: Code, call: (name: Name, vals: Code[]) => Code[]): Code[] {
+  /** Evaluates the `$` arguments of a recursive call, the first varying slowest (`a as $a | b as $b | ...`). */
+  private recCall(rec: RecFn, args: Node[], inp: Code, call: (name: Name, vals: Code[]) => Code[]): Code[] {
     const vals: Code[] = [];
     const each = (i: number): Code[] => (i === args.length
       ? call(rec.name, vals)
       : this.gen(args[i], inp, (a) => { vals[i] = a; return each(i + 1); }));
-    void fn;
     return each(0);
   }
 
@@ -760,7 +759,7 @@ class Gen {
         const rec = this.env.fns.get(n.fn);
         if (!rec && n.fn.recursive) return this.def(n.fn, () => this.pgen(n, inp, path, k));
         if (!rec) return this.inline(n.fn, n.args, (body) => this.pgen(body, inp, path, this.homeP(k)));
-        return this.recCall(rec, n.fn, n.args, inp, (name, vals) => {
+        return this.recCall(rec, n.args, inp, (name, vals) => {
           rec.modes.add('p');
           if (this.inReturning) throw new NeedsClosure();
           const v = this.fresh('v');

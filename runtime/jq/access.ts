@@ -75,21 +75,25 @@ export function slice(v: unknown, from: unknown, to: unknown): unknown {
     fail('Array/string slice indices must be integers');
   }
   const chars = isStr && hasAstral(v) ? Array.from(v) : null;
-  const len = chars ? chars.length : (v as string | unknown[]).length;
-  // jq 1.8's parse_slice: start rounds down, end rounds up, both clamped to the value.
-  let ds = from === null || Number.isNaN(from) ? 0 : (from as number);
+  const [s, e] = sliceBounds(chars ? chars.length : (v as string | unknown[]).length, from as number | null, to as number | null);
+  if (chars) return chars.slice(s, e).join('');
+  return (v as string | unknown[]).slice(s, e);
+}
+
+/** jq 1.8's parse_slice for a value of length len: start rounds down, end rounds up, both clamped. */
+export function sliceBounds(len: number, from: number | null, to: number | null): [number, number] {
+  let ds = from === null || Number.isNaN(from) ? 0 : from;
   if (ds < 0) ds += len;
   if (ds < 0) ds = 0;
   if (ds > len) ds = len;
   const s = Math.trunc(ds);
-  let de = to === null || Number.isNaN(to) ? len : (to as number);
+  let de = to === null || Number.isNaN(to) ? len : to;
   if (de < 0) de += len;
   if (de < 0) de = s;
   let e = Math.trunc(Math.min(de, len));
   if (e < len && e < de) e += 1;
   if (e < s) e = s;
-  if (chars) return chars.slice(s, e).join('');
-  return (v as string | unknown[]).slice(s, e);
+  return [s, e];
 }
 
 /** `.[k]?`: undefined (no output) instead of an index error. */

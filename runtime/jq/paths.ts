@@ -2,7 +2,7 @@
 // so that deep paths never recurse on the JS stack.
 import { fail, fallback } from './errors.ts';
 import { cmp, eq } from './compare.ts';
-import { idx, iter } from './access.ts';
+import { idx, iter, sliceBounds } from './access.ts';
 import { type } from './text.ts';
 import { isObject, put, type Obj } from './values.ts';
 
@@ -54,7 +54,7 @@ function set(t: unknown, k: unknown, v: unknown): unknown {
   }
   if (isObject(k) && (isNull || Array.isArray(t))) {
     const a = isNull ? [] : (t as unknown[]);
-    const [s, e] = sliceBounds(a.length, k);
+    const [s, e] = sliceKey(a.length, k);
     if (!Array.isArray(v)) fail('A slice of an array can only be assigned another array');
     return [...a.slice(0, s), ...v, ...a.slice(e)];
   }
@@ -62,23 +62,12 @@ function set(t: unknown, k: unknown, v: unknown): unknown {
   fail(`Cannot update field at ${type(k)} index of ${type(t)}`);
 }
 
-/** parse_slice for arrays of length len. */
-function sliceBounds(len: number, k: Obj): [number, number] {
+/** parse_slice for arrays of length len, from a slice key {start, end}. */
+function sliceKey(len: number, k: Obj): [number, number] {
   const from = k.start ?? null;
   const to = k.end ?? null;
   if ((from !== null && typeof from !== 'number') || (to !== null && typeof to !== 'number')) fail('Array/string slice indices must be integers');
-  let ds = from === null || from !== from ? 0 : from;
-  if (ds < 0) ds += len;
-  if (ds < 0) ds = 0;
-  if (ds > len) ds = len;
-  const s = Math.trunc(ds);
-  let de = to === null || to !== to ? len : to;
-  if (de < 0) de += len;
-  if (de < 0) de = s;
-  let e = Math.trunc(Math.min(de, len));
-  if (e < len && e < de) e += 1;
-  if (e < s) e = s;
-  return [s, e];
+  return sliceBounds(len, from, to);
 }
 
 export function setpath(v: unknown, p: unknown, value: unknown): unknown {
@@ -106,7 +95,7 @@ function dels(t: unknown, keys: unknown[]): unknown {
         if (k !== k) continue;
         const i = k < 0 ? t.length + Math.trunc(k) : Math.trunc(k);
         del.add(i);
-      } else if (isObject(k)) ranges.push(sliceBounds(t.length, k));
+      } else if (isObject(k)) ranges.push(sliceKey(t.length, k));
       else fail(`Cannot delete ${type(k)} element of array`);
     }
     return t.filter((_, i) => !del.has(i) && !ranges.some(([s, e]) => s <= i && i < e));
