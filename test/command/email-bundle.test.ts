@@ -1,16 +1,11 @@
 // The email action through the standalone bundle (server.mjs run from a folder with no node_modules):
 // it sends a message an in-process smtp-server receives and parses, and a failure answers
 // byte-identically to the fast path and the interpreter.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateModule } from '../../compiler/codegen/module.ts';
-import { bundleServer } from '../../compiler/bundle.ts';
-import { irOf, planOf, serveOn, testEnv } from '../support/plans.ts';
+import { planOf, serveOn, testEnv } from '../support/plans.ts';
+import { serveBundle } from '../support/bundle.ts';
 
 const config = `
 interfaces:
@@ -48,22 +43,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { for (const s of stops) await s(); await new Promise<void>((res) => server.close(() => res())); });
 
-async function startBundle(file: string, env: Record<string, string>): Promise<string> {
-  const build = mkdtempSync(join(tmpdir(), 'pw-email-bundle-'));
-  const ir = irOf(file, config);
-  const moduleFile = join(build, `${ir.name}.ts`);
-  writeFileSync(moduleFile, await generateModule(ir));
-  await bundleServer(moduleFile, join(build, 'server.mjs'));
-  const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  stops.push(() => child.kill('SIGKILL'));
-  return new Promise((resolve, reject) => {
-    let out = '', err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
-    child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}`)));
-  });
-}
-
 const post = async (base: string, body: unknown) => {
   const r = await fetch(`${base}/mail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.text() };
@@ -71,7 +50,7 @@ const post = async (base: string, body: unknown) => {
 
 describe('email through the standalone bundle', () => {
   it('sends a message the SMTP server receives; a failure answers as in the other paths', async () => {
-    const bundle = await startBundle('email-bundle.yaml', { SERVICE__SECRET__SMTP: smtp });
+    const bundle = await serveBundle('email-bundle.yaml', config, { SERVICE__SECRET__SMTP: smtp }, stops);
     const sent = await post(bundle, { to: 'Ada <ada@example.test>', id: 'B-7' });
     expect(sent.status).toBe(200);
     expect(received).toHaveLength(1);
