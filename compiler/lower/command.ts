@@ -9,7 +9,7 @@ import { lowerValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
 
-/** Markers the program word may hold: configuration values, never request or action data. */
+/** Markers the program word and `cwd` may hold: configuration values, never request or action data. */
 const TRUSTED_PROGRAM = new Set(['var', 'ap_var', 'env']);
 /** The whole run of a command without an action `timeout` (runtime/actions/command: documented). */
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -37,10 +37,22 @@ export function commandConfig(a: Obj, at: Path): Node {
     lowered.push(['argv', { k: 'arr', items: words.map(wordNode) }]);
   }
   if (c.env !== undefined) cfg.env = c.env;
-  if (c.cwd !== undefined) cfg.cwd = c.cwd;
+  if (c.cwd !== undefined) cfg.cwd = trustedCwd(c.cwd, [...at, 'command', 'cwd']);
   if (a.output_stdout !== undefined) cfg.output_stdout = a.output_stdout;
   if (a.expect_exit !== undefined) cfg.expect_exit = a.expect_exit;
   return { k: 'obj', props: [...Object.entries(cfg).map(([k, v]): [string, Node] => [k, lowerValue(v)]), ...lowered] };
+}
+
+/** The working directory decides which files a relative program and path reach, so like the program
+ *  it comes from the config: literal text and var/ap_var/env markers only. */
+function trustedCwd(cwd: unknown, at: Path): unknown {
+  if (typeof cwd !== 'string') return cwd;
+  for (const p of parseMarkers(cwd)) {
+    if (typeof p !== 'string' && !TRUSTED_PROGRAM.has(p.root)) {
+      throw new LowerError(`${p.src} cannot choose the working directory`, at, 'name the directory in the config (a|var::NAME| or a|env::NAME| may supply it); request values can only be arguments');
+    }
+  }
+  return cwd;
 }
 
 /** A word of literal text and markers → one string (a lone marker keeps its value, made text at run time). */

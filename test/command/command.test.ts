@@ -66,6 +66,14 @@ describe.each(MODES)('command (%s)', (mode) => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('cwd from a config value (an env marker) is where the program runs', async () => {
+    process.env.PW_CMD_TEST_DIR = dir;
+    try {
+      const r = await run(cfg(`command: { run: /bin/pwd, cwd: 'a|env::PW_CMD_TEST_DIR|' }\noutput_stdout: true`));
+      expect((r.response.body as any).Cmd.stdout).toBe(`${dir}\n`);
+    } finally { delete process.env.PW_CMD_TEST_DIR; }
+  });
+
   it('exit codes: expect_exit as a number, a list, any; unset means 0', async () => {
     const exit3 = (expect?: string) => run(cfg(`command: { run: "/bin/sh -c 'echo oops >&2; exit 3'" }${expect ? `\nexpect_exit: ${expect}` : ''}`));
     expect((await exit3('3')).response.status).toBe(200);
@@ -147,6 +155,12 @@ describe('command at load', () => {
   };
   it('a request value cannot choose the program', () => {
     expect(errors(`command: { run: 'a|body::prog| -x' }`)).toEqual(['7:20 a|body::prog| cannot choose the program to run']);
+  });
+  it('a request or action value cannot choose the working directory; config values can', () => {
+    expect(errors(`command: { run: /bin/pwd, cwd: 'a|body::dir|' }`)).toEqual(['7:35 a|body::dir| cannot choose the working directory']);
+    expect(errors(`command: { run: /bin/pwd, cwd: '/srv/a|query::d|' }`)).toEqual(['7:35 a|query::d| cannot choose the working directory']);
+    expect(errors(`command: { run: /bin/pwd, cwd: 'a|var::DIR|/x', shell: true }`)).toEqual([]);
+    expect(errors(`command: { run: /bin/pwd, cwd: 'a|env::HOME|' }`)).toEqual([]);
   });
   it('a marker inside single quotes of a shell script is refused', () => {
     expect(errors(`command: { shell: true, run: "echo 'a|body::x|'" }`)).toEqual(["7:33 a|body::x| is inside single quotes, where the shell cannot expand its parameter"]);

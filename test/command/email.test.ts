@@ -167,6 +167,34 @@ attachments:
     expect(r.state.steps.Mail!.attempts).toBe(2);
   });
 
+  it('the outbound policy applies: a denied SMTP server answers 403, is never connected to, and is not retried', async () => {
+    let connects = 0;
+    const count = () => { connects++; };
+    server.server.on('connection', count);
+    const mail = cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\ntext: hi`, '        retry: { attempts: 3, delay: 0, jitter: none }');
+    try {
+      process.env.SERVICE__MANAGED_MODE = '1';
+      const literal = await run(mail);
+      expect(literal.response.status).toBe(403);
+      expect((literal.response.body as any).error.detail).toBe('outbound call refused: 127.0.0.1 resolves to a private, loopback or link-local address, denied in managed mode');
+      expect(literal.state.steps.Mail!.attempts).toBe(1);
+      delete process.env.SERVICE__MANAGED_MODE;
+      process.env.SERVICE__OUTBOUND_DENY = 'localhost';
+      const named = await run(mail, undefined, { SMTP: `smtp://localhost:${port}?ignoreTLS=true` });
+      expect(named.response.status).toBe(403);
+      expect((named.response.body as any).error.detail).toBe('outbound call refused: localhost is denied by SERVICE__OUTBOUND_DENY');
+      expect(named.state.steps.Mail!.attempts).toBe(1);
+    } finally {
+      delete process.env.SERVICE__MANAGED_MODE;
+      delete process.env.SERVICE__OUTBOUND_DENY;
+      server.server.off('connection', count);
+    }
+    expect(connects).toBe(0);
+    expect(rcptAttempts).toBe(0);
+    // Allowed again, the same config sends through the policed socket.
+    expect((await run(mail)).response.status).toBe(200);
+  });
+
   it("the action's timeout closes the connection to a server that never answers (504)", async () => {
     const sockets = new Set<import('node:net').Socket>();
     const silent = netServer((s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });

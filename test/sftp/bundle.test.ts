@@ -1,13 +1,10 @@
 // sftp (and aws) through the fast path, the interpreter and the standalone bundle (run from a folder
 // with no node_modules, ssh2 on its pure-JS crypto): byte-identical answers from the same SFTP server.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateModule } from '../../compiler/codegen/module.ts';
-import { bundleServer } from '../../compiler/bundle.ts';
-import { irOf, planOf, serveOn, testEnv } from '../support/plans.ts';
+import { planOf, serveOn, testEnv } from '../support/plans.ts';
+import { serveBundle } from '../support/bundle.ts';
 import { startSftpServer, type TestSftpServer } from './server.ts';
 
 // The port is written into the config: as a variable its value would be redacted from the bundle's
@@ -42,22 +39,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { for (const s of stops) await s(); await server.close(); });
 
-async function startBundle(file: string, env: Record<string, string>): Promise<string> {
-  const build = mkdtempSync(join(tmpdir(), 'pw-sftp-bundle-'));
-  const ir = irOf(file, config(server.port));
-  const moduleFile = join(build, `${ir.name}.ts`);
-  writeFileSync(moduleFile, await generateModule(ir));
-  await bundleServer(moduleFile, join(build, 'server.mjs'));
-  const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  stops.push(() => child.kill('SIGKILL'));
-  return new Promise((resolve, reject) => {
-    let out = '', err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
-    child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}`)));
-  });
-}
-
 describe('sftp through the three paths', () => {
   it('answers byte-identically, failures included, and the bundle signs URLs', async () => {
     const vars = { HOST_KEY: server.fingerprint };
@@ -65,10 +46,10 @@ describe('sftp through the three paths', () => {
     const fast = await serveOn([await planOf('sftp-paths.yaml', 'compiled', config(server.port))], testEnv(vars, secrets));
     const slow = await serveOn([await planOf('sftp-paths.yaml', 'interpreted', config(server.port))], testEnv(vars, secrets));
     stops.push(() => fast.app.close(), () => slow.app.close());
-    const bundle = await startBundle('sftp-paths.yaml', {
+    const bundle = await serveBundle('sftp-paths.yaml', config(server.port), {
       ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [`SERVICE__VAR__${k}`, v])),
       ...Object.fromEntries(Object.entries(secrets).map(([k, v]) => [`SERVICE__SECRET__${k}`, v])),
-    });
+    }, stops);
     for (const path of ['/files/x', '/denied']) {
       const answers = await Promise.all([fast.url, slow.url, bundle].map(async (base) => { const r = await fetch(base + path); return { status: r.status, body: await r.text() }; }));
       expect(answers[1], `${path} interpreted`).toEqual(answers[0]);

@@ -1,11 +1,14 @@
 // `email` action: one message through nodemailer over SMTP (./settings.ts). A transport per message,
-// closed afterwards, so nothing stays connected. Data: { message_id, accepted, rejected, response }.
+// closed afterwards, so nothing stays connected; its socket goes through the outbound policy
+// (./socket.ts). Data: { message_id, accepted, rejected, response }.
 // A message some recipients refused is still sent (data lists them in `rejected`; a retry would send
 // it again to the others); every recipient refused, a refused login or an unreachable server fails.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ActionKind, ActionOutcome } from '../types.ts';
 import { mailOf } from './message.ts';
 import { smtpOptions, SmtpSettingsError } from './settings.ts';
+import { policedSocket } from './socket.ts';
+import { Refused } from '../../refused.ts';
 
 const CONNECT_CODES = new Set(['ECONNECTION', 'EDNS', 'ESOCKET', 'ETLS']);
 
@@ -29,7 +32,7 @@ export const email: ActionKind = async (config, ctx) => {
   }
   try {
     if (ctx.signal?.aborted) return { ok: false, error: 'email: not sent: the action timed out or the run was cancelled', failure: { kind: 'transport', cls: 'timeout' } };
-    transport = nodemailer.createTransport(options);
+    transport = nodemailer.createTransport({ ...options, getSocket: policedSocket(ctx.signal) });
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const info = await transport.sendMail(mail);
     return { ok: true, data: { message_id: info.messageId, accepted: (info.accepted ?? []).map(String), rejected: (info.rejected ?? []).map(String), response: info.response } };
@@ -44,6 +47,7 @@ export const email: ActionKind = async (config, ctx) => {
 function failed(e: unknown, aborted: boolean): ActionOutcome {
   const err = e as Error & { code?: string; rejected?: unknown[] };
   if (aborted) return { ok: false, error: 'email: stopped: the action timed out or the run was cancelled', failure: { kind: 'transport', cls: 'timeout' } };
+  if (e instanceof Refused) return { ok: false, error: e.message, failure: { kind: 'refused', status: e.status } };
   const msg = `email: not sent: ${err.message ?? String(e)}`;
   if (err.code === 'ETIMEDOUT') return { ok: false, error: msg, failure: { kind: 'transport', cls: 'timeout' } };
   if (err.code && CONNECT_CODES.has(err.code)) return { ok: false, error: msg, failure: { kind: 'transport', cls: 'connect' } };

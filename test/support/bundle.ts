@@ -1,0 +1,25 @@
+// A config compiled, bundled into a standalone server.mjs and served from a temporary folder with no
+// node_modules (as operators run it); resolves with its base URL. `stops` gets the kill.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateModule } from '../../compiler/codegen/module.ts';
+import { bundleServer } from '../../compiler/bundle.ts';
+import { irOf } from './plans.ts';
+
+export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>): Promise<string> {
+  const build = mkdtempSync(join(tmpdir(), 'pw-bundle-'));
+  const ir = irOf(file, config);
+  const moduleFile = join(build, `${ir.name}.ts`);
+  writeFileSync(moduleFile, await generateModule(ir));
+  await bundleServer(moduleFile, join(build, 'server.mjs'));
+  const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  stops.push(() => child.kill('SIGKILL'));
+  return new Promise((resolve, reject) => {
+    let out = '', err = '';
+    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+    child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}`)));
+  });
+}
