@@ -9,6 +9,7 @@ import { jqCore } from './core.ts';
 export const DEEP_STACK_MB = 256; // also named in limits.ts
 /** A deep call that takes longer than this is given up (the worker is replaced). */
 const DEEP_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 30_000;
 
 // Runs in the worker: answers each request with exec's result or the trap's message. (`__name`: the
 // helper some TS transforms insert into jqCore's source.)
@@ -18,6 +19,8 @@ const { glue, module, port, flag, maxPrograms } = workerData;
 const __name = (f) => f;
 let core, failed;
 try { core = (${jqCore.toString()})(glue, module, maxPrograms); } catch (e) { failed = String(e && e.message || e); }
+Atomics.store(flag, 1, 1); // started: the caller's deadline counts from here
+Atomics.notify(flag, 1);
 port.on('message', ({ program, text }) => {
   let reply;
   try { reply = failed ? { trap: failed, range: false } : { ok: core.exec(program, text) }; }
@@ -31,19 +34,24 @@ port.on('message', ({ program, text }) => {
 interface Deep { worker: Worker; port: MessagePort; flag: Int32Array }
 let deep: Deep | undefined;
 
-export type DeepReply = { ok: string } | { trap: string; range: boolean };
+export type DeepReply = { ok: string } | { trap: string; range: boolean } | { timeout: number };
 
-/** exec(program, text) in the deep worker, synchronously. */
-export function deepExec(glue: string, module: object, maxPrograms: number, program: string, text: string | null): DeepReply {
+/** exec(program, text) in the deep worker, synchronously; given up (worker replaced) after timeoutMs. */
+export function deepExec(glue: string, module: object, maxPrograms: number, program: string, text: string | null, timeoutMs = DEEP_TIMEOUT_MS): DeepReply {
   deep ??= startDeep(glue, module, maxPrograms);
   const { port, flag } = deep;
+  // Starting a worker (compiling the wasm) is not the program's time: wait for it apart.
+  if (Atomics.wait(flag, 1, 0, START_TIMEOUT_MS) === 'timed-out') {
+    stopDeep();
+    return { trap: `the deep worker did not start within ${START_TIMEOUT_MS / 1000} s`, range: false };
+  }
   Atomics.store(flag, 0, 0);
   port.postMessage({ program, text });
-  const woke = Atomics.wait(flag, 0, 0, DEEP_TIMEOUT_MS);
+  const woke = Atomics.wait(flag, 0, 0, timeoutMs);
   const msg = receiveMessageOnPort(port);
   if (woke === 'timed-out' || !msg) {
     stopDeep();
-    return { trap: `no answer within ${DEEP_TIMEOUT_MS / 1000} s`, range: false };
+    return woke === 'timed-out' ? { timeout: timeoutMs } : { trap: 'the deep worker gave no answer', range: false };
   }
   const reply = msg.message as DeepReply;
   if ('trap' in reply) stopDeep(); // a trapped instance is not reused
@@ -52,7 +60,7 @@ export function deepExec(glue: string, module: object, maxPrograms: number, prog
 
 function startDeep(glue: string, module: object, maxPrograms: number): Deep {
   const { port1, port2 } = new MessageChannel();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const flag = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: { glue, module, port: port2, flag, maxPrograms },

@@ -6,9 +6,10 @@ import { brotliDecompressSync } from 'node:zlib';
 import glue from './vendor/jq-glue.mjs';
 import packed from './vendor/jq-wasm.mjs';
 import { jqCore, type JqCore } from './core.ts';
-import { deepExec } from './deep.ts';
+import { deepExec, type DeepReply } from './deep.ts';
 import { JqError } from './errors.ts';
 import { engineFailure } from './limits.ts';
+import { mayRunRegex, regexTimeout, regexTimeoutMs } from './regex.ts';
 import { stringifyDeep } from './stringify.ts';
 
 export { JqError };
@@ -103,13 +104,14 @@ function exec(program: string, text: string | null): string {
   const exitCode = process.exitCode;
   let result: string;
   try {
-    result = (core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS)).exec(program, text);
+    // A program that may run a regex runs in the worker with a deadline (runtime/jq/regex.ts).
+    if (text !== null && mayRunRegex(program)) result = reply(deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text, regexTimeoutMs()));
+    else result = (core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS)).exec(program, text);
   } catch (err) {
+    if (err instanceof JqError) throw err;
     core = undefined; // a trapped instance is not reused
     if (!(err instanceof RangeError)) throw engineFailure(err);
-    const r = deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text);
-    if ('trap' in r) throw engineFailure(r.range ? new RangeError(r.trap) : new Error(r.trap));
-    result = r.ok;
+    result = reply(deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text));
   } finally {
     process.exitCode = exitCode;
   }
@@ -120,6 +122,13 @@ function exec(program: string, text: string | null): string {
     throw e;
   }
   return result;
+}
+
+/** The deep worker's answer, or its trap or timeout as a JqError. */
+function reply(r: DeepReply): string {
+  if ('timeout' in r) throw regexTimeout(r.timeout);
+  if ('trap' in r) throw engineFailure(r.range ? new RangeError(r.trap) : new Error(r.trap));
+  return r.ok;
 }
 
 /** The last line of pw_run's result (see vendor/build/pw_jq.c) as an error. */

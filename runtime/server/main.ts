@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Plan } from '../plan.ts';
 import { initJq } from '../jq/engine.ts';
+import { regexTimeoutMs } from '../jq/regex.ts';
 import { processEnvironment } from '../environment.ts';
 import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
@@ -63,6 +64,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   try { outboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
+  try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
