@@ -1,16 +1,16 @@
 // Rate-limit counters shared by every node through Postgres: one upsert per request, counted in the
 // database so concurrent nodes cannot both take the last slot. Old windows are swept now and then.
 import type { Pool } from 'pg';
+import { createUnderLock } from '../store/pg-create.ts';
 import { quoteSchema } from '../store/pg-schema.ts';
 import { verdict, windowOf, type RateLimiter } from './rate-limit.ts';
 
 export async function postgresLimiter(pool: Pool, schema: string): Promise<RateLimiter> {
   const t = `${quoteSchema(schema)}.rate_limits`;
-  // Nodes starting together race on CREATE ... IF NOT EXISTS (a unique violation in pg_type or
-  // pg_namespace): the loser finds the object made by the winner, which is all it wanted.
-  const ensure = (sql: string) => pool.query(sql).catch((e: { code?: string }) => { if (e.code !== '23505' && e.code !== '42P07' && e.code !== '42P06') throw e; });
-  await ensure(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
-  await ensure(`CREATE TABLE IF NOT EXISTS ${t} (scope text NOT NULL, key text NOT NULL, window_start bigint NOT NULL, window_end bigint NOT NULL, count integer NOT NULL, PRIMARY KEY (scope, key, window_start))`);
+  await createUnderLock(pool, t, [
+    `CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`,
+    `CREATE TABLE IF NOT EXISTS ${t} (scope text NOT NULL, key text NOT NULL, window_start bigint NOT NULL, window_end bigint NOT NULL, count integer NOT NULL, PRIMARY KEY (scope, key, window_start))`,
+  ]);
   let lastSweep = 0;
   return {
     async hit(scope, key, limit, windowMs, now) {

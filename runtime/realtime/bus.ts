@@ -3,6 +3,7 @@
 // NOTIFY's 8000-byte limit are written to a table and announced by id.
 import pg from 'pg';
 import { quoteSchema } from '../store/pg-schema.ts';
+import { createUnderLock } from '../store/pg-create.ts';
 
 export interface BusMessage { channel: string; data: unknown }
 
@@ -38,21 +39,10 @@ export class PgBus implements Bus {
 
   static async open(url: string, schema: string, deliver: (m: BusMessage) => void, warn: (m: string) => void): Promise<PgBus> {
     const bus = new PgBus(url, schema, deliver, warn);
-    // Nodes starting together would race on CREATE ... IF NOT EXISTS (a unique violation in
-    // pg_type): one at a time, under a transaction-scoped advisory lock.
-    const c = await bus.pool.connect();
-    try {
-      await c.query('BEGIN');
-      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [bus.table]);
-      await c.query(`CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`);
-      await c.query(`CREATE TABLE IF NOT EXISTS ${bus.table} (id bigserial PRIMARY KEY, payload json NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
-      await c.query('COMMIT');
-    } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
-      throw e;
-    } finally {
-      c.release();
-    }
+    await createUnderLock(bus.pool, bus.table, [
+      `CREATE SCHEMA IF NOT EXISTS ${quoteSchema(schema)}`,
+      `CREATE TABLE IF NOT EXISTS ${bus.table} (id bigserial PRIMARY KEY, payload json NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
+    ]);
     await bus.listen();
     return bus;
   }

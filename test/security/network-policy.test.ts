@@ -177,4 +177,17 @@ describe('rate limits across nodes (Postgres)', () => {
     const rows = await pool.query(`SELECT count FROM ${schema}.rate_limits WHERE key = 'h:shared'`);
     expect(rows.rows).toEqual([{ count: 3 }]);
   });
+
+  it('nodes starting together each find the table (the catalog race: "type rate_limits already exists")', async () => {
+    const fresh = `${schema}_race`;
+    const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', max: 1 }));
+    try {
+      const limiters = await Promise.all(pools.map((p) => postgresLimiter(p, fresh)));
+      const counts = await Promise.all(limiters.map((l) => l.hit('s', 'k', 100, 60_000, NOW)));
+      expect(counts.map((v) => v.ok)).toEqual(Array(6).fill(true));
+    } finally {
+      await pool.query(`DROP SCHEMA IF EXISTS ${fresh} CASCADE`);
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
 });

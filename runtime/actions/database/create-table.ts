@@ -1,5 +1,6 @@
 // CREATE TABLE IF NOT EXISTS once per pool and table. Two first uses at once on Postgres: the loser's
-// CREATE fails on the catalog's unique index (23505/42P07) although the table now exists.
+// CREATE fails on the catalog (23505 unique violation, 42P07 duplicate table, 42710 duplicate type)
+// although the table now exists.
 import { DbError, type Driver, type QueryOptions } from './types.ts';
 
 const created = new WeakMap<Driver, Set<string>>();
@@ -11,7 +12,7 @@ export async function createTableOnce(driver: Driver, table: string, ddl: string
   try {
     await driver.query(ddl, [], o);
   } catch (e) {
-    if (!(e instanceof DbError && /SQLSTATE (23505|42P07)\)$/.test(e.message))) throw e;
+    if (!(e instanceof DbError && /SQLSTATE (23505|42P07|42710)\)$/.test(e.message))) throw e;
   }
   known.add(table);
 }
