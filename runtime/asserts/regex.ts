@@ -4,25 +4,10 @@
 // and kept in a bounded cache; an invalid pattern is a failed check, never a crash. Matching is
 // linear-time (RE2, runtime/values/regex.ts): a param validated by `^(a+)+$` cannot freeze the server.
 import { show } from './json.ts';
-import { compileRegex, type LinearRegex } from '../values/regex.ts';
+import { cachedRegex } from '../values/regex.ts';
 import type { AssertOp } from './types.ts';
 
-const MAX_CACHED = 256;
-const cache = new Map<string, LinearRegex | string>(); // pattern -> regex, or the compile error
-
-export function compiled(pattern: string): LinearRegex | string {
-  let re = cache.get(pattern);
-  if (re === undefined) {
-    try {
-      re = compileRegex(pattern);
-    } catch (e) {
-      re = (e as Error).message;
-    }
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!); // oldest first
-    cache.set(pattern, re);
-  }
-  return re;
-}
+const compiled = cachedRegex;
 
 const text = (v: unknown): string | undefined =>
   v === null || v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -39,4 +24,3 @@ export const op: AssertOp = {
   },
 };
 
-export const cacheSize = (): number => cache.size;

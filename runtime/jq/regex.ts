@@ -4,8 +4,9 @@
 import { JqError } from './errors.ts';
 
 // Every jq builtin that reaches `_match_impl` is named in the program text (jq has no dynamic calls), so a
-// word check is sound; a name inside a string literal only costs the worker round trip.
-const REGEX_NAMES = /\b(?:test|match|capture|scan|splits?|sub|gsub|_match_impl)\b/;
+// word check is sound; a name inside a string literal only costs the worker round trip. A field (`.test`)
+// or a variable (`$match`) of that name is not a call.
+const REGEX_NAMES = /(?<![.$\w])(?:test|match|capture|scan|splits?|sub|gsub|_match_impl)\b/;
 
 /** True when `program` may run a regex (conservative: false only when it cannot). */
 export function mayRunRegex(program: string): boolean {

@@ -2,6 +2,7 @@
 // mode private and link-local ranges denied unless an allowed CIDR covers them). It is checked on
 // the addresses a connection actually uses (runtime/actions/http/destination.ts), not on names.
 import { hasAddress, hasHost, ipList, SPECIAL, type IpList } from './ip-list.ts';
+import { managedMode } from '../values/managed-mode.ts';
 
 export interface OutboundPolicy { allow: IpList; deny: IpList; managed: boolean }
 
@@ -14,7 +15,7 @@ export function outboundPolicy(env: Record<string, string | undefined> = process
     cached = { key, policy: {
       allow: ipList(env.SERVICE__OUTBOUND_ALLOW, 'SERVICE__OUTBOUND_ALLOW'),
       deny: ipList(env.SERVICE__OUTBOUND_DENY, 'SERVICE__OUTBOUND_DENY'),
-      managed: env.SERVICE__MANAGED_MODE === '1',
+      managed: managedMode(env.SERVICE__MANAGED_MODE),
     } };
   }
   return cached.policy;

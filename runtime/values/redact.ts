@@ -12,7 +12,7 @@ export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization
 export interface Redactor {
   <T>(value: T): T;
   /** JSON text of the redacted value: one serialisation when it holds no secret. */
-  json?(value: unknown): string;
+  json(value: unknown): string;
 }
 
 /** A redactor for a fixed set of secrets (needles computed once, longest first so a secret
@@ -88,7 +88,7 @@ export function redactRun(state: RunState, redact: Redactor | string[]): RunStat
  *  writes: serialised once). */
 export function redactRunJson(state: RunState, redact: Redactor): { state: RunState; json: string } {
   const masked = maskRun(state);
-  return { state: masked, json: redact.json ? redact.json(masked) : JSON.stringify(redact(masked)) };
+  return { state: masked, json: redact.json(masked) };
 }
 
 function maskRun(r: RunState): RunState {

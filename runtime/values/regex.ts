@@ -43,3 +43,23 @@ export function compileRegex(pattern: string): LinearRegex {
 export function regexProblem(pattern: string): string | undefined {
   try { compileRegex(pattern); return undefined; } catch (e) { return (e as Error).message; }
 }
+
+const MAX_CACHED = 256;
+const cache = new Map<string, LinearRegex | string>(); // pattern -> regex, or its compile error
+
+/** compileRegex through a bounded cache (oldest out first): the regex, or why it does not compile. */
+export function cachedRegex(pattern: string): LinearRegex | string {
+  let re = cache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = compileRegex(pattern);
+    } catch (e) {
+      re = (e as Error).message;
+    }
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(pattern, re);
+  }
+  return re;
+}
+
+export const regexCacheSize = (): number => cache.size;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { asserts } from '../../runtime/asserts/index.ts';
-import { cacheSize, compiled } from '../../runtime/asserts/regex.ts';
+import { cachedRegex as compiled, regexCacheSize as cacheSize } from '../../runtime/values/regex.ts';
 import type { LinearRegex } from '../../runtime/values/regex.ts';
 
 const why = (op: string, a: unknown, e: unknown) => asserts[op]!.explain(a, e);

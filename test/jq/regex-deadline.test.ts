@@ -36,6 +36,10 @@ describe('jq regex deadline', () => {
       expect(compileJq(p)).toBeNull(); // so the fast path calls jqAll too
     }
     expect(mayRunRegex('.a | ascii_downcase')).toBe(false);
+    // a field or a variable of a builtin's name is not a call: such programs stay on the main thread
+    expect(mayRunRegex('.test | .match')).toBe(false);
+    expect(mayRunRegex('. as $sub | $sub')).toBe(false);
+    expect(mayRunRegex('.a | test("x")')).toBe(true);
   });
 
   it('bounds the setting', () => {

@@ -1,24 +1,16 @@
 // include / exclude (spec: DiscoverFilter): regexes on `name`, `image` and `namespace`, run on the
 // linear-time engine every config regex uses. All set fields must match; an unset field matches
 // everything, a field the member lacks never matches. Include first, then exclude: exclusion wins.
-import { compileRegex, type LinearRegex } from '../../values/regex.ts';
+import { cachedRegex, type LinearRegex } from '../../values/regex.ts';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
 
 const FIELDS = ['name', 'image', 'namespace'] as const;
 type Filter = Array<[field: (typeof FIELDS)[number], re: LinearRegex]>;
 
-/** Compiled patterns, bounded: patterns come from configs (possibly interpolated), not requests. */
-const compiled = new Map<string, LinearRegex>();
-const MAX_COMPILED = 500;
-
 function regex(pattern: string, at: string): LinearRegex {
-  let re = compiled.get(pattern);
-  if (!re) {
-    try { re = compileRegex(pattern); } catch (e) { throw new DiscoverError(`${at}: ${(e as Error).message}`, 'config'); }
-    if (compiled.size >= MAX_COMPILED) compiled.clear();
-    compiled.set(pattern, re);
-  }
+  const re = cachedRegex(pattern);
+  if (typeof re === 'string') throw new DiscoverError(`${at}: ${re}`, 'config');
   return re;
 }
 

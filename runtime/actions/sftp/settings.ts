@@ -1,7 +1,6 @@
 // An sftp action's block after interpolation, checked once per attempt: every field is request-fed
 // (markers), so the checks the schema cannot make on a marker happen here, with the field's name.
-import { optionalDurationMs } from '../../values/duration.ts';
-import { timerMs } from '../../values/bounds.ts';
+import { boundedDurationMs } from '../../values/bounds.ts';
 
 export const OPERATIONS = ['list', 'get', 'put', 'delete', 'rename', 'mkdir'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -67,7 +66,7 @@ export function sftpSettings(v: unknown): SftpSettings {
 
 function timeout(v: unknown): number {
   let ms: number | undefined;
-  try { ms = optionalDurationMs(v === '' ? undefined : v); } catch (e) { throw new SftpConfigError(`sftp: "timeout": ${(e as Error).message}`); }
+  try { ms = boundedDurationMs(v === '' ? undefined : v, 'timeout'); } catch (e) { throw new SftpConfigError(`sftp: "timeout": ${(e as Error).message}`); }
   if (ms === 0) throw new SftpConfigError('sftp: "timeout" must be more than 0');
-  return timerMs(ms ?? DEFAULT_TIMEOUT_MS);
+  return ms ?? DEFAULT_TIMEOUT_MS;
 }
