@@ -3,9 +3,9 @@
 // an IP-literal host checked before connecting. nodemailer then speaks SMTP over it, upgrading it to
 // TLS itself (smtps:// from the first byte, smtp:// with STARTTLS). A denied server fails with a
 // Refused (403, never retried) and is never connected to.
-import { connect, isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
-import { checkLiteral, guardedLookup } from '../http/destination.ts';
+import { policedConnect } from '../http/destination.ts';
 import { Refused } from '../../refused.ts';
 
 type Callback = (err: Error | null, socketOptions?: { connection: Socket }) => void;
@@ -14,10 +14,8 @@ export function policedSocket(signal?: AbortSignal) {
   return (options: SMTPTransportOptions, callback: Callback): void => {
     const host = options.host ?? 'localhost';
     const port = Number(options.port) || (options.secure ? 465 : 587);
-    try {
-      if (isIP(host)) checkLiteral(`smtp://${host.includes(':') ? `[${host}]` : host}:${port}`);
-    } catch (e) { return callback(e as Error); }
-    const sock = connect({ host, port, lookup: guardedLookup });
+    let sock: Socket;
+    try { sock = policedConnect(host, port); } catch (e) { return callback(e as Error); }
     let done = false;
     const finish = (err: Error | null) => {
       if (done) return;

@@ -3,7 +3,7 @@
 // hosts, which net.connect never looks up. Both apply to every request of every page, and to the
 // proxy hop. Redirects are not followed by the http action (a 3xx is its response).
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { Refused } from '../../refused.ts';
 import { outboundPolicy, refusal } from '../../network/outbound.ts';
 
@@ -22,11 +22,22 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 };
 
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
-export function checkLiteral(url: string): void {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+function checkLiteral(url: string): void {
+  refuseLiteral(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+}
+
+function refuseLiteral(host: string): void {
   if (!isIP(host)) return;
   const why = refusal(outboundPolicy(), host, host);
   if (why) throw denied(why);
+}
+
+/** A TCP connection under the outbound policy, for the protocols other than HTTP (SMTP, SSH): an
+ *  IP-literal host is refused here, before connecting (throws Refused); a name goes through the
+ *  vetted lookup, so a denied address fails the socket with Refused. */
+export function policedConnect(host: string, port: number): Socket {
+  refuseLiteral(host);
+  return connect({ host, port, lookup: guardedLookup });
 }
 
 /** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here

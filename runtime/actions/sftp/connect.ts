@@ -1,9 +1,8 @@
 // One SSH connection with its SFTP session per attempt, closed whatever happens: the socket goes
 // through the outbound policy (the same vetted lookup as HTTP), the server's key is checked against
 // host_key, and the private key is offered before the password (spec Authentication 2).
-import { connect as netConnect, isIP } from 'node:net';
 import { Client, type AuthenticationType, type SFTPWrapper } from 'ssh2';
-import { checkLiteral, guardedLookup } from '../http/destination.ts';
+import { policedConnect } from '../http/destination.ts';
 import { Refused } from '../../refused.ts';
 import { fingerprint } from './fingerprint.ts';
 import { SftpConfigError, type SftpSettings } from './settings.ts';
@@ -20,7 +19,8 @@ const CLOSE_WAIT_MS = 2000;
 
 export async function openSession(s: SftpSettings, signal?: AbortSignal): Promise<Session> {
   const where = `${s.user}@${s.host}:${s.port}`;
-  if (isIP(s.host)) checkLiteral(`ssh://${s.host.includes(':') ? `[${s.host}]` : s.host}:${s.port}`);
+  // A denied IP literal throws here, before anything is opened.
+  const sock = policedConnect(s.host, s.port);
   const client = new Client();
   // Errors after the handshake (a reset socket) reach the pending SFTP request as its failure; an
   // 'error' event without a listener would crash the process.
@@ -45,7 +45,6 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
   const abort = () => client.destroy();
   signal?.addEventListener('abort', abort, { once: true });
   try {
-    const sock = netConnect({ host: s.host, port: s.port, lookup: guardedLookup });
     try {
       client.connect({
         sock, username: s.user, readyTimeout: s.timeoutMs, authHandler: auth,
