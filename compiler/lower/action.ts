@@ -7,7 +7,7 @@ import { actionKind } from './action-kind.ts';
 import { durationAt, LowerError, type Path } from './error.ts';
 import { databaseConfig, documentConfig } from './database.ts';
 import { discoverConfig } from './discover.ts';
-import { commandConfig } from './command.ts';
+import { COMMAND_DEFAULT_TIMEOUT_MS, commandConfig } from './command.ts';
 import { cloudConfig } from './cloud.ts';
 import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
@@ -44,7 +44,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   }
   const onAssertion = lowerAssert(a.run_on_assertion);
   if (onAssertion) ir.onAssertion = onAssertion;
-  const timeout = durationAt(a.timeout, [...at, 'timeout']);
+  const timeout = durationAt(a.timeout, [...at, 'timeout']) ?? (kind === 'command' ? COMMAND_DEFAULT_TIMEOUT_MS : undefined);
   if (timeout !== undefined) ir.timeoutMs = timeout;
   if (a.retry) ir.retry = retry(a.retry, [...at, 'retry']);
   const asserted = lowerAssert(a.assert);

@@ -4,21 +4,22 @@
 // parameter ("${1}", "${2}", ...) whose value travels as a separate argument to the shell.
 import type { Node, Ref } from '../../runtime/ir.ts';
 import { parseMarkers, type Part } from '../markers/parse.ts';
-import { durationAt, LowerError, type Path } from './error.ts';
+import { LowerError, type Path } from './error.ts';
 import { lowerValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
 
 /** Markers the program word and `cwd` may hold: configuration values, never request or action data. */
 const TRUSTED_PROGRAM = new Set(['var', 'ap_var', 'env']);
-/** The whole run of a command without an action `timeout` (runtime/actions/command: documented). */
+/** The action timeout of a command without one (./action.ts): a command never runs unbounded, and its
+ *  one deadline is the executor's, whose abort kills the process group (runtime/actions/command). */
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
 
 export function commandConfig(a: Obj, at: Path): Node {
   const c = (a.command ?? {}) as Obj;
   const where = [...at, 'command', 'run'];
   if (typeof c.run !== 'string' || !c.run.trim()) throw new LowerError('command.run must be a non-empty command line', where);
-  const cfg: Obj = { timeout_ms: durationAt(a.timeout, [...at, 'timeout']) ?? COMMAND_DEFAULT_TIMEOUT_MS };
+  const cfg: Obj = {};
   const parts = parseMarkers(c.run);
   // argv words and shell parameters are lowered here (markers parsed once, from the run text).
   const lowered: Array<[string, Node]> = [];

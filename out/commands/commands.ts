@@ -14,17 +14,12 @@ const lines = {
 
 // echo › Echo › command (in lines.echo_Echo)
 function echo_Echo_command(s: rt.Scope): unknown {
-  return {
-    timeout_ms: 60000,
-    output_stdout: true,
-    argv: ["/bin/echo", "you said:", rt.val(rt.at(rt.body(s), "text"))],
-  };
+  return { output_stdout: true, argv: ["/bin/echo", "you said:", rt.val(rt.at(rt.body(s), "text"))] };
 }
 
 // word_count › Count › command (in lines.word_count_Count)
 function word_count_Count_command(s: rt.Scope): unknown {
   return {
-    timeout_ms: 60000,
     shell: "/bin/sh",
     script: "printf '%s' \"${1}\" | wc -w",
     output_stdout: true,
@@ -63,7 +58,6 @@ const exit_status_Check_command_expect_exit_const = [0, 3];
 // exit_status › Check › command (in lines.exit_status_Check)
 function exit_status_Check_command(s: rt.Scope): unknown {
   return {
-    timeout_ms: 60000,
     expect_exit: exit_status_Check_command_expect_exit_const,
     argv: ["/bin/sh", "-c", 'exit "$1"', "check", rt.val(rt.param(s, "code"))],
   };
@@ -83,7 +77,14 @@ export const plan: rt.Plan = {
       params: [],
       response: {},
       actions: [
-        { name: "Echo", line: lines.echo_Echo, kind: "command", config: echo_Echo_command, output: "http" },
+        {
+          name: "Echo",
+          line: lines.echo_Echo,
+          kind: "command",
+          config: echo_Echo_command,
+          timeoutMs: 60000,
+          output: "http",
+        },
       ],
       accepts: { example: { text: "hello" } },
       api: {
@@ -105,6 +106,7 @@ export const plan: rt.Plan = {
           line: lines.word_count_Count,
           kind: "command",
           config: word_count_Count_command,
+          timeoutMs: 60000,
           post: word_count_Count_post_chain,
           output: "http",
         },
@@ -137,6 +139,7 @@ export const plan: rt.Plan = {
           line: lines.exit_status_Check,
           kind: "command",
           config: exit_status_Check_command,
+          timeoutMs: 60000,
           output: "http",
         },
       ],

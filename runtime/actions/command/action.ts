@@ -5,7 +5,6 @@
 import { resolve } from 'node:path';
 import { managedMode } from '../../values/managed-mode.ts';
 import { text } from '../../values/text.ts';
-import { timerMs } from '../../values/bounds.ts';
 import type { ActionKind, ActionOutcome } from '../types.ts';
 import { childEnv } from './env.ts';
 import { describeExpectation, exitAccepted } from './exit.ts';
@@ -27,8 +26,8 @@ export const command: ActionKind = async (config, ctx) => {
     const argv = typeof c.shell === 'string' ? [c.shell, '-c', text(c.script), 'pipewright', ...args(c.params)] : args(c.argv);
     if (!argv[0]) return fail('command: the program name is empty (is its variable set?)');
     const cwd = c.cwd === undefined || c.cwd === null ? undefined : resolve(text(c.cwd));
-    const r = await spawnBounded(argv, { cwd, env: childEnv(c.env), timeoutMs: timerMs(Number(c.timeout_ms)), maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal });
-    return outcome(label, r, c);
+    const r = await spawnBounded(argv, { cwd, env: childEnv(c.env), maxBytes: MAX_OUTPUT_BYTES, signal: ctx.signal });
+    return outcome(label, r, c, ctx.signal);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     return fail(`command "${label}" could not start: ${msg}`);
@@ -47,11 +46,12 @@ function args(list: unknown): string[] {
   return items;
 }
 
-function outcome(label: string, r: SpawnResult, c: Record<string, unknown>): ActionOutcome {
+function outcome(label: string, r: SpawnResult, c: Record<string, unknown>, signal?: AbortSignal): ActionOutcome {
   const data = c.output_stdout === true ? { exit_code: r.code, stdout: r.stdout, stderr: r.stderr } : { exit_code: r.code };
-  if (r.killed === 'timeout' || r.killed === 'aborted') {
-    const why = r.killed === 'timeout' ? `timed out after ${c.timeout_ms} ms` : 'was stopped (the action timed out or the run was cancelled)';
-    return { ok: false, data, error: `command "${label}" ${why}; its process group was killed`, failure: { kind: 'transport', cls: 'timeout' } };
+  if (r.killed === 'aborted') {
+    // The executor's signal carries why: its timeout (a TimeoutError) or the run's cancellation.
+    const why = (signal?.reason as Error | undefined)?.name === 'TimeoutError' ? "the action's timeout passed" : 'the run was cancelled';
+    return { ok: false, data, error: `command "${label}" was stopped when ${why}; its process group was killed`, failure: { kind: 'transport', cls: 'timeout' } };
   }
   if (r.killed) return fail(`command "${label}" wrote more than ${MAX_OUTPUT_BYTES} bytes to ${r.killed}; its process group was killed`, data);
   if (exitAccepted(c.expect_exit, r.code)) return { ok: true, data };

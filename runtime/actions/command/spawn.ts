@@ -1,14 +1,15 @@
 // One bounded child process: argv straight to execve (no shell), stdin closed, stdout and stderr
-// collected up to a byte cap. The child leads its own process group (detached), so a timeout, an
-// abort, an output overflow or the end of the command kills the whole group: grandchildren included,
-// nothing is left running. Groups still alive when the service exits are killed on the way out.
+// collected up to a byte cap. The child leads its own process group (detached), so an abort (the
+// executor's signal: the action's timeout, which every command has, or the run's cancellation), an
+// output overflow or the end of the command kills the whole group: grandchildren included, nothing is
+// left running. Groups still alive when the service exits are killed on the way out.
 import { spawn } from 'node:child_process';
 
 export interface SpawnLimits {
   cwd?: string;
   env: Record<string, string>;
-  timeoutMs: number;
   maxBytes: number;
+  /** The one deadline: aborted when the action's timeout passes or the run is cancelled. */
   signal?: AbortSignal;
 }
 
@@ -19,7 +20,7 @@ export interface SpawnResult {
   stdout: string;
   stderr: string;
   /** Why we killed it, if we did. */
-  killed?: 'timeout' | 'aborted' | 'stdout' | 'stderr';
+  killed?: 'aborted' | 'stdout' | 'stderr';
 }
 
 const live = new Set<number>();
@@ -57,7 +58,6 @@ export function spawnBounded(argv: string[], o: SpawnLimits): Promise<SpawnResul
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let done = false;
     const stop = (why: NonNullable<SpawnResult['killed']>) => { killed ??= why; killGroup(pid); };
-    const timer = setTimeout(() => stop('timeout'), o.timeoutMs);
     const onAbort = () => stop('aborted');
     o.signal?.addEventListener('abort', onAbort, { once: true });
     if (o.signal?.aborted) onAbort();
@@ -73,7 +73,6 @@ export function spawnBounded(argv: string[], o: SpawnLimits): Promise<SpawnResul
     const finish = (err?: Error) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
       clearTimeout(drain);
       o.signal?.removeEventListener('abort', onAbort);
       if (pid !== undefined) { killGroup(pid); live.delete(pid); }
