@@ -5,12 +5,13 @@
 import type { Node, Ref } from '../../runtime/ir.ts';
 import { parseMarkers, type Part } from '../markers/parse.ts';
 import { LowerError, type Path } from './error.ts';
+import { onlyTrustedMarkers } from './trusted.ts';
 import { lowerValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
 
-/** Markers the program word and `cwd` may hold: configuration values, never request or action data. */
-const TRUSTED_PROGRAM = new Set(['var', 'ap_var', 'env']);
+/** Why the program word and `cwd` hold configuration values only. */
+const CONFIG_ONLY = (what: string) => `name the ${what} in the config (a|var::NAME| or a|env::NAME| may supply it); request values can only be arguments`;
 /** The action timeout of a command without one (./action.ts): a command never runs unbounded, and its
  *  one deadline is the executor's, whose abort kills the process group (runtime/actions/command). */
 export const COMMAND_DEFAULT_TIMEOUT_MS = 60_000;
@@ -30,11 +31,7 @@ export function commandConfig(a: Obj, at: Path): Node {
     lowered.push(['params', { k: 'arr', items: params.map((ref): Node => ({ k: 'ref', ref })) }]);
   } else {
     const words = splitWords(parts, where);
-    for (const p of words[0]!) {
-      if (typeof p !== 'string' && !TRUSTED_PROGRAM.has(p.root)) {
-        throw new LowerError(`${p.src} cannot choose the program to run`, where, 'name the program in the config (a|var::NAME| or a|env::NAME| may supply it); request values can only be arguments');
-      }
-    }
+    onlyTrustedMarkers(words[0]!, where, 'cannot choose the program to run', CONFIG_ONLY('program'));
     lowered.push(['argv', { k: 'arr', items: words.map(wordNode) }]);
   }
   if (c.env !== undefined) cfg.env = c.env;
@@ -47,12 +44,7 @@ export function commandConfig(a: Obj, at: Path): Node {
 /** The working directory decides which files a relative program and path reach, so like the program
  *  it comes from the config: literal text and var/ap_var/env markers only. */
 function trustedCwd(cwd: unknown, at: Path): unknown {
-  if (typeof cwd !== 'string') return cwd;
-  for (const p of parseMarkers(cwd)) {
-    if (typeof p !== 'string' && !TRUSTED_PROGRAM.has(p.root)) {
-      throw new LowerError(`${p.src} cannot choose the working directory`, at, 'name the directory in the config (a|var::NAME| or a|env::NAME| may supply it); request values can only be arguments');
-    }
-  }
+  if (typeof cwd === 'string') onlyTrustedMarkers(parseMarkers(cwd), at, 'cannot choose the working directory', CONFIG_ONLY('directory'));
   return cwd;
 }
 

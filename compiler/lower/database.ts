@@ -6,13 +6,11 @@ import type { Node } from '../../runtime/ir.ts';
 import { didYouMean } from '../source/suggest.ts';
 import { parseMarkers } from '../markers/parse.ts';
 import { LowerError } from './error.ts';
+import { onlyTrustedMarkers } from './trusted.ts';
 import { lowerValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
 type Path = Array<string | number>;
-
-/** Markers a query's text may hold: configuration values, never request or action data. */
-const TRUSTED_IN_SQL = new Set(['var', 'ap_var', 'env']);
 
 /** The `db` block: { url, label, pool_size?, statement_timeout?, connect_timeout? }. */
 export function dbBlock(name: unknown, connString: unknown, declared: Obj, at: Path): Obj {
@@ -41,11 +39,7 @@ export function dbBlock(name: unknown, connString: unknown, declared: Obj, at: P
 export function databaseConfig(a: Obj, at: Path, declared: Obj): Node {
   const query = a.query;
   if (typeof query !== 'string') throw new LowerError('query must be SQL text', [...at, 'query']);
-  for (const p of parseMarkers(query)) {
-    if (typeof p !== 'string' && !TRUSTED_IN_SQL.has(p.root)) {
-      throw new LowerError(`${p.src} cannot be written into SQL text`, [...at, 'query'], `bind it as a parameter: put ${p.src} in params: and write $1 (Postgres) or ? (MySQL) in the query`);
-    }
-  }
+  onlyTrustedMarkers(parseMarkers(query), [...at, 'query'], 'cannot be written into SQL text', (src) => `bind it as a parameter: put ${src} in params: and write $1 (Postgres) or ? (MySQL) in the query`);
   const cfg: Obj = { query, db: dbBlock(a.database, a.conn_string, declared, at) };
   if (a.params !== undefined) cfg.params = a.params;
   if (a.multi !== undefined) cfg.multi = a.multi;
