@@ -2,6 +2,7 @@
 // set, a literal port or scheme is usable), so a mistake is a `check` error at its position rather
 // than a failed run. Markers are left to the runtime, which checks the interpolated values again.
 import type { Node } from '../../runtime/ir.ts';
+import { isUrlScheme, portNumber, PORT_RULE } from '../../runtime/values/port.ts';
 import { LowerError, type Path } from './error.ts';
 import { lowerValue } from './values.ts';
 
@@ -14,11 +15,10 @@ export function discoverConfig(v: unknown, at: Path): Node {
   if (!BACKENDS.some((b) => o[b] !== undefined && o[b] !== null)) {
     throw new LowerError('discover needs a backend', where, `set one of ${BACKENDS.join(', ')} (each one set adds its members)`);
   }
-  if (literal(o.port)) {
-    const n = typeof o.port === 'number' ? o.port : /^\s*\d{1,5}\s*$/.test(o.port as string) ? Number(o.port) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new LowerError(`port ${JSON.stringify(o.port)} is not a port`, [...where, 'port'], 'a whole number from 1 to 65535, or a marker resolving to one');
+  if (literal(o.port) && portNumber(o.port) === undefined) {
+    throw new LowerError(`port ${JSON.stringify(o.port)} is not a port`, [...where, 'port'], `${PORT_RULE}, or a marker resolving to one`);
   }
-  if (literal(o.scheme) && !/^[a-z][a-z0-9+.-]{0,31}$/i.test(String(o.scheme))) {
+  if (literal(o.scheme) && !isUrlScheme(o.scheme)) {
     throw new LowerError(`scheme ${JSON.stringify(o.scheme)} is not a URL scheme`, [...where, 'scheme'], 'such as http, https or grpc, without "://"');
   }
   return lowerValue(v);

@@ -12,6 +12,7 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/actions/kinds.ts',
   'runtime/actions/http/expect-status.ts',
   'runtime/values/duration.ts',
+  'runtime/values/port.ts',
   'runtime/jq/text.ts',
   'runtime/jsonpath/simple.ts',
   'runtime/calc/parse.ts',

@@ -1,5 +1,5 @@
 // The sftp `timeout` obeys the bound every action timeout has (runtime/values/bounds.ts): past one day
-// it is refused, not silently capped.
+// it is refused, not silently capped. Its `port` follows the one port rule (runtime/values/port.ts).
 import { describe, expect, it } from 'vitest';
 import { sftpSettings } from '../../runtime/actions/sftp/settings.ts';
 
@@ -11,5 +11,16 @@ describe('sftp timeout', () => {
     expect(sftpSettings(base).timeoutMs).toBe(30_000);
     expect(() => sftpSettings({ ...base, timeout: '0s' })).toThrow(/"timeout" must be more than 0/);
     expect(() => sftpSettings({ ...base, timeout: '30d' })).toThrow(/sftp: "timeout": /);
+  });
+});
+
+describe('sftp port', () => {
+  it('reads a port as discover does (runtime/values/port.ts): a number or digits, 22 when unset', () => {
+    expect(sftpSettings(base).port).toBe(22);
+    expect(sftpSettings({ ...base, port: 2222 }).port).toBe(2222);
+    expect(sftpSettings({ ...base, port: ' 2222 ' }).port).toBe(2222);
+    for (const port of [0, 65536, 22.5, '0x16', '2.2e1', 'ssh']) {
+      expect(() => sftpSettings({ ...base, port })).toThrow('sftp: "port" must be a whole number from 1 to 65535');
+    }
   });
 });

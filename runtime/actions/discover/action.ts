@@ -1,6 +1,7 @@
 // `discover` action (spec: Discover): live members of a service from DNS, the Kubernetes API, the
 // Docker Engine or a static list, every backend set in the action adding its members, filtered by
 // include/exclude and returned in one item shape. Answers are cached per resolved config.
+import { isUrlScheme } from '../../values/port.ts';
 import type { ActionKind } from '../types.ts';
 import { flagOn } from '../targets.ts';
 import { cached } from './cache.ts';
@@ -55,7 +56,7 @@ function backend(b: (typeof BACKENDS)[number], v: unknown, port: number | undefi
 
 function schemeOf(v: unknown): string {
   if (v === undefined || v === null) return 'http';
-  if (typeof v !== 'string' || !/^[a-z][a-z0-9+.-]{0,31}$/i.test(v)) throw new DiscoverError(`scheme ${JSON.stringify(v)} is not a URL scheme (such as http, https, grpc)`, 'config');
+  if (!isUrlScheme(v)) throw new DiscoverError(`scheme ${JSON.stringify(v)} is not a URL scheme (such as http, https, grpc)`, 'config');
   return v.toLowerCase();
 }
 

@@ -1,13 +1,13 @@
 // Ports of discover: the action's `port` (a number, or text parsed after interpolation) and the
 // `host:port` form of static entries and DNS names.
+import { portNumber, PORT_RULE } from '../../values/port.ts';
 import { DiscoverError } from './error.ts';
 
 /** A TCP port from a config value, or undefined when unset; anything else is an error. */
 export function portOf(v: unknown, what: string): number | undefined {
   if (v === undefined || v === null) return undefined;
-  const text = typeof v === 'string' ? v.trim() : v;
-  const n = typeof text === 'number' ? text : typeof text === 'string' && /^\d{1,5}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new DiscoverError(`${what} ${JSON.stringify(v)} is not a port (a whole number from 1 to 65535)`, 'config');
+  const n = portNumber(v);
+  if (n === undefined) throw new DiscoverError(`${what} ${JSON.stringify(v)} is not a port (${PORT_RULE})`, 'config');
   return n;
 }
 

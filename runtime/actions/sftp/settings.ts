@@ -1,6 +1,7 @@
 // An sftp action's block after interpolation, checked once per attempt: every field is request-fed
 // (markers), so the checks the schema cannot make on a marker happen here, with the field's name.
 import { boundedDurationMs } from '../../values/bounds.ts';
+import { portNumber, PORT_RULE } from '../../values/port.ts';
 
 export const OPERATIONS = ['list', 'get', 'put', 'delete', 'rename', 'mkdir'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -42,8 +43,8 @@ export function sftpSettings(v: unknown): SftpSettings {
   };
   const operation = str('operation', true) as Operation;
   if (!OPERATIONS.includes(operation)) throw new SftpConfigError(`sftp: "operation" must be one of ${OPERATIONS.join(', ')}`);
-  const port = c.port === undefined || c.port === null || c.port === '' ? 22 : Number(c.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new SftpConfigError('sftp: "port" must be a whole number from 1 to 65535');
+  const port = c.port === undefined || c.port === null || c.port === '' ? 22 : portNumber(c.port);
+  if (port === undefined) throw new SftpConfigError(`sftp: "port" must be ${PORT_RULE}`);
   const encoding = str('encoding') ?? 'text';
   if (encoding !== 'text' && encoding !== 'base64') throw new SftpConfigError('sftp: "encoding" must be text or base64');
   const s: SftpSettings = { host: str('host', true)!, port, user: str('user', true)!, timeoutMs: timeout(c.timeout), operation, path: str('path', true)!, encoding };
