@@ -7,6 +7,7 @@ import { nowMs } from './util/clock.ts';
 import { choice, config, dataPath, int, text } from './util/fields.ts';
 import { setPath, splitPath } from './util/path.ts';
 import { presignS3 } from './util/s3-presign.ts';
+import { MAX_SIGNED_EXPIRES_S } from './util/url-signing.ts';
 
 const W = 's3_generate_presigned_url';
 
@@ -15,7 +16,7 @@ export const run: TransformRun = (data, args) => {
   const [bucket, fileKey, region] = (['bucket', 'file_key', 'region'] as const).map((f) => text(a, f, W, { nonEmpty: true }));
   const accessKeyId = text(a, 'access_key_id', W, { nonEmpty: true });
   const secretAccessKey = text(a, 'secret_access_key', W, { nonEmpty: true });
-  const expires = int(a, 'expiration_secs', W, 1, 604800);
+  const expires = int(a, 'expiration_secs', W, 1, MAX_SIGNED_EXPIRES_S);
   const method = choice(a, 'operation', W, ['get', 'put'] as const, 'get') === 'put' ? 'PUT' : 'GET';
   const endpoint = text(a, 'endpoint', W, { nonEmpty: true });
   const out = presignS3({ endpoint, bucket: bucket!, key: fileKey!, region: region!, accessKeyId, secretAccessKey, expires, method, now: nowMs() }, W);

@@ -3,14 +3,14 @@
 // content-type when given and host, UNSIGNED-PAYLOAD), string to sign, RSA-SHA256, hex signature.
 // https://cloud.google.com/storage/docs/authentication/signatures
 import { createHash, createSign } from 'node:crypto';
-import { rfc3986 } from '../../transforms/util/s3-presign.ts';
+import { rfc3986, signingStamp } from '../../transforms/util/url-signing.ts';
 import { CloudError, type SignedUrlRequest } from './signed-url.ts';
 
 export interface GcsKey { clientEmail: string; privateKey: string }
 
 export function signGcsUrl(endpoint: string, r: SignedUrlRequest, key: GcsKey): string {
   const url = new URL(endpoint);
-  const stamp = new Date(Math.floor(r.now / 1000) * 1000).toISOString().replace(/[:-]|\.\d{3}/g, '');
+  const stamp = signingStamp(r.now);
   const scope = `${stamp.slice(0, 8)}/auto/storage/goog4_request`;
   const headers: Array<[string, string]> = [['host', url.host]];
   if (r.contentType) headers.unshift(['content-type', r.contentType.trim().replace(/\s{2,}/g, ' ')]);

@@ -4,6 +4,7 @@
 // The action's data: { url, method, headers, expires_at }.
 import { optionalDurationMs } from '../../values/duration.ts';
 import { nowMs } from '../../transforms/util/clock.ts';
+import { MAX_SIGNED_EXPIRES_S } from '../../transforms/util/url-signing.ts';
 
 export interface SignedUrlRequest {
   method: 'GET' | 'PUT';
@@ -19,7 +20,6 @@ export interface SignedUrlRequest {
 export class CloudError extends Error {}
 
 const DEFAULT_EXPIRES_S = 900;
-const MAX_EXPIRES_S = 7 * 86400;
 
 export function signedUrlRequest(block: Record<string, unknown>, who: string): SignedUrlRequest {
   const up = block.get_signed_upload_url, down = block.get_signed_download_url;
@@ -35,7 +35,7 @@ export function signedUrlRequest(block: Record<string, unknown>, who: string): S
   let ms: number | undefined;
   try { ms = optionalDurationMs(op.expires); } catch (e) { throw new CloudError(`${who}: ${name}.expires: ${(e as Error).message}`); }
   const expires = ms === undefined ? DEFAULT_EXPIRES_S : Math.round(ms / 1000);
-  if (expires < 1 || expires > MAX_EXPIRES_S) throw new CloudError(`${who}: ${name}.expires must be from 1s to 7d`);
+  if (expires < 1 || expires > MAX_SIGNED_EXPIRES_S) throw new CloudError(`${who}: ${name}.expires must be from 1s to 7d`);
   const r: SignedUrlRequest = { method: up !== undefined ? 'PUT' : 'GET', bucket: str('bucket'), key: str('key'), expires, now: nowMs() };
   if (op.content_type !== undefined && op.content_type !== null && op.content_type !== '') {
     if (up === undefined) throw new CloudError(`${who}: content_type is for get_signed_upload_url (a download sends no body)`);

@@ -5,7 +5,7 @@
 // segment ("/" kept). A content type is signed (SignedHeaders content-type;host): the upload must
 // send exactly that header. Messages name fields, never credentials.
 import aws4 from 'aws4';
-import { TransformError } from '../types.ts';
+import { rfc3986, signingEndpoint, signingStamp } from './url-signing.ts';
 
 export interface S3Presign {
   endpoint: string;
@@ -15,7 +15,7 @@ export interface S3Presign {
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
-  /** Seconds, 1..604800 (SigV4's 7-day maximum). */
+  /** Seconds, 1 to MAX_SIGNED_EXPIRES_S (./url-signing.ts): the callers' field checks hold it there. */
   expires: number;
   method: 'GET' | 'PUT';
   contentType?: string;
@@ -23,23 +23,13 @@ export interface S3Presign {
   now: number;
 }
 
-export const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
 /** `who` prefixes messages (the transform's or the action's name). */
 export function presignS3(p: S3Presign, who: string): string {
-  let url: URL;
-  try {
-    url = new URL(p.endpoint);
-  } catch {
-    throw new TransformError(`${who}: \`endpoint\` is not a URL`);
-  }
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash)
-    throw new TransformError(`${who}: \`endpoint\` must be an http(s) URL without credentials, query or fragment`);
-  if (!Number.isInteger(p.expires) || p.expires < 1 || p.expires > 604800) throw new TransformError(`${who}: the expiry must be from 1 second to 7 days`);
+  const url = signingEndpoint(p.endpoint, who);
   const virtual = url.hostname.startsWith(`${p.bucket.toLowerCase()}.`);
   const base = url.pathname.replace(/\/+$/, '');
   const path = `${base}${virtual ? '' : `/${rfc3986(p.bucket)}`}/${p.key.split('/').map(rfc3986).join('/')}`;
-  const amzDate = new Date(p.now).toISOString().replace(/[:-]|\.\d{3}/g, '');
+  const amzDate = signingStamp(p.now);
   const signed = aws4.sign(
     {
       host: url.host, path: `${path}?X-Amz-Expires=${p.expires}&X-Amz-Date=${amzDate}`, method: p.method, service: 's3', region: p.region, signQuery: true,
