@@ -1,16 +1,16 @@
 // JSONPath match() and search() (RFC 9535 §2.4.6–7) on the linear-time engine every config regex
-// runs on (re2js; runtime/values/regex.ts), in place of json-p3's JS RegExp: a filter such as
+// runs on (compileRegex, runtime/values/regex.ts), in place of json-p3's JS RegExp: a filter such as
 // `match(@.name, '(a+)+$')`, whose pattern may even come from the document, cannot freeze the server.
 // As in json-p3: the pattern must be an I-Regexp (RFC 9485, checked by iregexp-check, the checker
 // json-p3 bundles); a non-string argument or an unusable pattern gives false, never an error.
 // match() is a whole-string match; `.` outside a class is any character but \n and \r (RFC 9485 §5).
 import { check } from 'iregexp-check';
-import { RE2JS } from 're2js';
 import { FunctionExpressionType, type FilterFunction } from 'json-p3';
+import { compileRegex, type LinearRegex } from '../values/regex.ts';
 
 /** Patterns kept compiled (a pattern read from the document is data: the cache stays bounded). */
 const CACHE = 100;
-const cache = new Map<string, RE2JS | null>();
+const cache = new Map<string, LinearRegex | null>();
 
 /** RFC 9485 §5's mapping, for RE2: only `.` outside a character class changes. */
 function toRe2(pattern: string): string {
@@ -27,12 +27,12 @@ function toRe2(pattern: string): string {
   return out;
 }
 
-function compiled(pattern: string): RE2JS | null {
+function compiled(pattern: string): LinearRegex | null {
   const hit = cache.get(pattern);
   if (hit !== undefined) return hit;
-  let re: RE2JS | null = null;
+  let re: LinearRegex | null = null;
   // RE2 refuses a few I-Regexps JS accepts (a repeat count over 1000): false, like any unusable pattern.
-  if (check(pattern)) try { re = RE2JS.compile(toRe2(pattern)); } catch { re = null; }
+  if (check(pattern)) try { re = compileRegex(toRe2(pattern)); } catch { re = null; }
   if (cache.size >= CACHE) cache.delete(cache.keys().next().value!);
   cache.set(pattern, re);
   return re;
@@ -44,8 +44,8 @@ class LinearRegexFunction implements FilterFunction {
   constructor(private readonly whole: boolean) {}
   call(s: unknown, pattern: unknown): boolean {
     if (typeof s !== 'string' || typeof pattern !== 'string') return false;
-    const m = compiled(pattern)?.matcher(s);
-    return m ? (this.whole ? m.matches() : m.find()) : false;
+    const re = compiled(pattern);
+    return re ? (this.whole ? re.matches(s) : re.test(s)) : false;
   }
 }
 

@@ -8,6 +8,8 @@ export interface LinearRegex {
   /** Capture groups in the pattern. */
   readonly groups: number;
   test(s: string): boolean;
+  /** Whether the whole string matches (not just a part of it). */
+  matches(s: string): boolean;
   /** The first match and its groups (undefined for a group that took no part), or null. */
   exec(s: string): (string | undefined)[] | null;
   /** Every match replaced, `$1`/`$&`/`$<name>` expanded as String.prototype.replace does. */
@@ -31,6 +33,7 @@ export function compileRegex(pattern: string): LinearRegex {
   return {
     groups: re.groupCount(),
     test: (s) => re.test(s),
+    matches: (s) => re.testExact(s),
     exec: (s) => {
       const m = re.exec(s);
       return m ? Array.from(m, (x: string | null | undefined) => x ?? undefined) : null;
