@@ -79,9 +79,23 @@ export function strindices(v: unknown, k: unknown): number[] {
   if (typeof k !== 'string') fail1(k, 'is not a string');
   const r: number[] = [];
   if (k === '') return r;
-  for (let i = v.indexOf(k); i >= 0; i = v.indexOf(k, i + 1)) r.push(hasAstral(v) ? Array.from(v.slice(0, i)).length : i);
+  if (!hasAstral(v)) {
+    for (let i = v.indexOf(k); i >= 0; i = v.indexOf(k, i + 1)) r.push(i);
+    return r;
+  }
+  // An offset in code points is the UTF-16 offset less the surrogate pairs wholly before it; they are
+  // counted in one pass as the matches move right, not again from the start for each match.
+  let seen = 0;
+  let pairs = 0;
+  for (let i = v.indexOf(k); i >= 0; i = v.indexOf(k, i + 1)) {
+    for (; seen < i; seen++) if (seen > 0 && isLowSurrogate(v.charCodeAt(seen)) && isHighSurrogate(v.charCodeAt(seen - 1))) pairs++;
+    r.push(i - pairs);
+  }
   return r;
 }
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 export function toboolean(v: unknown): boolean {
   if (typeof v === 'boolean') return v;

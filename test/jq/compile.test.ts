@@ -187,3 +187,12 @@ describe('compiled functions are plain functions of their input', () => {
     expect(JSON.stringify(input)).toBe(before);
   });
 });
+
+describe('indices on strings', () => {
+  it('gives code point offsets past astral characters and surrogate pairs, as the engine does', () => {
+    const inputs = ['a😀b😀bb', '😀😀😀x😀x', 'xyz', 'b'.repeat(5) + '😀' + 'b'.repeat(5)];
+    const r = both('indices("b")', inputs);
+    expect(r.compiled).toEqual(r.engine);
+    expect(r.compiled[0]).toEqual({ ok: '[[2,4,5]]' });
+  });
+});
