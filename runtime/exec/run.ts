@@ -55,7 +55,7 @@ export function scopeOf(state: RunState, env: Environment): Scope {
 export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
   const state = newRunState(plan, i, request, o);
   const s = scopeOf(state, o.env);
-  const params = resolveParams(i.params, s);
+  const params = await resolveParams(i.params, s);
   if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
   // Resolved params are part of the request from here on, so a resumed run sees them too.
   state.request = { ...request, params: { ...s.params } };
@@ -112,7 +112,7 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
   const paused = await runSequence(i.actions, s, state.seq, state, o.services, start, settled);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
-  return finish(i, state, s, failureOf(i, state, s));
+  return finish(i, state, s, await failureOf(i, state, s));
 }
 
 /** Parks the run in the store; the caller gets 202 with the run id. */
@@ -128,7 +128,7 @@ async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptio
   return { state, response: { status: 202, headers: {}, body } };
 }
 
-function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | undefined {
+async function failureOf(i: InterfacePlan, state: RunState, s: Scope): Promise<RunFailure | undefined> {
   const unhandled = state.seq.unhandled;
   if (unhandled.length) {
     const name = unhandled[unhandled.length - 1]!;
@@ -142,7 +142,7 @@ function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | un
     if (a && !a.ok) return { kind: 'assert', action: name, message: a.message ?? `assertion failed in action "${name}"`, detail: a.failures.join('; ') };
   }
   if (i.assert) {
-    const v = runAssert(i.assert, successBody(i, state), s);
+    const v = await runAssert(i.assert, successBody(i, state), s);
     if (!v.ok) return { kind: 'interface_assert', message: v.message ?? 'assertion failed', detail: v.failures.join('; ') };
   }
   return undefined;

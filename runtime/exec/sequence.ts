@@ -7,6 +7,7 @@ import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Suspend } from '../actions/types.ts';
 import { checkConditions } from './conditions.ts';
+import { allHold } from './input.ts';
 import { runAction } from './action.ts';
 import { setOwn } from '../values/build.ts';
 
@@ -36,7 +37,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
         seq.forced = { action: a.name, status: verdict.failWith };
         seq.unhandled.push(a.name);
       }
-    } else if (a.onAssertion && !onAssertionHolds(a, s)) {
+    } else if (a.onAssertion && !(await onAssertionHolds(a, s))) {
       record = { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' };
     } else if (skippedDependency(a, s)) {
       record = { outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' };
@@ -71,8 +72,6 @@ function skippedDependency(a: ActionPlan, s: Scope): boolean {
   return named.some((n) => s.steps[n]?.skippedEmpty === true);
 }
 
-function onAssertionHolds(a: ActionPlan, s: Scope): boolean {
-  return a.onAssertion!.tests.every((t) => {
-    try { return t(undefined, s).ok; } catch { return false; }
-  });
+async function onAssertionHolds(a: ActionPlan, s: Scope): Promise<boolean> {
+  try { return await allHold(a.onAssertion!.tests, undefined, s); } catch { return false; }
 }

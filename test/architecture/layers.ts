@@ -13,6 +13,7 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/actions/http/expect-status.ts',
   'runtime/values/duration.ts',
   'runtime/jq/text.ts',
+  'runtime/jq/uses-regex.ts',
   'runtime/jsonpath/simple.ts',
   'runtime/calc/parse.ts',
   'runtime/calc/round.ts',
