@@ -53,12 +53,16 @@ export function scopeOf(state: RunState, env: Environment): Scope {
 }
 
 export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
-  const state = newRunState(plan, i, request, o);
+  return begin(i, newRunState(plan, i, request, o), o);
+}
+
+/** A new run: params, then the actions from the first. */
+async function begin(i: InterfacePlan, state: RunState, o: RunOptions): Promise<RunResult> {
   const s = scopeOf(state, o.env);
   const params = await resolveParams(i.params, s);
   if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
   // Resolved params are part of the request from here on, so a resumed run sees them too.
-  state.request = { ...request, params: { ...s.params } };
+  state.request = { ...state.request, params: { ...s.params } };
   return proceed(i, state, s, o, 0);
 }
 
@@ -72,6 +76,8 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
     const i = plan.interfaces.find((x) => x.name === state.iface);
     if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
     state.status = 'running';
+    // A tick's run stored with its claim by a node that died before starting it: started here.
+    if (state.unstarted) { delete state.unstarted; return begin(i, state, { ...o, trigger: 'resume' }); }
     return proceed(i, state, scopeOf(state, o.env), { ...o, trigger: 'resume' }, state.cursor);
   }
   const i = plan.interfaces.find((x) => x.name === state.iface);

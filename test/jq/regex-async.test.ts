@@ -51,7 +51,7 @@ describe('jq regexes off the main thread', () => {
     try {
       const done: string[] = [];
       const atRegex = new Promise<void>((r) => { reached = r; });
-      const slow = fetch(`${url}/slow`, { method: 'POST' }).then(async (r) => { done.push('slow'); return { status: r.status, body: await r.json() }; });
+      const slow = fetch(`${url}/slow`, { method: 'POST' }).then(async (r) => { done.push('slow'); return { status: r.status, body: (await r.json()) as { error: { detail: string } } }; });
       await atRegex;
       const plain = await fetch(`${url}/plain`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":1}' });
       done.push('plain');
