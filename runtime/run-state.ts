@@ -49,7 +49,7 @@ export interface SeqState {
 export interface Wake {
   at?: string;
   token?: string;
-  reason: 'delay' | 'retry' | 'callback';
+  reason: 'delay' | 'retry' | 'callback' | 'shutdown';
   /** The action the run waits in. */
   action: string;
 }

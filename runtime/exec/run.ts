@@ -8,6 +8,7 @@ import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
 import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
+import { untilShutdown } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 
@@ -89,7 +90,8 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
   state.status = 'running';
   state.wake = undefined;
   let start = state.cursor;
-  if (wake?.reason !== 'retry') {
+  // A retry wait, or a shutdown that cut the action short: the action runs (again) on resume.
+  if (wake?.reason !== 'retry' && wake?.reason !== 'shutdown') {
     // The waiting action completes now: a delay with null, a callback with the posted body.
     const rec = delivery.kind === 'timeout'
       ? { outcome: 'failed' as const, attempts: 1, data: null, error: `no callback arrived before the wait's timeout` }
@@ -115,7 +117,7 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
   });
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
   await settled?.(start);
-  const paused = await runSequence(i.actions, s, state.seq, state, o.services, start, settled);
+  const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
   return finish(i, state, s, await failureOf(i, state, s));

@@ -9,6 +9,7 @@ import type { Suspend } from '../actions/types.ts';
 import { checkConditions } from './conditions.ts';
 import { allHold } from './input.ts';
 import { runAction } from './action.ts';
+import { RunStopped } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 
 export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
@@ -28,6 +29,7 @@ export interface Paused {
 export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
   for (let i = start; i < actions.length; i++) {
     if (services.cancel?.aborted) throw new RunCancelled();
+    if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
     const a = actions[i]!;
     const verdict = checkConditions(a, s.steps, new Set(seq.unhandled));
     let record: StepRecord;
