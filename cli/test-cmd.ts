@@ -46,7 +46,7 @@ export async function checkInterface(plan: Plan, i: InterfacePlan, services: Ser
   }
   const s = { body: request.body, rawBody: request.rawBody, params, headers: request.headers, steps: r.state.steps, state: {}, env };
   for (const t of i.tests ?? []) {
-    const v = t(body, s);
+    const v = await t(body, s);
     if (!v.ok) problems.push(v.message ?? 'test failed');
   }
   return problems;

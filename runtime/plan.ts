@@ -14,7 +14,8 @@ export interface TestOutcome {
   /** Why it failed, in words a config author understands. */
   message?: string;
 }
-export type Pred = (data: unknown, s: Scope) => TestOutcome;
+/** A Test; one whose jq may run a regex answers through a Promise (runtime/jq/pool.ts). */
+export type Pred = (data: unknown, s: Scope) => TestOutcome | Promise<TestOutcome>;
 
 /** What a leaf maker makes of each kind of IR leaf. */
 export interface Made {

@@ -49,7 +49,7 @@ export interface SeqState {
 export interface Wake {
   at?: string;
   token?: string;
-  reason: 'delay' | 'retry' | 'callback';
+  reason: 'delay' | 'retry' | 'callback' | 'shutdown';
   /** The action the run waits in. */
   action: string;
 }
@@ -74,6 +74,8 @@ export interface RunState {
   /** A scheduled tick's run: which schedule, the tick (epoch ms) and the attempt, so that whichever
    *  node finishes it (after a takeover or a suspension) retries a failure by the schedule's rules. */
   tick?: { schedule: string; at: number; attempt: number };
+  /** Stored with its tick's claim, before anything ran: a node taking it over starts it (params first). */
+  unstarted?: true;
   /** The response the run ended with (read by GET /_ap/runs/<id> after a suspension). */
   response?: { status: number; headers: Record<string, string>; body: unknown };
 }

@@ -21,6 +21,8 @@ export interface Services {
   log?: Logger;
   /** Per-run copies only: aborted when the HTTP client waiting for the run goes away. */
   cancel?: AbortSignal;
+  /** Aborted when the server's shutdown grace ends: a run still under way is parked or stopped (runtime/exec/shutdown.ts). */
+  shutdown?: AbortSignal;
   /** The served plans by config name: actions that run other interfaces (agent tools) find them here. */
   plans?: ReadonlyMap<string, Plan>;
   /** Runs another interface through the executor (agent tools); set with the plans. */

@@ -78,8 +78,10 @@ export interface Store {
    *  without ttl only the newest `cap` ids are kept. */
   markSeen(ns: string, key: string, ids: string[], ttlMs: number | undefined, cap: number, now: number): Promise<Set<string>>;
 
-  /** Schedules: true for exactly one caller per (schedule, tick). */
-  claimTick(schedule: string, tickAt: Date, node: string): Promise<boolean>;
+  /** Schedules: true for exactly one caller per (schedule, tick). A durable store records `run` (the
+   *  tick's run, held by `node` under a lease) in the same transaction, so a node dying right after
+   *  the claim leaves a run that another node takes over, never a claimed tick that nobody runs. */
+  claimTick(schedule: string, tickAt: Date, node: string, run?: RunState): Promise<boolean>;
 
   // Captured runs (execution history).
   saveCapture(c: CapturedRun): Promise<void>;

@@ -64,7 +64,8 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
         contents: a.path === 'jq-engine'
           ? `import { JqError } from ${JSON.stringify(jqErrors)};\nexport { JqError };\n` +
             `export async function initJq() {}\n` +
-            `export function jqAll() { throw new JqError("the jq engine is not in this bundle (no program of its config needs it)"); }\n`
+            `export function jqAll() { throw new JqError("the jq engine is not in this bundle (no program of its config needs it)"); }\n` +
+            `export async function jqAllAsync() { return jqAll(); }\n`
           : `import { TransformError } from ${JSON.stringify(typesFile)};\n` +
             `export function run() { throw new TransformError(${JSON.stringify(`${a.path} is not in this bundle (its config does not use it)`)}); }\n`,
       }));

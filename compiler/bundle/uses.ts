@@ -34,6 +34,6 @@ export function runtimeUses(moduleText: string): RuntimeUses {
     all: /\brt\.interpretInterface\b/.test(moduleText),
     transforms,
     // jq programs outside the compiled subset, and only_new (its key expression is jq at run time).
-    jqEngine: /\brt\.jqAll\b/.test(moduleText) || /\bkind:\s*"only_new"/.test(moduleText),
+    jqEngine: /\brt\.jqAll(?:Async)?\b/.test(moduleText) || /\bkind:\s*"only_new"/.test(moduleText),
   };
 }

@@ -2,6 +2,7 @@
 // Every semantic operation is a call into the runtime (`rt.*`), the same the interpreter makes.
 import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
+import { mayRunRegex } from '../../runtime/jq/uses-regex.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { compileCalcSource } from '../calc/compile.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
@@ -91,20 +92,25 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
 export function jqFn(src: string): Code {
   const c = compileJq(src);
   if (c) return new Code(`(d: unknown): unknown => rt.jqValue(((${c.code}) as (input: any) => unknown[])(d))`);
+  // A program that may run a regex runs on the worker pool, awaited (runtime/jq/pool.ts).
+  if (mayRunRegex(src)) return _`async (d: unknown): Promise<unknown> => rt.jqValue(await rt.jqAllAsync(${src}, d))`;
   return _`(d: unknown): unknown => rt.jqValue(rt.jqAll(${src}, d))`;
 }
 
 function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
   let subject: Code = _`d`;
+  const awaits = t.jq !== undefined && mayRunRegex(t.jq);
   if (t.value) subject = emitNode(e, t.value, [...owner, 'value']);
-  else if (t.jq !== undefined) subject = new Code(`(${jqFn(t.jq).text})(d)`);
+  else if (t.jq !== undefined) subject = new Code(`${awaits ? 'await ' : ''}(${jqFn(t.jq).text})(d)`);
   else if (t.path) for (const seg of t.path) subject = _`rt.at(${subject}, ${seg})`;
   // Constant checks are built once, not on every call.
   const allLit = t.checks.every((c) => c.arg.k === 'lit');
   const checks = allLit
     ? e.constant(t.checks.map((c) => [c.op, (c.arg as { v: unknown }).v]), ...owner, 'checks')
     : new Code(`[${join(t.checks.map((c) => _`[${c.op}, ${emitNode(e, c.arg, [...owner, c.op])}]`)).text}]`);
-  return _`function ${name}(d: unknown, s: rt.Scope): rt.TestOutcome {\n  return rt.runTest(${subject}, ${checks} as Array<[string, unknown]>, ${t.src});\n}`;
+  const head = awaits ? new Code('async function') : new Code('function');
+  const ret = awaits ? new Code('Promise<rt.TestOutcome>') : new Code('rt.TestOutcome');
+  return _`${head} ${name}(d: unknown, s: rt.Scope): ${ret} {\n  return rt.runTest(${subject}, ${checks} as Array<[string, unknown]>, ${t.src});\n}`;
 }
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {

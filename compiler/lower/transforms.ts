@@ -4,12 +4,12 @@ import type { Json, Node, TransformIR } from '../../runtime/ir.ts';
 import type { FieldKind } from '../../runtime/transforms/types.ts';
 import { specOf, transformSpecs } from '../../runtime/transforms/specs.ts';
 import { gateMessage } from '../../runtime/transforms/util/features.ts';
+import { mayRunRegex } from '../../runtime/jq/uses-regex.ts';
 import { lowerTest } from './tests.ts';
 import { lowerValue } from './values.ts';
 import { segments } from '../markers/parse.ts';
 import type { Test, Transform } from '../schema/config-types.ts';
 import { LowerError } from './error.ts';
-
 
 /** What lowering transforms needs: YAML lines, and the config-wide gate of the heavy transforms. */
 export interface TransformCtx {
@@ -75,8 +75,11 @@ function entries(v: unknown, at: Array<string | number>): Array<[string, unknown
   return Object.entries(v);
 }
 
+/** A nested chain that awaits, or a jq leaf that may run a regex (it runs off the main thread, awaited). */
 function hasAsyncChain(n: Node): boolean {
   if (n.k === 'chain') return n.steps.some((t) => t.async === true);
+  if (n.k === 'jq') return mayRunRegex(n.src);
+  if (n.k === 'test') return n.test.jq !== undefined && mayRunRegex(n.test.jq);
   if (n.k === 'arr') return n.items.some(hasAsyncChain);
   if (n.k === 'obj') return n.props.some(([, x]) => hasAsyncChain(x));
   return false;

@@ -1,6 +1,6 @@
 // `only_new` action: keeps the records of its input whose id was not seen before under `key`, and
 // records their ids, in one store write per execution (one page). Data: the new records, in order.
-import { jqAll } from '../jq/engine.ts';
+import { jqAllAsync } from '../jq/engine.ts';
 import type { Store } from '../store-types.ts';
 import { boundedDurationMs } from '../values/bounds.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
@@ -27,7 +27,8 @@ export const onlyNew: ActionKind = async (config, ctx) => {
 
   // One jq call for the page (a call costs ~2 ms); the newlines keep a trailing `# comment` inside.
   // `[expr][0]` is the first output, null when there is none.
-  const ids = records.length ? ((jqAll(`[.[] | [\n${expr}\n][0]]`, records)[0] as unknown[]).map(idText)) : [];
+  // A program that may run a regex runs off the main thread (runtime/jq/pool.ts).
+  const ids = records.length ? (((await jqAllAsync(`[.[] | [\n${expr}\n][0]]`, records))[0] as unknown[]).map(idText)) : [];
   const distinct = [...new Set(ids.filter((x): x is string => x !== null))];
   const fresh = distinct.length ? await store.markSeen(ns, c.key, distinct, ttl, ONLY_NEW_CAP, ctx.services.clock.now()) : new Set<string>();
 

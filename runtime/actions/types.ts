@@ -26,7 +26,8 @@ export interface Suspend {
   /** Epoch ms to resume at (a delay's end, a callback's timeout). */
   at?: number;
   token?: string;
-  reason: 'delay' | 'callback' | 'retry';
+  /** 'shutdown': the executor parks a run left when the server's shutdown grace ended. */
+  reason: 'delay' | 'callback' | 'retry' | 'shutdown';
 }
 
 export interface ActionOutcome {

@@ -1,7 +1,7 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
 import type { ActionOutcome, Suspend } from '../actions/types.ts';
 import { actionKinds } from '../actions/index.ts';
-import type { ActionPlan } from '../plan.ts';
+import type { ActionPlan, DataFn } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import { maxDelayOf, type Services } from '../services.ts';
@@ -90,7 +90,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
   const signal = timeout && services.cancel ? AbortSignal.any([timeout, services.cancel]) : (timeout ?? services.cancel);
   try {
-    const input = resolveInput(a, s);
+    const input = await resolveInput(a, s);
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);
     else {
       const config = a.config ? a.config(s) : undefined;
@@ -111,7 +111,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   if (outcome.ok) {
     try {
       if (a.post) data = await a.post(data, s);
-      if (a.jsonOutput) data = Object.fromEntries(a.jsonOutput.map(([k, f]) => [k, f(data, s)]));
+      if (a.jsonOutput) data = await jsonOutput(a.jsonOutput, data, s);
     } catch (e) {
       reportTransformFailure(run, a, e, services);
       record.outcome = 'failed';
@@ -123,7 +123,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   // The assert sees the action's own record, so `a|<this action>::status|` works inside it.
   if (a.assert && record.outcome === 'succeeded') {
     setOwn(s.steps, a.name, record);
-    record.assert = runAssert(a.assert, data, s);
+    record.assert = await runAssert(a.assert, data, s);
   }
   return { record, ...(outcome.failure ? { failure: outcome.failure } : {}), ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}) };
 }
@@ -143,4 +143,11 @@ function withAssertHint(a: ActionPlan, o: ActionOutcome, error: string): string 
   if (!h || o.failure?.kind !== 'status' || !h.statuses.includes(o.failure.status)) return error;
   const list = h.statuses.join(', ');
   return `${error}; the assert expects status ${o.failure.status}, which expect_status does not accept: add "expect_status: [${list}]" (with any other accepted statuses, e.g. "2xx") to the http settings of action "${a.name}" (line ${h.line})`;
+}
+
+/** json_output: each key's function of the data (a jq leaf that may run a regex is awaited). */
+async function jsonOutput(fields: Array<[string, DataFn]>, data: unknown, s: Scope): Promise<Record<string, unknown>> {
+  const out: Array<[string, unknown]> = [];
+  for (const [k, f] of fields) out.push([k, await f(data, s)]);
+  return Object.fromEntries(out);
 }

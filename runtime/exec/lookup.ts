@@ -24,7 +24,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
     while (next < items.length && !signal?.aborted) {
       const i = next++;
       const r = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
-      results[i] = inherit.length && r.ok ? { ...r, data: withInherited(r.data, items[i], inherit, s) } : r;
+      results[i] = inherit.length && r.ok ? { ...r, data: await withInherited(r.data, items[i], inherit, s) } : r;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrencyOf(lk.concurrency), items.length) }, worker));
@@ -61,10 +61,10 @@ async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunSt
   try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
 }
 
-/** lookup_inherit / lookup_inherit_jq: fields taken from the item into its (object) result. */
-function withInherited(data: unknown, item: unknown, inherit: Array<[string, DataFn]>, s: Scope): unknown {
+/** lookup_inherit / lookup_inherit_jq: fields taken from the item into its (object) result (a jq regex awaited). */
+async function withInherited(data: unknown, item: unknown, inherit: Array<[string, DataFn]>, s: Scope): Promise<unknown> {
   const out: Record<string, unknown> = data !== null && typeof data === 'object' && !Array.isArray(data) ? copyRecord(data as Record<string, unknown>) : { value: data };
-  for (const [name, fn] of inherit) setOwn(out, name, fn(item, s) ?? null);
+  for (const [name, fn] of inherit) setOwn(out, name, (await fn(item, s)) ?? null);
   return out;
 }
 

@@ -8,6 +8,7 @@ import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
 import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
+import { untilShutdown } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 
@@ -53,12 +54,16 @@ export function scopeOf(state: RunState, env: Environment): Scope {
 }
 
 export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
-  const state = newRunState(plan, i, request, o);
+  return begin(i, newRunState(plan, i, request, o), o);
+}
+
+/** A new run: params, then the actions from the first. */
+async function begin(i: InterfacePlan, state: RunState, o: RunOptions): Promise<RunResult> {
   const s = scopeOf(state, o.env);
-  const params = resolveParams(i.params, s);
+  const params = await resolveParams(i.params, s);
   if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
   // Resolved params are part of the request from here on, so a resumed run sees them too.
-  state.request = { ...request, params: { ...s.params } };
+  state.request = { ...state.request, params: { ...s.params } };
   return proceed(i, state, s, o, 0);
 }
 
@@ -72,6 +77,8 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
     const i = plan.interfaces.find((x) => x.name === state.iface);
     if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
     state.status = 'running';
+    // A tick's run stored with its claim by a node that died before starting it: started here.
+    if (state.unstarted) { delete state.unstarted; return begin(i, state, { ...o, trigger: 'resume' }); }
     return proceed(i, state, scopeOf(state, o.env), { ...o, trigger: 'resume' }, state.cursor);
   }
   const i = plan.interfaces.find((x) => x.name === state.iface);
@@ -83,7 +90,8 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
   state.status = 'running';
   state.wake = undefined;
   let start = state.cursor;
-  if (wake?.reason !== 'retry') {
+  // A retry wait, or a shutdown that cut the action short: the action runs (again) on resume.
+  if (wake?.reason !== 'retry' && wake?.reason !== 'shutdown') {
     // The waiting action completes now: a delay with null, a callback with the posted body.
     const rec = delivery.kind === 'timeout'
       ? { outcome: 'failed' as const, attempts: 1, data: null, error: `no callback arrived before the wait's timeout` }
@@ -109,10 +117,10 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
   });
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
   await settled?.(start);
-  const paused = await runSequence(i.actions, s, state.seq, state, o.services, start, settled);
+  const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
-  return finish(i, state, s, failureOf(i, state, s));
+  return finish(i, state, s, await failureOf(i, state, s));
 }
 
 /** Parks the run in the store; the caller gets 202 with the run id. */
@@ -128,7 +136,7 @@ async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptio
   return { state, response: { status: 202, headers: {}, body } };
 }
 
-function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | undefined {
+async function failureOf(i: InterfacePlan, state: RunState, s: Scope): Promise<RunFailure | undefined> {
   const unhandled = state.seq.unhandled;
   if (unhandled.length) {
     const name = unhandled[unhandled.length - 1]!;
@@ -142,7 +150,7 @@ function failureOf(i: InterfacePlan, state: RunState, s: Scope): RunFailure | un
     if (a && !a.ok) return { kind: 'assert', action: name, message: a.message ?? `assertion failed in action "${name}"`, detail: a.failures.join('; ') };
   }
   if (i.assert) {
-    const v = runAssert(i.assert, successBody(i, state), s);
+    const v = await runAssert(i.assert, successBody(i, state), s);
     if (!v.ok) return { kind: 'interface_assert', message: v.message ?? 'assertion failed', detail: v.failures.join('; ') };
   }
   return undefined;

@@ -7,7 +7,9 @@ import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Suspend } from '../actions/types.ts';
 import { checkConditions } from './conditions.ts';
+import { allHold } from './input.ts';
 import { runAction } from './action.ts';
+import { RunStopped } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 
 export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
@@ -27,6 +29,7 @@ export interface Paused {
 export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
   for (let i = start; i < actions.length; i++) {
     if (services.cancel?.aborted) throw new RunCancelled();
+    if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
     const a = actions[i]!;
     const verdict = checkConditions(a, s.steps, new Set(seq.unhandled));
     let record: StepRecord;
@@ -36,7 +39,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
         seq.forced = { action: a.name, status: verdict.failWith };
         seq.unhandled.push(a.name);
       }
-    } else if (a.onAssertion && !onAssertionHolds(a, s)) {
+    } else if (a.onAssertion && !(await onAssertionHolds(a, s))) {
       record = { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' };
     } else if (skippedDependency(a, s)) {
       record = { outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' };
@@ -71,8 +74,6 @@ function skippedDependency(a: ActionPlan, s: Scope): boolean {
   return named.some((n) => s.steps[n]?.skippedEmpty === true);
 }
 
-function onAssertionHolds(a: ActionPlan, s: Scope): boolean {
-  return a.onAssertion!.tests.every((t) => {
-    try { return t(undefined, s).ok; } catch { return false; }
-  });
+async function onAssertionHolds(a: ActionPlan, s: Scope): Promise<boolean> {
+  try { return await allHold(a.onAssertion!.tests, undefined, s); } catch { return false; }
 }

@@ -2,7 +2,8 @@
 // precompiles them), tests and transform chains call the same runtime operations as generated code.
 import type { Fn, TestIR } from '../ir.ts';
 import type { DataFn, Pred } from '../plan.ts';
-import { jqAll } from '../jq/engine.ts';
+import { jqAll, jqAllAsync } from '../jq/engine.ts';
+import { mayRunRegex } from '../jq/uses-regex.ts';
 import { jsonPathAll } from '../jsonpath/query.ts';
 import { compileCalcClosure } from '../calc/eval.ts';
 import { path } from '../values/get.ts';
@@ -14,7 +15,7 @@ import { buildNode } from './expr.ts';
 
 export function buildFn(n: Fn): DataFn {
   switch (n.k) {
-    case 'jq': { const src = n.src; return (d) => jqValue(jqAll(src, d)); }
+    case 'jq': return jqFn(n.src);
     case 'jsonpath': {
       const src = n.src;
       return n.first ? (d) => jsonPathAll(src, d)[0] : (d) => jsonPathAll(src, d);
@@ -47,12 +48,20 @@ export function buildTest(t: TestIR): Pred {
   const subject = testSubject(t);
   const checks = t.checks.map((c) => [c.op, buildNode(c.arg)] as const);
   const src = t.src;
-  return (d, s) => runTest(subject(d, s), checks.map(([op, f]) => [op, f(s)] as [string, unknown]), src);
+  const args = (s: Parameters<Pred>[1]) => checks.map(([op, f]) => [op, f(s)] as [string, unknown]);
+  if (t.jq !== undefined && mayRunRegex(t.jq)) return async (d, s) => runTest(await subject(d, s), args(s), src);
+  return (d, s) => runTest(subject(d, s), args(s), src);
+}
+
+/** A jq leaf: one that may run a regex awaits the worker pool (runtime/jq/pool.ts), as generated code does. */
+function jqFn(src: string): DataFn {
+  if (mayRunRegex(src)) return async (d) => jqValue(await jqAllAsync(src, d));
+  return (d) => jqValue(jqAll(src, d));
 }
 
 function testSubject(t: TestIR): DataFn {
   if (t.value) { const v = buildNode(t.value); return (_d, s) => v(s); }
-  if (t.jq !== undefined) { const src = t.jq; return (d) => jqValue(jqAll(src, d)); }
+  if (t.jq !== undefined) return jqFn(t.jq);
   if (t.path) { const segs = t.path; return (d) => path(d, segs); }
   return (d) => d;
 }

@@ -11,14 +11,15 @@ export const DEEP_STACK_MB = 256; // also named in limits.ts
 const DEEP_TIMEOUT_MS = 60_000;
 const START_TIMEOUT_MS = 30_000;
 
-// Runs in the worker: answers each request with exec's result or the trap's message. (`__name`: the
-// helper some TS transforms insert into jqCore's source.)
+// Runs in the worker: answers each request with exec's result or the trap's message; a first run before
+// `started` keeps the engine's warm-up out of the deadline. (`__name`: the helper some TS transforms
+// insert into jqCore's source.)
 const WORKER = `
 const { workerData } = require('node:worker_threads');
 const { glue, module, port, flag, maxPrograms } = workerData;
 const __name = (f) => f;
 let core, failed;
-try { core = (${jqCore.toString()})(glue, module, maxPrograms); } catch (e) { failed = String(e && e.message || e); }
+try { core = (${jqCore.toString()})(glue, module, maxPrograms); core.exec('.', '0'); } catch (e) { failed = String(e && e.message || e); }
 Atomics.store(flag, 1, 1); // started: the caller's deadline counts from here
 Atomics.notify(flag, 1);
 port.on('message', ({ program, text }) => {

@@ -1,12 +1,14 @@
 // The full jq engine: jq 1.8.2 in wasm (built by vendor/build/build.sh), called through libjq's API
 // (vendor/build/pw_jq.c) for the interpreter and for programs the compiler rejects. A program is compiled
-// once per instance. Synchronous throughout: `initJq()` at start-up only moves the load out of the first
-// request. A call too deep for this thread's stack is run again in runtime/jq/deep.ts.
+// once per instance. Synchronous (`initJq()` at start-up only moves the load out of the first request),
+// except jqAllAsync, which the request path uses for programs that may run a regex (runtime/jq/pool.ts).
+// A call too deep for this thread's stack is run again in runtime/jq/deep.ts.
 import { brotliDecompressSync } from 'node:zlib';
 import glue from './vendor/jq-glue.mjs';
 import packed from './vendor/jq-wasm.mjs';
 import { jqCore, type JqCore } from './core.ts';
 import { deepExec, type DeepReply } from './deep.ts';
+import { poolExec } from './pool.ts';
 import { JqError } from './errors.ts';
 import { engineFailure } from './limits.ts';
 import { mayRunRegex, regexTimeout, regexTimeoutMs } from './regex.ts';
@@ -49,12 +51,33 @@ const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
  * the error carries them as `outputs` (for tests that compare with jq's --run-tests).
  */
 export function jqAll(program: string, input: unknown): unknown[] {
+  const { run, text } = prepare(program, input);
+  return outputsOf(runText(run, text));
+}
+
+/**
+ * jqAll for the request path: a program that may run a regex runs on the pool of runtime/jq/pool.ts
+ * (its deadline kept) while the event loop serves others; any other program answers as jqAll does.
+ */
+export async function jqAllAsync(program: string, input: unknown): Promise<unknown[]> {
+  if (!mayRunRegex(program)) return jqAll(program, input);
+  const { run, text } = prepare(program, input);
+  check(program); // compile errors on this thread (compiling runs no regex), cached as for jqAll
+  const result = await poolExec(glue, wasmModule(), MAX_PROGRAMS, run, text, regexTimeoutMs());
+  return outputsOf(splitResult(reply(result)));
+}
+
+/** The program to run (numbers made plain when jq would print them otherwise) and the input's JSON text. */
+function prepare(program: string, input: unknown): { run: string; text: string } {
   let text = serialize(input);
   // jq rejects the \udXXX escapes JSON.stringify writes for lone surrogates; it would read them as U+FFFD.
   if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE, '$1\\ufffd');
   const plain = LITERAL_MISMATCH.test(text);
   if (plain) check(program); // errors of the program as written (the prefix would shift columns)
-  const r = runText(plain ? PLAIN_NUMBERS + program : program, text);
+  return { run: plain ? PLAIN_NUMBERS + program : program, text };
+}
+
+function outputsOf(r: { outputs: string[]; error?: JqError }): unknown[] {
   const outputs = r.outputs.map((l) => JSON.parse(l) as unknown);
   if (r.error) throw Object.assign(r.error, { outputs });
   return outputs;
@@ -91,7 +114,11 @@ function check(program: string): void {
 }
 
 function runText(program: string, text: string): { outputs: string[]; error?: JqError } {
-  const outputs = exec(program, text).split('\n');
+  return splitResult(exec(program, text));
+}
+
+function splitResult(result: string): { outputs: string[]; error?: JqError } {
+  const outputs = result.split('\n');
   const status = outputs.pop()!;
   return status === '' ? { outputs } : { outputs, error: statusError(status) };
 }

@@ -1,17 +1,10 @@
 // Regexes in jq run on Oniguruma, a backtracking engine: `test("(a+)+$")` on a long input takes
-// exponential time. A program that can reach a regex is run in the worker of runtime/jq/deep.ts with a
-// deadline; when it passes, the worker is terminated (replaced on next need) and the call fails naming it.
+// exponential time. A program that can reach a regex runs in a worker with a deadline (the request path:
+// runtime/jq/pool.ts, awaited; a synchronous caller: runtime/jq/deep.ts); when it passes, the worker is
+// terminated (replaced on next need) and the call fails naming it.
 import { JqError } from './errors.ts';
 
-// Every jq builtin that reaches `_match_impl` is named in the program text (jq has no dynamic calls), so a
-// word check is sound; a name inside a string literal only costs the worker round trip. A field (`.test`)
-// or a variable (`$match`) of that name is not a call.
-const REGEX_NAMES = /(?<![.$\w])(?:test|match|capture|scan|splits?|sub|gsub|_match_impl)\b/;
-
-/** True when `program` may run a regex (conservative: false only when it cannot). */
-export function mayRunRegex(program: string): boolean {
-  return REGEX_NAMES.test(program);
-}
+export { mayRunRegex } from './uses-regex.ts';
 
 export const DEFAULT_REGEX_TIMEOUT_MS = 1000;
 const MAX_REGEX_TIMEOUT_MS = 60_000;

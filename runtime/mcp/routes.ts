@@ -8,6 +8,7 @@ import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { RunResult } from '../exec/run.ts';
 import { stringMap } from '../values/string-map.ts';
+import { linearRegExpEngine } from '../values/regex.ts';
 import { mcpCatalog, type McpServerEntry, type McpToolEntry } from './catalog.ts';
 import { runForMcp, toolResult, type McpRunContext } from './run-tool.ts';
 import { runSucceeded } from '../exec/run.ts';
@@ -28,7 +29,8 @@ export const mcpPath = (org: string, environment: string, server = '') =>
 export function registerMcpRoutes(app: FastifyInstance, plans: readonly Plan[], o: McpRouteOptions): void {
   const servers = mcpCatalog(plans);
   if (!servers.size) return;
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  // Patterns (from accepts.schema, or a param's `regex`) run on RE2, as every config regex does.
+  const ajv = new Ajv({ strict: false, allErrors: true, code: { regExp: linearRegExpEngine } });
   const validators = new Map<McpToolEntry, ValidateFunction>();
   const validatorOf = (t: McpToolEntry) => {
     let v = validators.get(t);

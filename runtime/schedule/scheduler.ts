@@ -14,14 +14,16 @@
 // node dies, another node's resumer takes the run over from its last checkpoint (the crash is not a
 // failed attempt); whichever node finishes a tick's run hands it back here (`finished`), so a failure
 // is retried by the schedule's rules wherever it happened. A pending retry whose node died during
-// the wait is picked up by the other nodes' sweep once it is a lease overdue.
+// the wait is picked up by the other nodes' sweep once it is a lease overdue. On a durable store the
+// run is stored, held, in the claim's own transaction: a node dying between claiming a tick (or a
+// retry attempt) and starting its run leaves a run the resumers take over, never a lost tick.
 import type { Cron } from 'croner';
 import type { InterfacePlan, Plan } from '../plan.ts';
-import type { RequestData } from '../run-state.ts';
+import type { RequestData, RunState } from '../run-state.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
-import { executeInterface, type RunResult } from '../exec/run.ts';
+import { executeInterface, newRunState, type RunResult } from '../exec/run.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
@@ -97,16 +99,25 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
   };
 
   const tick = async (job: Job, at: Date, missed = false) => {
-    if (!(await o.store.claimTick(job.key, at, o.node))) return;
+    const runId = o.env.uuid();
+    if (!(await o.store.claimTick(job.key, at, o.node, heldRun(job, at.getTime(), 1, runId)))) return;
     ticks++;
     if (missed) log(`schedule of ${job.key}: running missed tick ${at.toISOString()}`);
     await o.store.stateAdvance(SCHEDULE_NS, `last:${job.key}`, at.getTime(), undefined, now());
-    await attempt(job, at.getTime(), 1);
+    await attempt(job, at.getTime(), 1, runId);
   };
 
-  const attempt = async (job: Job, tickAt: number, n: number) => {
-    const result = await run(job, tickAt, n);
+  const attempt = async (job: Job, tickAt: number, n: number, runId: string) => {
+    const result = await run(job, tickAt, n, runId);
     if (result !== 'taken-over') await afterAttempt(job, tickAt, n, result);
+  };
+
+  const request = (job: Job): RequestData => ({ method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' });
+
+  /** The run a durable store records with the claim (see claimTick). */
+  const heldRun = (job: Job, tickAt: number, n: number, runId: string): RunState | undefined => {
+    if (!o.store.durable) return undefined;
+    return { ...newRunState(job.plan, job.iface, request(job), { trigger: 'schedule', env: o.env, services: o.services, runId, tick: { schedule: job.key, at: tickAt, attempt: n } }), unstarted: true };
   };
 
   /** An attempt ended (here or on the node that took it over): a failed or crashed one is retried. */
@@ -128,20 +139,19 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
 
   const retry = async (job: Job, p: PendingRetry) => {
     // Claimed per attempt: a node resuming it after a restart and the original node never both run it.
-    if (!(await o.store.claimTick(`${job.key}#${p.attempt}`, new Date(p.tick), o.node))) return;
-    await attempt(job, p.tick, p.attempt);
+    const runId = o.env.uuid();
+    if (!(await o.store.claimTick(`${job.key}#${p.attempt}`, new Date(p.tick), o.node, heldRun(job, p.tick, p.attempt, runId)))) return;
+    await attempt(job, p.tick, p.attempt, runId);
   };
 
-  const run = async (job: Job, tickAt: number, n: number): Promise<RunResult | 'taken-over' | undefined> => {
-    const request: RequestData = { method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' };
-    const runId = o.env.uuid();
+  const run = async (job: Job, tickAt: number, n: number, runId: string): Promise<RunResult | 'taken-over' | undefined> => {
     // On a durable store the tick's run is checkpointed under a lease, renewed while an action runs:
     // if this node dies, another node's resumer continues it from its last completed action.
     const checkpoint = o.store.durable ? leasedCheckpoint(o.store, o.env, o.node) : undefined;
     const stopRenewing = renewWhileHeld(o.store, runId, o.node);
     let result: RunResult;
     try {
-      result = await executeInterface(job.plan, job.iface, request, {
+      result = await executeInterface(job.plan, job.iface, request(job), {
         trigger: 'schedule', env: o.env, services: o.services, runId, tick: { schedule: job.key, at: tickAt, attempt: n }, ...(checkpoint ? { checkpoint } : {}),
       });
     } catch (e) {
@@ -173,11 +183,13 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
   // attempt, so never twice). Each is tried once per node: the last one tried per schedule is kept.
   const lease = o.store.durable ? o.store.leaseMs : undefined;
   const swept = new Map<string, string>();
+  const retrying = jobs.filter((j) => j.s.maxAttempts > 1);
   const sweep = async () => {
     const t = now();
-    for (const job of jobs) {
-      if (job.s.maxAttempts < 2) continue;
-      const p = (await o.store.stateGet(SCHEDULE_NS, [`retry:${job.key}`], t))[`retry:${job.key}`] as PendingRetry | undefined;
+    // One store call for every schedule's pending retry (stateGet reads many keys at once).
+    const pending = await o.store.stateGet(SCHEDULE_NS, retrying.map((j) => `retry:${j.key}`), t);
+    for (const job of retrying) {
+      const p = pending[`retry:${job.key}`] as PendingRetry | undefined;
       const id = p && `${job.key}#${p.attempt}@${p.tick}`;
       if (!p || !id || swept.get(job.key) === id || p.due + lease! > t) continue;
       swept.set(job.key, id);
@@ -185,7 +197,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     }
   };
   const sweepEvery = (ms: number) => later(ms, () => track(sweep().finally(() => sweepEvery(ms))));
-  if (lease && jobs.some((j) => j.s.maxAttempts > 1)) sweepEvery(lease);
+  if (lease && retrying.length) sweepEvery(lease);
 
   for (const job of jobs) {
     arm(job, new Date(now()));

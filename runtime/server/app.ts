@@ -6,6 +6,7 @@ import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface, runnerOf } from '../exec/run.ts';
+import { RunStopped } from '../exec/shutdown.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from './run-routes.ts';
@@ -20,7 +21,7 @@ import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect } from './cancel.ts';
-import { closeConnectionsWhenDraining } from './drain.ts';
+import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
 import { checkAccepts } from './accepts.ts';
 import { interfaceGate, runsGate } from './auth/gate.ts';
 import type { InboundSettings } from './auth/settings.ts';
@@ -106,7 +107,14 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       app.route({ method: methods, url: i.route, onRequest, handler: async (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
-        const result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: abortOnDisconnect(reply) } });
+        let result;
+        try {
+          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: abortOnDisconnect(reply) } });
+        } catch (e) {
+          if (e instanceof RunStopped) return answerStopped(reply, plan, i, e);
+          throw e;
+        }
+        noteParked(app, plan, i, result);
         noteRun(req, plan, i, result);
         hooks.afterRun(plan, i, result);
         const enc = encodeResponse(result.response, i.output);

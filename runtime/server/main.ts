@@ -31,6 +31,10 @@ import { redactorOf } from '../values/redact.ts';
 import { opsSettings } from './ops-settings.ts';
 import { startupMessage } from './startup-errors.ts';
 import { inFlight } from './request-log.ts';
+import { shutdownLeft } from './drain.ts';
+
+/** After the grace: how long runs being parked or stopped get to write the store and their responses. */
+const PARK_WAIT_MS = 2000;
 
 export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true });
@@ -68,7 +72,9 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
-  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log };
+  // Aborted when the shutdown grace ends: runs still under way are parked (durable store) or stopped.
+  const shutdown = new AbortController();
+  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => log.warn(m);
   const capture = createCapture({ store, now: () => services.clock.now() });
@@ -123,7 +129,14 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     const drained = Promise.all([part('resumed runs', resumer.stop()), part('scheduled runs', schedules!.stop()), part('HTTP requests and sockets', app.close())]).then(() => true);
     const grace = new Promise<false>((r) => setTimeout(() => r(false), ops.shutdownGraceMs).unref());
     Promise.race([drained, grace])
-      .then((done) => { if (!done) log.warn({ in_flight: inFlight(app), waiting_for: [...waiting] }, 'shutdown grace period over: in-flight work left unfinished'); })
+      .then(async (done) => {
+        if (done) return;
+        // Runs still under way are parked in the store or answered 503; their responses get a moment to leave.
+        shutdown.abort();
+        await Promise.race([drained, new Promise((r) => setTimeout(r, PARK_WAIT_MS).unref())]);
+        const { suspended, stopped } = shutdownLeft(app);
+        log.warn({ suspended, stopped, in_flight: inFlight(app), waiting_for: [...waiting] }, 'shutdown grace period over: runs under way were suspended into the store (resumed by another node) or stopped (503); in_flight were left unfinished');
+      })
       .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()]))
       .then(() => log.flush?.())
       .then(() => process.exit(0), () => process.exit(1));

@@ -121,9 +121,15 @@ export class PostgresStore implements Store {
   stateDelete = (ns: string, key: string) => this.kv.delete(ns, key);
   markSeen = (ns: string, key: string, ids: string[], ttlMs: number | undefined, cap: number, now: number) => this.kv.markSeen(ns, key, ids, ttlMs, cap, now);
 
-  async claimTick(schedule: string, tickAt: Date, node: string): Promise<boolean> {
-    const r = await this.pool.query(
-      `INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [schedule, tickAt, node]);
+  async claimTick(schedule: string, tickAt: Date, node: string, run?: RunState): Promise<boolean> {
+    // One statement, so one transaction: the claim and the held run are stored together or not at all.
+    const r = run
+      ? await this.pool.query(
+        `WITH claim AS (INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1),
+         held AS (INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at)
+           SELECT $4, $5, $6, 'running', $3, now(), now() + $7::interval, $8::json, now() FROM claim)
+         SELECT 1 FROM claim`, [schedule, tickAt, node, run.id, run.config, run.iface, this.lease, JSON.stringify(run)])
+      : await this.pool.query(`INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [schedule, tickAt, node]);
     if (r.rowCount !== 1) return false;
     await this.pool.query(`DELETE FROM ${this.s}.ticks WHERE schedule = $1 AND tick_at < $2::timestamptz - ${TICK_RETENTION}`, [schedule, tickAt]);
     return true;

@@ -5,7 +5,7 @@
 // silently truncated (two passwords sharing 72 bytes would otherwise match).
 import bcryptjs from 'bcryptjs';
 import { TransformError } from './types.ts';
-import { guard } from './util/args.ts';
+import { guardAsync } from './util/args.ts';
 import { config, int, writeKey } from './util/fields.ts';
 import { kindOf, splitPath } from './util/path.ts';
 
@@ -17,7 +17,7 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
   if (a.jq !== undefined && typeof a.jq !== 'function') throw new TransformError(`${W}: \`jq\` must be a jq program`);
   const cost = int(a, 'cost', W, 4, 15, 10);
   splitPath(a.key, W); // a bad output field fails before the (deliberately slow) hash
-  const v = a.jq !== undefined ? guard(W, () => (a.jq as (d: unknown) => unknown)(data)) : a.value;
+  const v = a.jq !== undefined ? await guardAsync(W, () => (a.jq as (d: unknown) => unknown)(data)) : a.value;
   if (typeof v !== 'string' && typeof v !== 'number') throw new TransformError(`${W}: the value to hash must be text, got ${kindOf(v)}`);
   const plain = String(v);
   if (plain === '') throw new TransformError(`${W}: the value to hash is empty`);

@@ -1,7 +1,7 @@
 // Every regex a config supplies (assert/param `regex`, extract_with_regex, replace_values, discover
-// filters) runs on RE2 (re2js, pure JS): matching time is linear in the input, so no pattern can
-// freeze the server the way `^(a+)+$` does on a backtracking engine. The syntax is JavaScript's
-// minus what needs backtracking (backreferences, lookaround); those are refused at check time.
+// filters, JSON Schema patterns of MCP tool arguments) runs on RE2 (re2js, pure JS): matching time is
+// linear in the input, so no pattern can freeze the server the way `^(a+)+$` does on a backtracking
+// engine. The syntax is JavaScript's minus what needs backtracking (backreferences, lookaround); those are refused at check time.
 import { RE2JS } from 're2js';
 
 export interface LinearRegex {
@@ -66,3 +66,10 @@ export function cachedRegex(pattern: string): LinearRegex | string {
 }
 
 export const regexCacheSize = (): number => cache.size;
+
+/** JSON Schema `pattern`s (Ajv's `code.regExp`) on the same linear-time engine: a config's pattern
+ *  checks request data (MCP tool arguments), so it must not backtrack. `toString` keys Ajv's cache. */
+export const linearRegExpEngine = Object.assign(
+  (pattern: string) => { const re = compileRegex(pattern); return { test: (s: string) => re.test(s), toString: () => pattern }; },
+  { code: 'linearRegExp' },
+);

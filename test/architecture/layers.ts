@@ -14,6 +14,7 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/values/duration.ts',
   'runtime/values/port.ts',
   'runtime/jq/text.ts',
+  'runtime/jq/uses-regex.ts',
   'runtime/jsonpath/simple.ts',
   'runtime/calc/parse.ts',
   'runtime/calc/round.ts',

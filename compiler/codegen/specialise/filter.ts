@@ -7,6 +7,7 @@ import { emitNode } from '../emit-node.ts';
 import { propsOf } from './props.ts';
 
 export function specialiseFilter(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
+  if (t.async) return undefined; // a condition awaits a jq regex: the generic transform handles it
   const p = propsOf(t.args, ['target', 'conditions']);
   const conds = p?.get('conditions');
   // Fields read by path (the lowering's form); anything else keeps the generic call.

@@ -32,7 +32,20 @@ export function guard<T>(who: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (e instanceof TransformError) throw e;
-    throw new TransformError(`${who}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw guarded(who, e);
   }
+}
+
+/** guard for code that may answer through a Promise (a jq leaf that may run a regex). */
+export async function guardAsync<T>(who: string, f: () => T | Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw guarded(who, e);
+  }
+}
+
+function guarded(who: string, e: unknown): TransformError {
+  if (e instanceof TransformError) return e;
+  return new TransformError(`${who}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }

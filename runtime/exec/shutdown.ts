@@ -1,0 +1,32 @@
+// A run still under way when the server's shutdown grace ends (Services.shutdown): on a durable store
+// it is parked at the action in flight, due at once, so a resumer (another node, or this one after a
+// restart) runs that action again and continues; without one it is stopped, and the HTTP client gets
+// 503 with Retry-After and the run id. Either way nothing further of it starts on this node.
+import type { RunState } from '../run-state.ts';
+import type { Services } from '../services.ts';
+import type { Paused } from './sequence.ts';
+
+export class RunStopped extends Error {
+  readonly statusCode = 503;
+  constructor(readonly runId: string) { super(`run ${runId} stopped: the server shut down before it finished and has no durable store to keep it`); }
+}
+
+/** The sequence's outcome, unless the shutdown comes first: then a pause at the action in flight, or RunStopped. */
+export function untilShutdown(work: Promise<Paused | undefined>, state: RunState, services: Services, start: number): Promise<Paused | undefined> {
+  const signal = services.shutdown;
+  if (!signal) return work;
+  const settledBefore = state.seq.order.length; // each action of the sequence adds one when it settles
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      work.catch(() => {}); // its outcome no longer counts
+      if (!services.store?.durable) return reject(new RunStopped(state.id));
+      resolve({ index: start + state.seq.order.length - settledBefore, suspend: { reason: 'shutdown', at: services.clock.now() } });
+    };
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(
+      (v) => { signal.removeEventListener('abort', stop); resolve(v); },
+      (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); },
+    );
+  });
+}

@@ -1,0 +1,101 @@
+// jq programs that may run a regex (runtime/jq/regex.ts) run here from the request path: a small pool of
+// worker threads answered through a Promise, so the event loop keeps serving while Oniguruma backtracks.
+// A worker past its deadline is terminated and replaced on next need; callers beyond the pool's size wait
+// in line (their deadline starts when a worker takes their program).
+import { Worker } from 'node:worker_threads';
+import { jqCore } from './core.ts';
+import { DEEP_STACK_MB, type DeepReply } from './deep.ts';
+
+/** Two workers: the machine may have two cores, and a stalled worker must not leave regex programs unserved. */
+export const POOL_SIZE = 2;
+const START_TIMEOUT_MS = 30_000;
+
+// Runs in each worker: one reply per request, tagged with its id. A first run before `started` keeps the
+// engine's warm-up out of the first program's deadline. (`__name`: see deep.ts.)
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { glue, module, maxPrograms } = workerData;
+const __name = (f) => f;
+let core, failed;
+try { core = (${jqCore.toString()})(glue, module, maxPrograms); core.exec('.', '0'); } catch (e) { failed = String(e && e.message || e); }
+parentPort.postMessage({ started: true });
+parentPort.on('message', ({ id, program, text }) => {
+  let reply;
+  try { reply = failed ? { trap: failed, range: false } : { ok: core.exec(program, text) }; }
+  catch (e) { reply = { trap: String(e && e.message || e), range: e instanceof RangeError }; }
+  parentPort.postMessage({ id, reply });
+});
+`;
+
+interface Job { program: string; text: string; timeoutMs: number; done: (r: DeepReply) => void }
+interface Slot { worker: Worker; ready: Promise<boolean>; job?: Job }
+
+const slots: Slot[] = [];
+const waiting: Job[] = [];
+let nextId = 0;
+
+/** exec(program, text) on a pool worker; given up (worker replaced) after timeoutMs of running. */
+export function poolExec(glue: string, module: object, maxPrograms: number, program: string, text: string, timeoutMs: number): Promise<DeepReply> {
+  return new Promise((done) => {
+    waiting.push({ program, text, timeoutMs, done });
+    dispatch(glue, module, maxPrograms);
+  });
+}
+
+function dispatch(glue: string, module: object, maxPrograms: number): void {
+  while (waiting.length) {
+    let slot = slots.find((s) => !s.job);
+    if (!slot) {
+      if (slots.length >= POOL_SIZE) return;
+      slot = start(glue, module, maxPrograms);
+    }
+    slot.job = waiting.shift()!;
+    void run(slot, slot.job, () => dispatch(glue, module, maxPrograms));
+  }
+}
+
+async function run(slot: Slot, job: Job, next: () => void): Promise<void> {
+  const finish = (r: DeepReply, keep: boolean) => {
+    if (keep) slot.job = undefined;
+    else retire(slot);
+    job.done(r);
+    next();
+  };
+  // Starting a worker (compiling the wasm) is not the program's time: wait for it apart.
+  if (!(await slot.ready)) return finish({ trap: `the jq worker did not start within ${START_TIMEOUT_MS / 1000} s`, range: false }, false);
+  const id = nextId++;
+  const timer = setTimeout(() => { off(); finish({ timeout: job.timeoutMs }, false); }, job.timeoutMs);
+  const onMessage = (m: { id?: number; reply?: DeepReply }) => {
+    if (m.id !== id) return;
+    off();
+    // A trapped instance is not reused.
+    finish(m.reply!, !('trap' in m.reply!));
+  };
+  const onExit = () => { off(); finish({ trap: 'the jq worker gave no answer', range: false }, false); };
+  const off = () => { clearTimeout(timer); slot.worker.off('message', onMessage); slot.worker.off('exit', onExit); };
+  slot.worker.on('message', onMessage);
+  slot.worker.on('exit', onExit);
+  slot.worker.postMessage({ id, program: job.program, text: job.text });
+}
+
+function start(glue: string, module: object, maxPrograms: number): Slot {
+  const worker = new Worker(WORKER, { eval: true, workerData: { glue, module, maxPrograms }, resourceLimits: { stackSizeMb: DEEP_STACK_MB } });
+  worker.on('error', () => {}); // a failing worker is seen as a missing answer, never as a host crash
+  worker.unref(); // an idle pool never keeps the process alive; a pending job's timer does
+  const ready = new Promise<boolean>((resolve) => {
+    const t = setTimeout(() => resolve(false), START_TIMEOUT_MS);
+    t.unref();
+    const onStart = (m: { started?: boolean }) => { if (m.started) { clearTimeout(t); worker.off('message', onStart); resolve(true); } };
+    worker.on('message', onStart);
+    worker.once('exit', () => { clearTimeout(t); resolve(false); });
+  });
+  const slot: Slot = { worker, ready };
+  slots.push(slot);
+  return slot;
+}
+
+function retire(slot: Slot): void {
+  const i = slots.indexOf(slot);
+  if (i >= 0) slots.splice(i, 1);
+  void slot.worker.terminate();
+}

@@ -1,0 +1,75 @@
+// A node that dies right after claiming a schedule tick, before its run starts: on Postgres the claim
+// stores the tick's run, held under a lease, in the same statement, so another node's resumer takes
+// the run over once the lease expires and the tick runs exactly once (before, the tick was lost).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../../runtime/ir.ts';
+import { systemClock } from '../../runtime/services.ts';
+import type { Store } from '../../runtime/store-types.ts';
+import { PostgresStore } from '../../runtime/store/postgres.ts';
+import { startSchedules } from '../../runtime/schedule/scheduler.ts';
+import { startResumer } from '../../runtime/durable/resumer.ts';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { planOf, testEnv } from '../support/plans.ts';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { dropSchema, DATABASE_URL, schemaName, until } from './helpers.ts';
+
+type Up = Awaited<ReturnType<typeof countingUpstream>>;
+let up: Up;
+const schema = schemaName('claimcrash');
+const stores: PostgresStore[] = [];
+beforeAll(async () => {
+  up = await countingUpstream({ '/tick': (_q, res) => json(res, 200, {}) });
+  for (let n = 0; n < 2; n++) { const s = new PostgresStore({ url: DATABASE_URL, schema, leaseMs: 300 }); await s.init(); stores.push(s); }
+});
+afterAll(async () => { for (const s of stores) await s.close(); await dropSchema(schema); await up.close(); await closeHttpPools(); });
+
+/** Node A's store: the claim commits, then the node is gone (nothing after it ever runs). */
+function diesAfterClaim(store: Store, claimed: () => void): Store {
+  const s = Object.create(store) as Store;
+  s.claimTick = async (...a) => {
+    if (await store.claimTick(...a)) { claimed(); await new Promise(() => {}); }
+    return false;
+  };
+  return s;
+}
+
+describe('a node dying between claiming a tick and running it', () => {
+  it('leaves a run that another node takes over: the tick runs exactly once', async () => {
+    const plan = await planOf('jobs.yaml', 'interpreted', `
+interfaces:
+  nightly:
+    schedule: { cron: "0 3 * * *", enabled: true }
+    params:
+      who:
+        default_value: nightly
+    actions:
+      - name: Ping
+        url: a|var::API|/tick?who=a|params::who|
+`);
+    // One tick, a second from now (6 fields, seconds first: tests only).
+    const at = new Date(Date.now() + 1500);
+    plan.interfaces[0]!.schedule = { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, enabled: true } as Json;
+    const env = { ...testEnv({ API: up.url }), uuid: randomUUID };
+    let claimed = false;
+    const a = startSchedules([plan], { store: diesAfterClaim(stores[0]!, () => { claimed = true; }), env, services: { clock: systemClock, store: stores[0]! }, node: 'node-a', seconds: true, log: () => {} });
+    const b = startResumer({ plans: [plan], store: stores[1]!, env, services: { clock: systemClock, store: stores[1]! }, node: 'node-b', pollMs: 50 });
+    try {
+      await until(() => claimed || undefined, 10_000);
+      const [row] = await until(async () => {
+        const r = await stores[1]!.pool.query(`SELECT status, claimed_by, state->'tick' AS tick FROM "${schema}".runs`);
+        return r.rows.length === 1 && r.rows[0].status === 'succeeded' ? r.rows : undefined;
+      }, 15_000);
+      expect(row).toMatchObject({ claimed_by: 'node-b', tick: { schedule: 'jobs.nightly', attempt: 1 } });
+      // Started from the beginning by the node that took it over: params resolved, the action run once.
+      expect(up.hits.map((h) => h.path)).toEqual(['/tick?who=nightly']);
+      // A lease and several polls later, nothing runs it again.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(up.count('/tick')).toBe(1);
+      expect((await stores[1]!.pool.query(`SELECT count(*)::int AS n FROM "${schema}".ticks`)).rows[0].n).toBe(1);
+    } finally {
+      await b.stop();
+      void a.stop(); // its claim never returns: only its timers are cleared
+    }
+  }, 30_000);
+});
