@@ -45,7 +45,7 @@ const before = rssKiB();
 // to the last of those (clocks: performance.timeOrigin + now(), comparable across processes).
 const CLIENT_PROCS = Math.max(1, Math.min(SOCKETS, Number(process.env.CLIENT_PROCS ?? 4)));
 const now = () => performance.timeOrigin + performance.now();
-const arrivals = new Map<number, { sent: number; got: number; last: number }>();
+const arrivals = new Map<number, { sent: number; got: number; last: number; done?: () => void }>();
 const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
   const count = Math.floor(SOCKETS / CLIENT_PROCS) + (i < SOCKETS % CLIENT_PROCS ? 1 : 0);
   const child = fork('bench/fanout-clients.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
@@ -53,7 +53,7 @@ const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
     if (m.kind === 'ready') resolve();
     else if (m.kind === 'all') {
       const a = arrivals.get(m.seq);
-      if (a) { a.got += count; a.last = Math.max(a.last, m.at); }
+      if (a) { a.got += count; a.last = Math.max(a.last, m.at); if (a.got === SOCKETS) a.done?.(); }
     }
   }));
   return { child, ready };
@@ -72,16 +72,41 @@ const cpu = async () => {
 };
 
 let seq = 0;
-async function publish(): Promise<void> {
+/** Sends one publish; resolves with its answer, and `delivered` when all sockets have it. */
+function publish(): { answered: Promise<void>; delivered: Promise<void> } {
   const s = ++seq;
-  arrivals.set(s, { sent: now(), got: 0, last: 0 });
-  await fetch(`http://${base}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: s, at: Date.now() }) }).then((r) => r.arrayBuffer(), () => undefined);
+  const a: { sent: number; got: number; last: number; done?: () => void } = { sent: now(), got: 0, last: 0 };
+  const delivered = new Promise<void>((resolve) => { a.done = resolve; });
+  arrivals.set(s, a);
+  const answered = fetch(`http://${base}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: s, at: Date.now() }) }).then((r) => r.arrayBuffer(), () => undefined).then(() => undefined);
+  return { answered, delivered };
 }
 const settle = async (ms = 2000) => { const end = Date.now() + ms; while (Date.now() < end && [...arrivals.values()].some((a) => a.got < SOCKETS)) await new Promise((r) => setTimeout(r, 20)); };
+const latencies = () => {
+  const complete = [...arrivals.values()].filter((a) => a.got === SOCKETS);
+  const lat = complete.map((a) => a.last - a.sent).sort((x, y) => x - y);
+  const pct = (p: number) => +(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN).toFixed(1);
+  return { deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
+};
+// CPU per delivered frame stays meaningful on a loaded machine, where the latencies do not.
+const cpuPerFrame = (a: Awaited<ReturnType<typeof cpu>>, b: Awaited<ReturnType<typeof cpu>>) => {
+  const per = (us: number) => +(us / (b.frames - a.frames)).toFixed(2);
+  return { serverUsPerFrame: per(b.server - a.server), clientsUsPerFrame: per(b.clients - a.clients) };
+};
 
 // Warm-up (JIT, socket buffers), not measured.
-for (let n = 0; n < 200; n++) { await publish(); }
+for (let n = 0; n < 200; n++) await publish().answered;
 await settle();
+arrivals.clear();
+
+// One at a time: each publish delivered to every socket before the next is sent, so each fan-out
+// is one publish's work alone (no batching, no queue): the work per publish, and the latency
+// without load of the benchmark's own.
+const ONE_AT_A_TIME = 100;
+const cpuA = await cpu();
+for (let n = 0; n < ONE_AT_A_TIME; n++) await Promise.race([publish().delivered, new Promise((r) => setTimeout(r, 2000))]);
+const cpuB = await cpu();
+const oneAtATime = { publishes: ONE_AT_A_TIME, ...latencies(), cpu: cpuPerFrame(cpuA, cpuB) };
 arrivals.clear();
 
 // Fixed rate: RATE publishes per second for SECONDS seconds.
@@ -94,21 +119,14 @@ for (let n = 0; n < RATE * SECONDS; n++) {
   void publish();
 }
 await settle();
-const cpu1 = await cpu();
-const complete = [...arrivals.values()].filter((a) => a.got === SOCKETS);
-const lat = complete.map((a) => a.last - a.sent).sort((x, y) => x - y);
-const pct = (p: number) => +(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN).toFixed(1);
-const fixed = { publishes: RATE * SECONDS, deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
-// CPU per delivered frame stays meaningful on a loaded machine, where the latencies do not.
-const perFrame = (us: number) => +(us / (cpu1.frames - cpu0.frames)).toFixed(2);
-const cpuFixed = { serverUsPerFrame: perFrame(cpu1.server - cpu0.server), clientsUsPerFrame: perFrame(cpu1.clients - cpu0.clients) };
+const fixed = { publishes: RATE * SECONDS, ...latencies(), cpu: cpuPerFrame(cpu0, await cpu()) };
 
 // Saturation: publish back to back (8 in flight) for SECONDS seconds.
 arrivals.clear();
 const t0 = performance.now();
 const inflight = new Set<Promise<void>>();
 while (performance.now() - t0 < SECONDS * 1000) {
-  const p = publish().finally(() => inflight.delete(p));
+  const p = publish().answered.finally(() => inflight.delete(p));
   inflight.add(p);
   if (inflight.size >= 8) await Promise.race(inflight);
 }
@@ -121,7 +139,8 @@ const report = {
   date: new Date().toISOString().slice(0, 10),
   sockets: SOCKETS,
   loadAverage1m: +loadavg()[0]!.toFixed(2),
-  fixedRate: { ratePerSec: RATE, ...fixed, cpu: cpuFixed },
+  oneAtATime,
+  fixedRate: { ratePerSec: RATE, ...fixed },
   saturation: { deliveredPublishesPerSec: Math.round(full / elapsed), messagesPerSec: Math.round((full * SOCKETS) / elapsed) },
   memory: { serverRssBeforeMiB: +(before / 1024).toFixed(1), serverRssWithSocketsMiB: +(connected / 1024).toFixed(1), perSocketKiB: +((connected - before) / SOCKETS).toFixed(1) },
   target: 'p99 < 50 ms at 100 publishes/s to 1,000 sockets',
