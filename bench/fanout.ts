@@ -5,7 +5,7 @@
 // memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS to vary it)
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FromClients, ToClients } from './fanout-clients.ts';
 import { cpuUs } from './proc.ts';
@@ -40,10 +40,11 @@ const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.p
 await new Promise((r) => setTimeout(r, 500));
 const before = rssKiB();
 
-// The clients run in CLIENT_PROCS processes of their own (bench/fanout-clients.ts), each telling
-// this one when all its sockets received a publish; a publish's latency runs from its request here
-// to the last of those (clocks: performance.timeOrigin + now(), comparable across processes).
-const CLIENT_PROCS = Math.max(1, Math.min(SOCKETS, Number(process.env.CLIENT_PROCS ?? 4)));
+// The clients run in CLIENT_PROCS processes of their own (bench/fanout-clients.ts; default one per
+// core), each telling this one when all its sockets received a publish; a publish's latency runs
+// from its request here to the last of those (clocks: performance.timeOrigin + now(), comparable
+// across processes).
+const CLIENT_PROCS = Math.max(1, Math.min(SOCKETS, Number(process.env.CLIENT_PROCS ?? availableParallelism())));
 const now = () => performance.timeOrigin + performance.now();
 const arrivals = new Map<number, { sent: number; got: number; last: number; done?: () => void }>();
 const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
