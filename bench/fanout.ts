@@ -1,12 +1,14 @@
 // Benchmark "fanout": 1,000 WebSocket clients subscribed to one channel of a served config (its own
 // process, in-memory store); publishes through ws_publish at a fixed rate, then as fast as they are
-// delivered. Reports delivery latency from the publish to the LAST socket (p50/p99), delivered
-// publishes per second, and server memory per socket. Run: npm run bench:fanout
-import { spawn } from 'node:child_process';
+// delivered. Reports delivery latency from the publish to the LAST socket (p50/p99), the CPU time of
+// the server and of the clients per delivered frame, delivered publishes per second, and server
+// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS to vary it)
+import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import type { FromClients, ToClients } from './fanout-clients.ts';
+import { cpuUs } from './proc.ts';
 
 const SOCKETS = Number(process.env.SOCKETS ?? 1000);
 const RATE = Number(process.env.RATE ?? 100);
@@ -38,38 +40,78 @@ const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.p
 await new Promise((r) => setTimeout(r, 500));
 const before = rssKiB();
 
-const arrivals = new Map<number, { sent: number; got: number; last: number }>();
-const sockets: WebSocket[] = [];
-for (let i = 0; i < SOCKETS; i++) {
-  const ws = new WebSocket(`ws://${base}/ws/local/dev/feed`);
-  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
-  ws.on('message', (d) => {
-    // The clients share this process: read the sequence number without parsing the whole frame.
-    const m = /"seq":(\d+)/.exec(d.toString());
-    if (!m) return;
-    const a = arrivals.get(Number(m[1]));
-    if (a) { a.got++; a.last = performance.now(); }
-  });
-  ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'bench' }));
-  sockets.push(ws);
-}
-await new Promise((r) => setTimeout(r, 1000));
+// The clients run in CLIENT_PROCS processes of their own (bench/fanout-clients.ts; default one per
+// core), each telling this one when all its sockets received a publish; a publish's latency runs
+// from its request here to the last of those (clocks: performance.timeOrigin + now(), comparable
+// across processes).
+const CLIENT_PROCS = Math.max(1, Math.min(SOCKETS, Number(process.env.CLIENT_PROCS ?? availableParallelism())));
+const now = () => performance.timeOrigin + performance.now();
+const arrivals = new Map<number, { sent: number; got: number; last: number; done?: () => void }>();
+const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
+  const count = Math.floor(SOCKETS / CLIENT_PROCS) + (i < SOCKETS % CLIENT_PROCS ? 1 : 0);
+  const child = fork('bench/fanout-clients.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
+  const ready = new Promise<void>((resolve) => child.on('message', (m: FromClients) => {
+    if (m.kind === 'ready') resolve();
+    else if (m.kind === 'all') {
+      const a = arrivals.get(m.seq);
+      if (a) { a.got += count; a.last = Math.max(a.last, m.at); if (a.got === SOCKETS) a.done?.(); }
+    }
+  }));
+  return { child, ready };
+});
+await Promise.all(clients.map((c) => c.ready));
+await new Promise((r) => setTimeout(r, 500));
 const connected = rssKiB();
+/** CPU time (µs) used so far by the server and by all client processes, and the frames received. */
+const cpu = async () => {
+  const fromClients = await Promise.all(clients.map(({ child }) => new Promise<{ us: number; frames: number }>((resolve) => {
+    const on = (m: FromClients) => { if (m.kind === 'cpu') { child.off('message', on); resolve(m); } };
+    child.on('message', on);
+    child.send({ kind: 'cpu' } satisfies ToClients);
+  })));
+  return { server: cpuUs(server.pid), clients: fromClients.reduce((a, c) => a + c.us, 0), frames: fromClients.reduce((a, c) => a + c.frames, 0) };
+};
 
 let seq = 0;
-async function publish(): Promise<void> {
+/** Sends one publish; resolves with its answer, and `delivered` when all sockets have it. */
+function publish(): { answered: Promise<void>; delivered: Promise<void> } {
   const s = ++seq;
-  arrivals.set(s, { sent: performance.now(), got: 0, last: 0 });
-  await fetch(`http://${base}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: s, at: Date.now() }) }).then((r) => r.arrayBuffer(), () => undefined);
+  const a: { sent: number; got: number; last: number; done?: () => void } = { sent: now(), got: 0, last: 0 };
+  const delivered = new Promise<void>((resolve) => { a.done = resolve; });
+  arrivals.set(s, a);
+  const answered = fetch(`http://${base}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: s, at: Date.now() }) }).then((r) => r.arrayBuffer(), () => undefined).then(() => undefined);
+  return { answered, delivered };
 }
 const settle = async (ms = 2000) => { const end = Date.now() + ms; while (Date.now() < end && [...arrivals.values()].some((a) => a.got < SOCKETS)) await new Promise((r) => setTimeout(r, 20)); };
+const latencies = () => {
+  const complete = [...arrivals.values()].filter((a) => a.got === SOCKETS);
+  const lat = complete.map((a) => a.last - a.sent).sort((x, y) => x - y);
+  const pct = (p: number) => +(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN).toFixed(1);
+  return { deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
+};
+// CPU per delivered frame stays meaningful on a loaded machine, where the latencies do not.
+const cpuPerFrame = (a: Awaited<ReturnType<typeof cpu>>, b: Awaited<ReturnType<typeof cpu>>) => {
+  const per = (us: number) => +(us / (b.frames - a.frames)).toFixed(2);
+  return { serverUsPerFrame: per(b.server - a.server), clientsUsPerFrame: per(b.clients - a.clients) };
+};
 
 // Warm-up (JIT, socket buffers), not measured.
-for (let n = 0; n < 200; n++) { await publish(); }
+for (let n = 0; n < 200; n++) await publish().answered;
 await settle();
 arrivals.clear();
 
+// One at a time: each publish delivered to every socket before the next is sent, so each fan-out
+// is one publish's work alone (no batching, no queue): the work per publish, and the latency
+// without load of the benchmark's own.
+const ONE_AT_A_TIME = 100;
+const cpuA = await cpu();
+for (let n = 0; n < ONE_AT_A_TIME; n++) await Promise.race([publish().delivered, new Promise((r) => setTimeout(r, 2000))]);
+const cpuB = await cpu();
+const oneAtATime = { publishes: ONE_AT_A_TIME, ...latencies(), cpu: cpuPerFrame(cpuA, cpuB) };
+arrivals.clear();
+
 // Fixed rate: RATE publishes per second for SECONDS seconds.
+const cpu0 = await cpu();
 const start = performance.now();
 for (let n = 0; n < RATE * SECONDS; n++) {
   const due = start + (n * 1000) / RATE;
@@ -78,17 +120,14 @@ for (let n = 0; n < RATE * SECONDS; n++) {
   void publish();
 }
 await settle();
-const complete = [...arrivals.values()].filter((a) => a.got === SOCKETS);
-const lat = complete.map((a) => a.last - a.sent).sort((x, y) => x - y);
-const pct = (p: number) => +(lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? NaN).toFixed(1);
-const fixed = { publishes: RATE * SECONDS, deliveredToAll: complete.length, p50Ms: pct(50), p99Ms: pct(99), maxMs: +(lat[lat.length - 1] ?? NaN).toFixed(1) };
+const fixed = { publishes: RATE * SECONDS, ...latencies(), cpu: cpuPerFrame(cpu0, await cpu()) };
 
 // Saturation: publish back to back (8 in flight) for SECONDS seconds.
 arrivals.clear();
 const t0 = performance.now();
 const inflight = new Set<Promise<void>>();
 while (performance.now() - t0 < SECONDS * 1000) {
-  const p = publish().finally(() => inflight.delete(p));
+  const p = publish().answered.finally(() => inflight.delete(p));
   inflight.add(p);
   if (inflight.size >= 8) await Promise.race(inflight);
 }
@@ -100,16 +139,18 @@ const full = [...arrivals.values()].filter((a) => a.got === SOCKETS).length;
 const report = {
   date: new Date().toISOString().slice(0, 10),
   sockets: SOCKETS,
+  loadAverage1m: +loadavg()[0]!.toFixed(2),
+  oneAtATime,
   fixedRate: { ratePerSec: RATE, ...fixed },
   saturation: { deliveredPublishesPerSec: Math.round(full / elapsed), messagesPerSec: Math.round((full * SOCKETS) / elapsed) },
   memory: { serverRssBeforeMiB: +(before / 1024).toFixed(1), serverRssWithSocketsMiB: +(connected / 1024).toFixed(1), perSocketKiB: +((connected - before) / SOCKETS).toFixed(1) },
   target: 'p99 < 50 ms at 100 publishes/s to 1,000 sockets',
   met: fixed.p99Ms < 50 && fixed.deliveredToAll === fixed.publishes,
-  note: 'the 1,000 client sockets run in the benchmark process on the same 2 cores as the server',
+  note: `the client sockets run in ${CLIENT_PROCS} processes of their own on the same cores as the server`,
 };
 console.log(JSON.stringify(report, null, 2));
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/fanout.json', `${JSON.stringify(report, null, 2)}\n`);
-for (const ws of sockets) ws.terminate();
+for (const { child } of clients) child.send({ kind: 'stop' } satisfies ToClients);
 server.kill('SIGTERM');
 await new Promise((r) => server.once('exit', r));

@@ -1,22 +1,20 @@
 // This node's channel subscriptions. A publish reaches the local sockets through `deliver`; the bus
 // carries it to the other nodes, whose hubs deliver it to theirs.
 //
-// The cost of a fan-out is one write system call per socket per message (a CPU profile of the fanout
-// benchmark: ~45% of the server's time in writev, everything else a few % each). So a message is
-// encoded once for all its sockets, and the messages published within one turn of the event loop
-// are delivered together at its end: a socket that gets several is corked around them, and its
-// frames leave in one write. A server that falls behind (publishes queuing up) so makes fewer,
-// larger writes instead of falling further behind; one that keeps up adds no wait beyond the turn.
+// The cost of a fan-out is one write system call per socket (CPU profiles of the fanout benchmark:
+// docs/decisions.md, "Realtime: fan-out latency"). So a message is encoded once, as the WebSocket
+// frame's bytes, for all its sockets, and the messages published within one turn of the event loop
+// are delivered together at its end: a socket that gets several gets their frames in one write. A
+// server that falls behind (publishes queuing up) so makes fewer, larger writes instead of falling
+// further behind; one that keeps up adds no wait beyond the turn.
 import type { ServerFrame } from './frames.ts';
+import { textFrame } from './wire.ts';
 
 export interface Subscriber {
   /** Sends a frame, or drops the socket when its buffer is full (slow consumer policy). */
   send(frame: ServerFrame): void;
-  /** Sends a frame already encoded (one encoding serves every subscriber of a publish). */
-  sendText(text: string | Buffer): void;
-  /** Holds the socket's writes until `uncork`, so that several frames leave in one write. */
-  cork?(): void;
-  uncork?(): void;
+  /** Writes bytes that are whole WebSocket frames, built once for every subscriber (same policy). */
+  sendFrames(bytes: Buffer): void;
 }
 
 interface Pending { set: Set<Subscriber>; bytes: Buffer }
@@ -48,29 +46,31 @@ export class Hub {
     const set = this.channels.get(channel);
     if (!set) return 0;
     const frame: ServerFrame = { type: 'ap_message', channel, data };
+    // setImmediate, not a microtask: the publishes of the requests read in this turn share a flush.
     if (!this.pending.length) setImmediate(() => this.flush());
-    this.pending.push({ set, bytes: Buffer.from(JSON.stringify(frame)) });
+    this.pending.push({ set, bytes: textFrame(JSON.stringify(frame)) });
     return set.size;
   }
 
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
-    if (batch.length === 1) {
-      const { set, bytes } = batch[0]!;
-      for (const s of set) s.sendText(bytes);
+    if (batch.length === 1 || batch.every((p) => p.set === batch[0]!.set)) {
+      // One channel (the common case): every subscriber gets the same bytes.
+      const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes));
+      for (const s of batch[0]!.set) s.sendFrames(bytes);
       return;
     }
-    const corked = new Set<Subscriber>();
-    try {
-      for (const { set, bytes } of batch) {
-        for (const s of set) {
-          if (!corked.has(s)) { corked.add(s); s.cork?.(); }
-          s.sendText(bytes);
-        }
-      }
-    } finally {
-      for (const s of corked) s.uncork?.();
+    // Several channels: each subscriber's frames in publish order, one write; subscribers of the
+    // same channels share the concatenation.
+    const mine = new Map<Subscriber, number[]>();
+    batch.forEach((p, i) => { for (const s of p.set) { const l = mine.get(s); if (l) l.push(i); else mine.set(s, [i]); } });
+    const joined = new Map<string, Buffer>();
+    for (const [s, list] of mine) {
+      const key = list.join();
+      let bytes = joined.get(key);
+      if (!bytes) joined.set(key, (bytes = list.length === 1 ? batch[list[0]!]!.bytes : Buffer.concat(list.map((i) => batch[i]!.bytes))));
+      s.sendFrames(bytes);
     }
   }
 

@@ -35,7 +35,8 @@ export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOp
   const routes = new Map<string, { plan: Plan; iface: InterfacePlan }>();
   for (const plan of plans) for (const iface of plan.interfaces) if (iface.ws !== undefined) routes.set(wsPath(o.org, o.environment, iface.name), { plan, iface });
   // maxPayload is a hard stop well above the per-frame limit, which answers with an error frame.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(o.limits.maxFrameBytes * 4, 1024 * 1024) });
+  // No permessage-deflate: fan-out frames are built once, uncompressed, for every socket (wire.ts).
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(o.limits.maxFrameBytes * 4, 1024 * 1024) });
   if (!routes.size) return { close: () => wss.close() };
   onUpgrade(server, (p) => p.startsWith('/ws/'), async (req, socket, head, url) => {
     const target = routes.get(url.pathname);
@@ -70,19 +71,21 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
   ws.on('pong', () => alive.set(ws, true));
   const headers = stringMap(req.headers);
   const params = stringMap(Object.fromEntries(url.searchParams));
-  // ws has no cork of its own: its frames go to this TCP socket, whose cork nests around ws's.
-  const tcp = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  // Fan-out frames are written to the TCP socket directly (wire.ts): ws writes its own frames there
+  // synchronously too (no deflate, no queued Blob), so the order of frames on the socket holds, and
+  // ws's bufferedAmount counts both.
+  const tcp = (ws as unknown as { _socket: { write(b: Buffer): boolean } })._socket;
+  // Slow consumer: past the buffer bound the socket is closed (1013 "try again later") rather than
+  // letting the queue, and the process's memory, grow. bufferedAmount is O(1) (counters).
+  const writable = () => {
+    if (ws.readyState !== ws.OPEN) return false;
+    if (ws.bufferedAmount <= o.limits.maxBufferedBytes) return true;
+    ws.close(1013, 'slow consumer: send buffer full');
+    return false;
+  };
   const me: Subscriber = {
-    send(frame: ServerFrame) { this.sendText(JSON.stringify(frame)); },
-    sendText(text: string | Buffer) {
-      if (ws.readyState !== ws.OPEN) return;
-      // Slow consumer: past the buffer bound the socket is closed (1013 "try again later") rather
-      // than letting the queue, and the process's memory, grow. bufferedAmount is O(1) (counters).
-      if (ws.bufferedAmount > o.limits.maxBufferedBytes) { ws.close(1013, 'slow consumer: send buffer full'); return; }
-      ws.send(text, TEXT);
-    },
-    cork() { tcp?.cork(); },
-    uncork() { tcp?.uncork(); },
+    send(frame: ServerFrame) { if (writable()) ws.send(JSON.stringify(frame), TEXT); },
+    sendFrames(bytes: Buffer) { if (writable()) tcp.write(bytes); },
   };
   const error = (message: string, status = 400, id?: Id) => me.send({ type: 'ap_error', ...(id !== undefined ? { id } : {}), status, message });
   const run = (i: InterfacePlan, body: unknown) =>

@@ -125,13 +125,18 @@ describe('publishes in one turn of the event loop', () => {
     };
     const both = await subscribe(['a', 'b']);
     const onlyA = await subscribe(['a']);
-    // 50 publishes without yielding: one batch, each socket corked around its frames.
+    // 50 publishes without yielding: one batch, each socket's frames in one write.
     const channels = services.channels!;
     for (let n = 0; n < 50; n++) void channels.publish([n % 2 ? 'b' : 'a'], n, false);
     const take = async (c: Awaited<ReturnType<typeof subscribe>>, count: number) => { const got = []; for (let i = 0; i < count; i++) got.push(await c.next()); return got; };
     const all = Array.from({ length: 50 }, (_, n) => ({ type: 'ap_message', channel: n % 2 ? 'b' : 'a', data: n }));
     expect(await take(both, 50)).toEqual(all);
     expect(await take(onlyA, 25)).toEqual(all.filter((m) => m.channel === 'a'));
+    // A batch of one channel: the same concatenated frames for every subscriber.
+    for (let n = 0; n < 5; n++) void channels.publish(['a'], { n }, false);
+    const five = Array.from({ length: 5 }, (_, n) => ({ type: 'ap_message', channel: 'a', data: { n } }));
+    expect(await take(both, 5)).toEqual(five);
+    expect(await take(onlyA, 5)).toEqual(five);
     // The sockets still work frame by frame afterwards (no cork left behind).
     both.ws.send(JSON.stringify({ x: 1 }));
     expect(await both.next()).toMatchObject({ type: 'ap_result', status: 200 });
