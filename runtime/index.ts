@@ -10,7 +10,7 @@ export { textAs } from './values/escape.ts';
 export { body, rawBody, params, headers, param, header, step, state, secret, variable, envVar, uuid } from './values/refs.ts';
 export { jqValue } from './values/jq-value.ts';
 export { jqAll, jqAllAsync, initJq } from './jq/engine.ts';
-export { jsonPathAll } from './jsonpath/query.ts';
+export { jsonPathAll, jsonPathPlaces } from './jsonpath/query.ts';
 export * as jq from './jq/ops.ts';
 export * as jp from './jsonpath/ops.ts';
 export * as calc from './calc/ops.ts';

@@ -52,6 +52,7 @@ export type Expr =
 export type Fn =
   | { k: 'jq'; src: string } // (data) => value (one output as is; several as an array; none as null)
   | { k: 'jsonpath'; src: string; first?: boolean } // (data) => array of matches (or the first match)
+  | { k: 'places'; src: string } // (data) => array of matches with their locations (runtime/jsonpath/query.ts Place)
   | { k: 'path'; src: string; segs: Array<string | number> } // dotted path: (data) => value
   | { k: 'calc'; src: string } // math expression over `target.` fields: (target) => value
   | { k: 'test'; test: TestIR } // (data, scope) => TestResult

@@ -75,6 +75,7 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
       e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
       break;
     }
+    case 'places': e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown) => rt.jsonPathPlaces(${n.src}, d);`); break;
     case 'path': {
       let c: Code = _`d`;
       for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;

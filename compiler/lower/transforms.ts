@@ -62,6 +62,7 @@ function lowerField(kind: FieldKind, v: unknown, at: Array<string | number>, tx:
     case 'literal': return { k: 'lit', v: v as never };
     case 'jq': return { k: 'jq', src: str('a jq program') };
     case 'jsonpath': return { k: 'jsonpath', src: str('a JSON path') };
+    case 'places': return { k: 'places', src: str('a JSON path') };
     case 'path': return lowerPath(str('a path'));
     case 'test': return { k: 'test', test: lowerTest(v as Test) };
     case 'tests': return { k: 'arr', items: entries(v, at).map(([p, t]) => ({ k: 'arr', items: [lowerPath(p), { k: 'test', test: lowerTest(t as Test) }] })) };

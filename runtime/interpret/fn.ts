@@ -4,7 +4,7 @@ import type { Fn, TestIR } from '../ir.ts';
 import type { DataFn, Pred } from '../plan.ts';
 import { jqAll, jqAllAsync } from '../jq/engine.ts';
 import { mayRunRegex } from '../jq/uses-regex.ts';
-import { jsonPathAll } from '../jsonpath/query.ts';
+import { jsonPathAll, jsonPathPlaces } from '../jsonpath/query.ts';
 import { compileCalcClosure } from '../calc/eval.ts';
 import { path } from '../values/get.ts';
 import { jqValue } from '../values/jq-value.ts';
@@ -20,6 +20,7 @@ export function buildFn(n: Fn): DataFn {
       const src = n.src;
       return n.first ? (d) => jsonPathAll(src, d)[0] : (d) => jsonPathAll(src, d);
     }
+    case 'places': { const src = n.src; return (d) => jsonPathPlaces(src, d); }
     case 'path': { const segs = n.segs; return (d) => path(d, segs); }
     case 'calc': { const f = compileCalcClosure(n.src); return (d) => f(d); }
     case 'test': return buildTest(n.test);

@@ -5,19 +5,33 @@ import { depthError, env, errorText, isJsonPath } from './env.ts';
 import { dot, one } from './ops.ts';
 
 type Run = (data: unknown) => unknown[];
+/** A match and its location: the keys (array indices as numbers) from the root to it. */
+export interface Place { v: unknown; at: Array<string | number> }
+type RunPlaces = (data: unknown) => Place[];
 
 const prepared = new Map<string, Run>();
+const preparedPlaces = new Map<string, RunPlaces>();
 const MAX_PREPARED = 1000;
 
 /** All matches of a JSONPath (`$...`) or dotted path in data; throws on an invalid JSONPath. */
 export function jsonPathAll(path: string, data: unknown): unknown[] {
-  let run = prepared.get(path);
+  return cached(prepared, path, prepare)(data);
+}
+
+/** All matches with their locations (a transform's `target` changes the places it selects, which
+ *  the values alone cannot name when one object sits at several places). */
+export function jsonPathPlaces(path: string, data: unknown): Place[] {
+  return cached(preparedPlaces, path, preparePlaces)(data);
+}
+
+function cached<R>(cache: Map<string, R>, path: string, make: (path: string) => R): R {
+  let run = cache.get(path);
   if (!run) {
-    run = prepare(path);
-    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
-    prepared.set(path, run);
+    run = make(path);
+    if (cache.size >= MAX_PREPARED) cache.delete(cache.keys().next().value!);
+    cache.set(path, run);
   }
-  return run(data);
+  return run;
 }
 
 /** The first match, or undefined when there is none. */
@@ -40,18 +54,44 @@ function prepare(path: string): Run {
       return one(v);
     };
   }
-  let q: ReturnType<typeof env.compile>;
-  try {
-    q = env.compile(path);
-  } catch (e) {
-    const err = new Error(`Invalid JSONPath ${JSON.stringify(path)}: ${errorText(e)}`);
-    return () => { throw err; };
+  const q = compiled(path);
+  return (data) => query(q, data).values();
+}
+
+function preparePlaces(path: string): RunPlaces {
+  if (!isJsonPath(path)) {
+    const segs = dottedSegments(path);
+    return (data) => {
+      let v = data;
+      const at: Place['at'] = [];
+      for (const s of segs) {
+        // dot() reads a numeric segment of an array as an index, negative from the end
+        at.push(Array.isArray(v) ? (Number(s) < 0 ? v.length + Number(s) : Number(s)) : s);
+        if ((v = dot(v, s)) === undefined) return [];
+      }
+      return [{ v, at }];
+    };
   }
-  return (data) => {
-    try {
-      return q.query(data as never).values();
-    } catch (e) {
-      throw e instanceof jsonpath.JSONPathRecursionLimitError ? depthError() : e;
-    }
-  };
+  const q = compiled(path);
+  return (data) => query(q, data).nodes.map((n) => ({ v: n.value, at: n.location }));
+}
+
+type Query = ReturnType<typeof env.compile>;
+
+/** The parsed path, or a query that throws the parse error each time it runs. */
+function compiled(path: string): Query | Error {
+  try {
+    return env.compile(path);
+  } catch (e) {
+    return new Error(`Invalid JSONPath ${JSON.stringify(path)}: ${errorText(e)}`);
+  }
+}
+
+function query(q: Query | Error, data: unknown): ReturnType<Query['query']> {
+  if (q instanceof Error) throw q;
+  try {
+    return q.query(data as never);
+  } catch (e) {
+    throw e instanceof jsonpath.JSONPathRecursionLimitError ? depthError() : e;
+  }
 }

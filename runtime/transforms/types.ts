@@ -8,13 +8,14 @@ import type { Scope } from '../scope.ts';
  * - 'literal'  : plain data, markers NOT interpolated (e.g. regex text)
  * - 'jq'       : jq program text            -> (data) => unknown   (one output as is, several as array, none null)
  * - 'jsonpath' : JSONPath or dotted path    -> (data) => unknown[] (all matches; dotted path gives 0 or 1)
+ * - 'places'   : JSONPath or dotted path    -> (data) => Place[] (all matches with their locations; a `target`)
  * - 'path'     : dotted or JSONPath         -> (data) => unknown   (first match or undefined)
  * - 'test'     : a Test object              -> Pred
  * - 'tests'    : map of field path -> Test  -> Array<[path getter, Pred]> as [(data)=>unknown, Pred][]
  * - 'calcs'    : map of name -> expression  -> Array<[name, (target) => unknown]>
  * - 'chains'   : map of key -> Transform[]  -> Array<[key, (data, scope) => unknown]>
  */
-export type FieldKind = 'value' | 'literal' | 'jq' | 'jsonpath' | 'path' | 'test' | 'tests' | 'calcs' | 'chains';
+export type FieldKind = 'value' | 'literal' | 'jq' | 'jsonpath' | 'places' | 'path' | 'test' | 'tests' | 'calcs' | 'chains';
 
 export interface TransformSpec {
   /** Kind of the whole config when it is not an object (e.g. extract_with_jq: "…" is 'jq'). */

@@ -78,3 +78,43 @@ describe('JSONPath targets select several nodes', () => {
     expect(r.body).toEqual({ a: [{ b: { v: 1, n: 2 } }, { c: 1 }, { b: { v: 3, n: 6 } }], z: [1] });
   });
 });
+
+// One value interpolated into two fields leaves one object at two places; each place is its own
+// JSON value, so a target changes exactly the places it selects.
+describe('JSONPath targets on a value that sits at several places', () => {
+  const twice = (t: string, input = '{ b: a|body::x|, a: a|body::x|, list: [a|body::x|] }') => `
+interfaces:
+  x:
+    show_error_detail: true
+    actions:
+      - name: T
+        input: ${input}
+        output: http
+        post_transforms:
+          - ${t}
+`;
+  const send = async (t: string, body: unknown, input?: string) => (await runBoth(twice(t, input), 'x', { body })).response;
+
+  it('a target selecting every place changes every place', async () => {
+    const r = await send(`math: { target: "$..n", expressions: { d: "target.v * 2" } }`, { x: { n: { v: 1 } } });
+    expect(r.body).toEqual({ b: { n: { v: 1, d: 2 } }, a: { n: { v: 1, d: 2 } }, list: [{ n: { v: 1, d: 2 } }] });
+  });
+
+  it('a target selecting one place leaves the other places as they were', async () => {
+    const x = { n: { v: 1 }, tags: ['t'] };
+    const r = await send(`math: { target: "$.a", expressions: { d: "2" } }`, { x });
+    expect(r.body).toEqual({ b: x, a: { ...x, d: 2 }, list: [x] });
+    const inList = await send(`math: { target: "$.list[0]", expressions: { d: "2" } }`, { x });
+    expect(inList.body).toEqual({ b: x, a: x, list: [{ ...x, d: 2 }] });
+  });
+
+  it('a node inside the shared value is selected at one place only', async () => {
+    const r = await send(`filter: { target: "$.a.items", conditions: { k: { is_greater_than: 1 } } }`, { x: { items: [{ k: 1 }, { k: 2 }] } });
+    expect(r.body).toEqual({ b: { items: [{ k: 1 }, { k: 2 }] }, a: { items: [{ k: 2 }] }, list: [{ items: [{ k: 1 }, { k: 2 }] }] });
+  });
+
+  it('a place chosen twice by the path still changes once', async () => {
+    const r = await send(`math: { target: "$['a','a']", expressions: { d: "target.v + 1" } }`, { x: { v: 1 } });
+    expect(r.body).toEqual({ b: { v: 1 }, a: { v: 1, d: 2 }, list: [{ v: 1 }] });
+  });
+});

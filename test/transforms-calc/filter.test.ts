@@ -16,7 +16,7 @@ const page = () => frozen({
 
 describe('filter', () => {
   it('declares how the compiler lowers its fields', () => {
-    expect(transformSpecs.filter).toEqual({ fields: { target: 'jsonpath', conditions: 'tests' } });
+    expect(transformSpecs.filter).toEqual({ fields: { target: 'places', conditions: 'tests' } });
   });
 
   it('keeps elements for which every condition holds, keeping the rest of the data', () => {
@@ -55,7 +55,7 @@ describe('filter', () => {
 
   it('replaces an array nested deeper, inside arrays too', () => {
     const data = frozen({ shops: [{ name: 's', stock: [{ n: 1 }, { n: 5 }] }] });
-    const out = run(data, { target: (d: any) => [d.shops[0].stock], conditions: conditions({ n: [['is_greater_than', 2]] }) }, scope);
+    const out = run(data, { target: sel('shops.0.stock'), conditions: conditions({ n: [['is_greater_than', 2]] }) }, scope);
     expect(out).toEqual({ shops: [{ name: 's', stock: [{ n: 5 }] }] });
   });
 });

@@ -3,6 +3,7 @@
 import { compileCalcSource } from '../../compiler/calc/compile.ts';
 import { compileCalcClosure } from '../../runtime/calc/eval.ts';
 import { getDotted } from '../../runtime/calc/locate.ts';
+import { jsonPathPlaces } from '../../runtime/jsonpath/query.ts';
 import * as ops from '../../runtime/calc/ops.ts';
 import type { Scope } from '../../runtime/scope.ts';
 import { runTest } from '../../runtime/asserts/run-test.ts';
@@ -23,8 +24,8 @@ export function calcs(map: Record<string, string>, backend: Backend = 'interpret
 }
 
 export const at = (dotted: string) => (data: unknown) => (dotted === '$' ? data : getDotted(data, dotted));
-/** A `target` as the compiler hands it over ('jsonpath'): all matches of a dotted path (0 or 1). */
-export const sel = (dotted: string) => (data: unknown) => { const v = at(dotted)(data); return v === undefined ? [] : [v]; };
+/** A `target` as the compiler hands it over ('places'): all matches of a path with their locations. */
+export const sel = (path: string) => (data: unknown) => jsonPathPlaces(path, data);
 
 export function conditions(map: Record<string, Array<[string, unknown]>>) {
   return Object.entries(map).map(([field, checks]) => [at(field), (v: unknown) => runTest(v, checks, field)]) as Array<

@@ -21,7 +21,7 @@ describe.each(backends)('math (%s expressions)', (backend) => {
     run(data, { expressions: calcs(expressions, backend), ...rest }, scope);
 
   it('declares how the compiler lowers its fields', () => {
-    expect(transformSpecs.math).toEqual({ fields: { expressions: 'calcs', target: 'jsonpath' } });
+    expect(transformSpecs.math).toEqual({ fields: { expressions: 'calcs', target: 'places' } });
   });
 
   it('computes on each element of a nested array and returns the whole data', () => {

@@ -1,39 +1,33 @@
-// A transform's JSONPath `target`: the transform applies to EVERY node the path selects, and the
+// A transform's JSONPath `target`: the transform applies to EVERY place the path selects, and the
 // whole data comes back with each of them replaced (copying only the containers on the way, so
 // the input is never mutated). One mechanism for every transform with a `target` (math, filter,
 // flatten). Rules (docs/decisions.md, "Semantics"):
 // - no target: the transform applies to the data itself;
 // - a target that selects nothing, or only nulls: the data comes back unchanged;
 // - a selected scalar is refused (a target names an object or array to work on);
-// - nested selections (`$..items`) apply innermost first; the outer one sees the inner results.
+// - nested selections (`$..items`) apply innermost first; the outer one sees the inner results;
+// - the target names places, not values: one object at two places (a value interpolated into two
+//   fields) changes only where it is selected (docs/decisions.md, "JSONPath targets").
+import type { Place } from '../../jsonpath/query.ts';
 import { TransformError } from '../types.ts';
 import { guard } from './args.ts';
 import { kindOf, setOwn } from './path.ts';
 
-/** A 'jsonpath' field as the compiler hands it over: all matches. */
-export type Targets = (data: unknown) => unknown;
+/** A 'places' field as the compiler hands it over: every match with its location. */
+export type Targets = (data: unknown) => Place[];
 
 export function atTargets(who: string, data: unknown, target: Targets | undefined, apply: (node: object) => unknown): unknown {
   if (target === undefined) {
-    if (data === null || data === undefined) return data; // nothing to work on
+    if (data == null) return data; // nothing to work on
     if (typeof data !== 'object') throw new TransformError(`${who}: the data is ${kindOf(data)}, not an object or array`);
     return apply(data);
   }
-  if (typeof target !== 'function') throw new TransformError(`${who}: \`target\` must be a path`);
-  const found = guard(who, () => target(data));
-  const nodes = new Set<object>();
-  for (const n of Array.isArray(found) ? found : [found]) {
-    if (n === null || n === undefined) continue; // a null field has nothing to work on
-    if (typeof n !== 'object') throw new TransformError(`${who}: the target selects ${kindOf(n)}, not an object or array`);
-    nodes.add(n);
-  }
-  if (nodes.size === 0) return data;
-  const paths = locate(data, nodes);
-  if (paths.size < nodes.size) throw new TransformError(`${who}: the target could not be located in the data`);
   const root: Trie = { children: new Map(), selected: false };
-  for (const path of paths.values()) {
+  for (const { v, at } of guard(who, () => target(data))) {
+    if (v === null) continue; // a null field has nothing to work on
+    if (typeof v !== 'object') throw new TransformError(`${who}: the target selects ${kindOf(v)}, not an object or array`);
     let t = root;
-    for (const k of path) {
+    for (const k of at) {
       let c = t.children.get(k);
       if (!c) t.children.set(k, (c = { children: new Map(), selected: false }));
       t = c;
@@ -43,39 +37,8 @@ export function atTargets(who: string, data: unknown, target: Targets | undefine
   return rebuild(data, root, apply);
 }
 
-type Key = string | number;
+type Key = Place['at'][number];
 interface Trie { children: Map<Key, Trie>; selected: boolean }
-interface Entry { v: unknown; up: Entry | undefined; key: Key }
-
-/** The path of each selected node, breadth first, stopping at the level where the last one is
- *  found: `$.items[*]` never looks inside the items. The same object reached twice keeps its first path. */
-function locate(data: unknown, nodes: Set<object>): Map<object, Key[]> {
-  const found = new Map<object, Key[]>();
-  const seen = new Set<object>();
-  let level: Entry[] = [{ v: data, up: undefined, key: '' }];
-  while (level.length) {
-    for (const e of level) {
-      if (nodes.has(e.v as object) && !found.has(e.v as object)) found.set(e.v as object, pathOf(e));
-    }
-    if (found.size === nodes.size) break;
-    const next: Entry[] = [];
-    for (const e of level) {
-      const v = e.v;
-      if (v === null || typeof v !== 'object' || seen.has(v)) continue;
-      seen.add(v);
-      if (Array.isArray(v)) v.forEach((x, i) => next.push({ v: x, up: e, key: i }));
-      else for (const k of Object.keys(v)) next.push({ v: (v as Record<string, unknown>)[k], up: e, key: k });
-    }
-    level = next;
-  }
-  return found;
-}
-
-function pathOf(e: Entry): Key[] {
-  const out: Key[] = [];
-  for (let c: Entry | undefined = e; c?.up; c = c.up) out.push(c.key);
-  return out.reverse();
-}
 
 /** Copies the containers along the paths; selected nodes become apply(their rebuilt self), innermost first. */
 function rebuild(cur: unknown, t: Trie, apply: (node: object) => unknown): unknown {
