@@ -20,7 +20,8 @@ export function createLogger(settings: LogSettings, redact: Redactor, destinatio
     formatters: { level: (label) => ({ level: label }) },
     hooks: {
       logMethod(args, method) {
-        method.apply(this, args.map((a) => redact(withErrors(a))) as Parameters<typeof method>);
+        for (let i = 0; i < args.length; i++) args[i] = redact(withErrors(args[i]));
+        method.apply(this, args);
       },
     },
   };
@@ -80,7 +81,9 @@ function withErrors(a: unknown): unknown {
   const plain = (e: Error) => ({ type: e.name, message: e.message, stack: e.stack ?? '' });
   if (a instanceof Error) return { err: plain(a) };
   if (!a || typeof a !== 'object' || Array.isArray(a)) return a;
-  if (!Object.values(a).some((v) => v instanceof Error)) return a; // most lines: nothing to copy
+  let errors = false;
+  for (const k in a) if ((a as Record<string, unknown>)[k] instanceof Error) { errors = true; break; }
+  if (!errors) return a; // most lines: nothing to copy
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v instanceof Error ? plain(v) : v]));
 }
 

@@ -7,8 +7,9 @@ import type { FastifyInstance } from 'fastify';
 export function closeConnectionsWhenDraining(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response (no promise, no extra turn).
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (closing && req.raw.httpVersionMajor < 2) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
