@@ -58,8 +58,9 @@ export interface Store {
   /** Extends the leases of runs this node holds (called while an action runs longer than a lease). */
   renewLeases(ids: string[], node: string): Promise<void>;
   /** Records a finished (or running) run's final state; the run is no longer suspended. `json`:
-   *  the state's JSON text, when the caller has it already. */
-  saveRun(state: RunState, json?: string): Promise<void>;
+   *  the state's JSON text, when the caller has it already, or a function making it (a store that
+   *  keeps runs in memory calls it only when the run is read). */
+  saveRun(state: RunState, json?: string | (() => string)): Promise<void>;
   loadRun(id: string): Promise<RunState | undefined>;
   /** Forgets finished runs last written before `before` (bounded retention); returns how many. */
   pruneFinished?(before: Date): Promise<number>;

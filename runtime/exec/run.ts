@@ -27,6 +27,8 @@ export interface RunResult {
   state: RunState;
   response: HttpResponse;
   failure?: RunFailure;
+  /** JSON.stringify(response.body), when the HTTP reply made it already: the run record reuses it. */
+  bodyJson?: string;
 }
 
 export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): RunState {

@@ -116,8 +116,9 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         }
         noteParked(app, plan, i, result);
         noteRun(req, plan, i, result);
-        hooks.afterRun(plan, i, result);
         const enc = encodeResponse(result.response, i.output);
+        if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
+        hooks.afterRun(plan, i, result);
         return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
       } });
     }

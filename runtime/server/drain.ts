@@ -41,8 +41,9 @@ export function answerStopped(reply: FastifyReply, plan: Plan, i: InterfacePlan,
 export function closeConnectionsWhenDraining(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
-  app.addHook('onSend', async (req, reply, payload) => {
+  // A callback hook, not an async one: it runs on every response (no promise, no extra turn).
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (closing && req.raw.httpVersionMajor < 2) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

@@ -1,5 +1,5 @@
 // What happens after any run finishes, whatever started it (HTTP, schedule, resume, replay):
-// the config's error handler, the run's record (redacted; GET /_ap/runs/<id> reads it) and
+// the config's error handler, the run's record (redacted when written or read; GET /_ap/runs/<id>) and
 // execution capture. None is awaited by the caller.
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
@@ -8,7 +8,8 @@ import type { Capture } from '../capture/capture.ts';
 import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
-import { redactorOf, redactRunJson } from '../values/redact.ts';
+import { redactorOf } from '../values/redact.ts';
+import { finishedRecord } from './run-record.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -25,10 +26,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       const st = result.state;
       // A resumed run's record is written by the resumer; a suspended one is in the store already.
       if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
-        // Kept for GET /_ap/runs/<id>: the outcome and bookkeeping, not the request body or each
-        // action's data (megabytes per run under load; the capture keeps them when one is on).
-        const record = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: Object.create(null) as typeof st.steps, response: result.response };
-        const r = redactRunJson(record, redactorOf(o.env));
+        const r = finishedRecord(result, redactorOf(o.env));
         o.services.store.saveRun(r.state, r.json).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
       }
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.

@@ -6,22 +6,22 @@ export interface Encoded {
   status: number;
   headers: Record<string, string>;
   payload: string;
+  /** JSON.stringify(r.body), when the payload is exactly that (the run record reuses it). */
+  bodyJson?: string;
 }
 
 export function encodeResponse(r: HttpResponse, output: 'http' | 'cli' | 'none' = 'http'): Encoded {
   const headers = { ...r.headers };
-  const bad = Object.entries(headers).find(([k, v]) => !validHeader(k, v));
-  if (bad) return refuseHeader(bad[0]);
+  for (const k in headers) if (!validHeader(k, headers[k]!)) return refuseHeader(k);
   if (output === 'none' && r.status < 400) return { status: 204, headers, payload: '' };
-  let payload: string;
   if (typeof r.body === 'string') {
-    payload = r.body;
     headers['content-type'] ??= looksJson(r.body) ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8';
-  } else {
-    payload = JSON.stringify(r.body === undefined ? null : r.body);
-    headers['content-type'] ??= 'application/json; charset=utf-8';
+    return { status: r.status, headers, payload: r.body };
   }
-  return { status: r.status, headers, payload };
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  if (r.body === undefined) return { status: r.status, headers, payload: 'null' };
+  const payload = JSON.stringify(r.body);
+  return { status: r.status, headers, payload, bodyJson: payload };
 }
 
 function looksJson(s: string): boolean {

@@ -12,15 +12,17 @@ import type { Logger } from '../log/logger.ts';
 
 interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult }
 const served = new WeakMap<FastifyRequest, Served>();
-const pending = new WeakMap<FastifyInstance, Map<string, string>>();
+const pending = new WeakMap<FastifyInstance, Map<string, Served>>();
 
 /** Called by a route handler before and after the run: what the request ran (for its log line). */
 export function noteRun(req: FastifyRequest, plan: Plan, iface: InterfacePlan, result?: RunResult): void {
-  served.set(req, { plan, iface, ...(result ? { result } : {}) });
   let runs = pending.get(req.server);
   if (!runs) pending.set(req.server, (runs = new Map()));
+  const s = served.get(req);
+  if (s && result) s.result = result;
+  else served.set(req, { plan, iface, ...(result ? { result } : {}) });
   if (result) runs.delete(req.id);
-  else runs.set(req.id, `${plan.name}.${iface.name} (request ${req.id})`);
+  else runs.set(req.id, served.get(req)!);
 }
 
 /** The id an error response carries: its run's, else the request's. */
@@ -34,24 +36,36 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
   // A client that goes away gets no response, so no onResponse: its line says so.
   app.addHook('onRequestAbort', async (req: FastifyRequest) => {
     const s = served.get(req);
-    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: req.url.split('?')[0], status: 499 }, 'request aborted by the client');
+    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: pathOf(req.url), status: 499 }, 'request aborted by the client');
   });
-  app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: it runs on every response (no promise, no extra turn).
+  app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    try { requestLine(req, reply); } catch (e) { done(e as Error); return; }
+    done();
+  });
+
+  function requestLine(req: FastifyRequest, reply: FastifyReply): void {
     pending.get(req.server)?.delete(req.id);
     const s = served.get(req);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
+    // One shape for every line (no spreads); pino leaves the undefined fields out.
     const line: Record<string, unknown> = {
-      req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)),
-      ...(s ? { config: s.plan.name, interface: s.iface.name } : {}),
-      method: req.method, path: req.url.split('?')[0], status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)), config: s?.plan.name, interface: s?.iface.name,
+      method: req.method, path: pathOf(req.url), status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10,
     };
     if (custom?.fields && s?.result) {
-      try { Object.assign(line, { fields: custom.fields(scopeOf(s.result.state, env)) }); } catch (e) { line.fields_error = (e as Error).message; }
+      try { line.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { line.fields_error = (e as Error).message; }
     }
     const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as 'info';
     log[level](line, 'request');
-  });
+  }
+}
+
+/** The URL without its query string. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 /** 5xx: the error with its stack, for the operator (the client gets "internal error"); a run
@@ -63,5 +77,5 @@ export function logHandlerError(log: Logger | undefined, req: FastifyRequest, er
 
 /** Interface runs still being answered (shutdown logs what it left). */
 export function inFlight(app: FastifyInstance): string[] {
-  return [...(pending.get(app)?.values() ?? [])];
+  return [...(pending.get(app) ?? [])].map(([id, s]) => `${s.plan.name}.${s.iface.name} (request ${id})`);
 }

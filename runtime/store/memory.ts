@@ -1,11 +1,15 @@
 // The embedded store (no SERVICE__DATABASE_URL): one process, nothing survives a restart.
-// Runs are kept as JSON text, so callers get copies, as they would from Postgres.
+// Runs are kept as JSON text, so callers get copies, as they would from Postgres. A finished run's
+// text may be made only when the run is read (most never are): see saveRun.
 import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { MemoryKv } from './memory-kv.ts';
 import type { CapturedRun, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
-interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
+interface RunRow { json: string | (() => string); status: RunState['status']; wakeAt: number | null; token: string | null }
+
+/** The row's JSON text, made (once) if it was saved as a function. */
+const textOf = (r: RunRow): string => (typeof r.json === 'function' ? (r.json = r.json()) : r.json);
 
 /** Finished runs kept for loadRun; older ones are forgotten (memory would grow with every run). */
 const MAX_FINISHED = 10_000;
@@ -41,7 +45,7 @@ export class MemoryStore implements Store {
       .sort((a, b) => a.wakeAt! - b.wakeAt!)
       .slice(0, Math.max(0, limit));
     for (const r of due) r.status = 'running'; // wakeAt stays: a later callback reads as expired
-    return due.map((r) => JSON.parse(r.json) as RunState);
+    return due.map((r) => JSON.parse(textOf(r)) as RunState);
   }
 
   async claimToken(token: string, now: Date, _node: string): Promise<TokenClaim> {
@@ -50,10 +54,10 @@ export class MemoryStore implements Store {
     if (r.status !== 'suspended' || (r.wakeAt !== null && r.wakeAt <= now.getTime())) return { kind: tokenRefusal(r.status, r.wakeAt, now.getTime()) };
     r.status = 'running';
     r.wakeAt = null;
-    return { kind: 'claimed', state: JSON.parse(r.json) as RunState };
+    return { kind: 'claimed', state: JSON.parse(textOf(r)) as RunState };
   }
 
-  async saveRun(state: RunState, json?: string): Promise<void> {
+  async saveRun(state: RunState, json?: string | (() => string)): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
     const old = this.runs.get(state.id);
     this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
@@ -81,7 +85,7 @@ export class MemoryStore implements Store {
 
   async loadRun(id: string): Promise<RunState | undefined> {
     const r = this.runs.get(id);
-    return r ? (JSON.parse(r.json) as RunState) : undefined;
+    return r ? (JSON.parse(textOf(r)) as RunState) : undefined;
   }
 
   async countSuspended(): Promise<number> {

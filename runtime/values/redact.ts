@@ -35,10 +35,28 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
     }
     return v;
   };
+  // A string, or a flat object (a log line's fields), is tested directly.
+  const holds = (s: string) => needles.some((n) => s.includes(n));
+  const flatClean = (v: object): boolean | undefined => {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return undefined;
+    for (const k in v) {
+      const x: unknown = (v as Record<string, unknown>)[k];
+      if (holds(k)) return false;
+      if (typeof x === 'string') { if (holds(x)) return false; } else if (typeof x === 'number') { if (holds(String(x))) return false; } else if ((x !== null && typeof x === 'object') || typeof x === 'function') return undefined;
+    }
+    return true;
+  };
   // Most values hold no secret: one native serialisation and a substring test prove it (every
   // string, key and number the walk would rewrite shows in the JSON text), and the value is returned
   // as is. Only a value that may hold one is copied and rewritten.
-  return Object.assign(<T>(value: T) => (cleanJson(value, inJson) !== undefined ? value : (walk(value, 0) as T)), {
+  const redact = <T>(value: T): T => {
+    if (typeof value === 'string') return text(value) as T;
+    const flat = value !== null && typeof value === 'object' ? flatClean(value) : undefined;
+    if (flat === true || (flat === undefined && cleanJson(value, inJson) !== undefined)) return value;
+    return walk(value, 0) as T;
+  };
+  return Object.assign(redact, {
     json: (value: unknown) => cleanJson(value, inJson) ?? JSON.stringify(walk(value, 0)),
   });
 }
