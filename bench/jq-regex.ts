@@ -34,7 +34,7 @@ interfaces:
 `;
 const dir = mkdtempSync(join(tmpdir(), 'pw-bench-jq-regex-'));
 writeFileSync(join(dir, 'regex.yaml'), config);
-const post = (path: string, s: string) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s }) });
+const post = (path: string, s: string) => ({ method: 'POST' as const, path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ s }) });
 
 const server = await startServer('fast path', process.execPath, [o.cli, 'serve', join(dir, 'regex.yaml'), '--port', '0'], { env: { SERVICE__JQ_REGEX_TIMEOUT_MS: '1000', SERVICE__LOG_LEVEL: 'warn' } });
 async function round(path: string, s: string): Promise<Round> {
