@@ -1,13 +1,19 @@
-// jq programs that may run a regex (runtime/jq/regex.ts) run here from the request path: a small pool of
-// worker threads answered through a Promise, so the event loop keeps serving while Oniguruma backtracks.
-// A worker past its deadline is terminated and replaced on next need; callers beyond the pool's size wait
-// in line (their deadline starts when a worker takes their program).
+// jq programs that may run a regex (runtime/jq/regex.ts) run here from the request path: a small pool
+// of worker threads (POOL_SIZE) answered through a Promise, so the event loop keeps serving while
+// Oniguruma backtracks. A worker past its deadline is terminated and replaced on next need; callers
+// beyond the pool's size wait in line (their deadline starts when a worker takes their program).
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { jqCore } from './core.ts';
 import { DEEP_STACK_MB, type DeepReply } from './deep.ts';
 
-/** Two workers: the machine may have two cores, and a stalled worker must not leave regex programs unserved. */
-export const POOL_SIZE = 2;
+/**
+ * One worker per core beyond the first, at most two: a catastrophic regex keeps its worker's core busy
+ * until the deadline, and the event loop must keep a core of its own (on two cores, two spinning workers
+ * cut plain requests to 0.04× of their rate, one worker to 0.12×: bench/jq-regex.ts). The cost: on two
+ * cores a hostile program delays other regex programs (not other requests) up to its deadline.
+ */
+export const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));
 const START_TIMEOUT_MS = 30_000;
 
 // Runs in each worker: one reply per request, tagged with its id. A first run before `started` keeps the
