@@ -35,7 +35,7 @@ port.on('message', ({ program, text }) => {
 interface Deep { worker: Worker; port: MessagePort; flag: Int32Array }
 let deep: Deep | undefined;
 
-export type DeepReply = { ok: string } | { trap: string; range: boolean } | { timeout: number };
+export type DeepReply = { ok: string } | { trap: string; range: boolean } | { timeout: number } | { busy: number };
 
 /** exec(program, text) in the deep worker, synchronously; given up (worker replaced) after timeoutMs. */
 export function deepExec(glue: string, module: object, maxPrograms: number, program: string, text: string | null, timeoutMs = DEEP_TIMEOUT_MS): DeepReply {

@@ -11,7 +11,7 @@ import { deepExec, type DeepReply } from './deep.ts';
 import { poolExec } from './pool.ts';
 import { JqError } from './errors.ts';
 import { engineFailure } from './limits.ts';
-import { mayRunRegex, regexTimeout, regexTimeoutMs } from './regex.ts';
+import { mayRunRegex, regexBusy, regexTimeout, regexTimeoutMs } from './regex.ts';
 import { stringifyDeep } from './stringify.ts';
 
 export { JqError };
@@ -154,6 +154,7 @@ function exec(program: string, text: string | null): string {
 /** The deep worker's answer, or its trap or timeout as a JqError. */
 function reply(r: DeepReply): string {
   if ('timeout' in r) throw regexTimeout(r.timeout);
+  if ('busy' in r) throw regexBusy(r.busy);
   if ('trap' in r) throw engineFailure(r.range ? new RangeError(r.trap) : new Error(r.trap));
   return r.ok;
 }

@@ -1,7 +1,8 @@
 // jq programs that may run a regex (runtime/jq/regex.ts) run here from the request path: a small pool
 // of worker threads (POOL_SIZE) answered through a Promise, so the event loop keeps serving while
 // Oniguruma backtracks. A worker past its deadline is terminated and replaced on next need; callers
-// beyond the pool's size wait in line (their deadline starts when a worker takes their program).
+// beyond the pool's size wait in line (their deadline starts when a worker takes their program), at most
+// MAX_WAITING of them: a flood of hostile programs is refused at once rather than queued without end.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { jqCore } from './core.ts';
@@ -15,6 +16,8 @@ import { DEEP_STACK_MB, type DeepReply } from './deep.ts';
  */
 export const POOL_SIZE = Math.min(2, Math.max(1, availableParallelism() - 1));
 const START_TIMEOUT_MS = 30_000;
+/** Programs waiting for a worker beyond which a new one is refused (each may hold its worker up to its deadline). */
+export const MAX_WAITING = 64;
 
 // Runs in each worker: one reply per request, tagged with its id. A first run before `started` keeps the
 // engine's warm-up out of the first program's deadline. (`__name`: see deep.ts.)
@@ -42,6 +45,7 @@ let nextId = 0;
 
 /** exec(program, text) on a pool worker; given up (worker replaced) after timeoutMs of running. */
 export function poolExec(glue: string, module: object, maxPrograms: number, program: string, text: string, timeoutMs: number): Promise<DeepReply> {
+  if (waiting.length >= MAX_WAITING) return Promise.resolve({ busy: waiting.length });
   return new Promise((done) => {
     waiting.push({ program, text, timeoutMs, done });
     dispatch(glue, module, maxPrograms);

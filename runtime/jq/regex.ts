@@ -24,3 +24,8 @@ export function regexTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
 export function regexTimeout(ms: number): JqError {
   return new JqError(`jq engine: the program did not finish within ${ms} ms (SERVICE__JQ_REGEX_TIMEOUT_MS; a regex can take exponential time)`);
 }
+
+/** The error of a regex program refused because the pool's line is full (runtime/jq/pool.ts). */
+export function regexBusy(waiting: number): JqError {
+  return new JqError(`jq engine: ${waiting} regex programs are already waiting for a worker; try again later`);
+}

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { initJq, JqError, jqAllAsync } from '../../runtime/jq/engine.ts';
-import { POOL_SIZE } from '../../runtime/jq/pool.ts';
+import { MAX_WAITING, POOL_SIZE } from '../../runtime/jq/pool.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { runBoth } from '../support/run-both.ts';
@@ -76,6 +76,16 @@ describe('jq regexes off the main thread', () => {
     expect(await jqAllAsync('[match("(?<x>b)").captures[0].name]', 'abc')).toEqual([['x']]);
     await expect(jqAllAsync('test("(")', 'a')).rejects.toThrow(/unmatched parenthesis/);
     await expect(jqAllAsync('test(', 'a')).rejects.toThrow(/syntax error/);
+  });
+
+  it('refuses a regex program at once when the line for the workers is full, and serves the rest', async () => {
+    const n = POOL_SIZE + MAX_WAITING + 3;
+    const runs = await Promise.all(Array.from({ length: n }, (_, i) => jqAllAsync('test("b$")', `a${i}b`).then((v) => v, (e: unknown) => (e instanceof JqError ? e.message : String(e)))));
+    const refused = runs.filter((r) => typeof r === 'string');
+    expect(refused.length).toBe(3);
+    for (const r of refused) expect(r).toMatch(new RegExp(`^jq engine: ${MAX_WAITING} regex programs are already waiting for a worker`));
+    expect(runs.filter((r) => Array.isArray(r))).toEqual(Array.from({ length: n - 3 }, () => [true]));
+    expect(await jqAllAsync('test("b$")', 'ab')).toEqual([true]); // the line drained
   });
 
   it('awaits regex jq in transforms, filter conditions, json_output, conditional_input and run_on_assertion, alike in both paths', async () => {
