@@ -36,9 +36,12 @@ const MIGRATIONS: Array<(s: string) => string> = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** A plain Postgres name: letters, digits and _, not starting with a digit, 63 at most (NAMEDATALEN). */
+export const isPlainPgName = (name: unknown): name is string => typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name);
+
 /** A schema name as a quoted identifier; only plain names are accepted (it is spliced into SQL). */
 export function quoteSchema(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid store schema name "${name}" (letters, digits and _)`);
+  if (!isPlainPgName(name)) throw new Error(`invalid store schema name "${name}" (letters, digits and _)`);
   return `"${name}"`;
 }
 
