@@ -2,6 +2,9 @@
 // a JSON literal and lets only Code (validated names and code built by this module) through raw.
 // User strings therefore reach generated code only as escaped literals.
 
+/** A plain JS identifier: what may be inlined raw as a name, a bare key or a `.member`. */
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
 export class Code {
   constructor(readonly text: string) {}
   toString(): string { return this.text; }
@@ -10,7 +13,7 @@ export class Code {
 /** An identifier we made: validated, so it can be inlined raw. */
 export class Name extends Code {
   constructor(text: string) {
-    if (!/^[A-Za-z_$][\w$]*$/.test(text)) throw new Error(`invalid identifier: ${text}`);
+    if (!IDENT.test(text)) throw new Error(`invalid identifier: ${text}`);
     super(text);
   }
 }
@@ -51,7 +54,7 @@ export function lit(v: unknown): string {
 /** A property key: bare when a plain identifier, quoted otherwise, computed for `__proto__`. */
 export function key(k: string): string {
   if (k === '__proto__') return `[${str(k)}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k);
+  return IDENT.test(k) ? k : str(k);
 }
 
 /** Text for a `//` comment: no line terminators or control characters can leave the comment. */
@@ -61,5 +64,5 @@ export function comment(s: string): string {
 
 /** Property access: `.name` for plain identifiers, `["…"]` otherwise. */
 export function member(k: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${str(k)}]`;
+  return IDENT.test(k) ? `.${k}` : `[${str(k)}]`;
 }

@@ -8,5 +8,6 @@ export function nameList(v: unknown, what: string): string[] | string {
   return [...new Set(names as string[])];
 }
 
-/** `retain`-style flags that may arrive as markers: true, "true" and 1 are on. */
-export const flagOn = (v: unknown): boolean => v === true || v === 'true' || v === 1 || v === '1';
+/** Flags that may arrive as markers (retain, accept_any_host_key, ready_only): true, "true", 1 and "1"
+ *  are on, any other value off; unset (undefined, null) is the flag's default. */
+export const flagOn = (v: unknown, unset = false): boolean => (v === undefined || v === null ? unset : v === true || v === 'true' || v === 1 || v === '1');

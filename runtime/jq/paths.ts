@@ -16,19 +16,13 @@ function checkPath(p: unknown, what = 'Path must be specified as an array'): unk
   return p;
 }
 
-/** jv_get for a path step: `.[k]` except that a slice of null is null. */
-const get = (v: unknown, k: unknown): unknown => idx(v, k);
+/** jv_get for a path step is `.[k]` (idx), null rule included: null indexed by a string, a number or
+ *  a slice is null, any other key an index error. */
+const get = idx;
 
 export function getpath(v: unknown, p: unknown): unknown {
-  const path = checkPath(p);
   let cur = v;
-  for (const k of path) {
-    if (cur === null) {
-      // jv_get(null, k) is null for string, number and object keys; anything else is an index error.
-      if (typeof k === 'string' || typeof k === 'number' || isObject(k)) continue;
-    }
-    cur = get(cur, k);
-  }
+  for (const k of checkPath(p)) cur = get(cur, k);
   return cur;
 }
 
@@ -77,7 +71,7 @@ export function setpath(v: unknown, p: unknown, value: unknown): unknown {
   let cur = v;
   for (const k of path) {
     parents.push(cur);
-    cur = cur === null && (typeof k === 'string' || typeof k === 'number' || isObject(k)) ? null : get(cur, k);
+    cur = get(cur, k);
   }
   let r = value;
   for (let i = path.length - 1; i >= 0; i--) r = set(parents[i], path[i], r);

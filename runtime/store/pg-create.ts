@@ -1,19 +1,28 @@
-// CREATE ... IF NOT EXISTS run by nodes starting together races in the catalog (a unique violation
-// in pg_type, or "type already exists"): each set of statements runs one node at a time, under a
-// transaction-scoped advisory lock named for what it creates.
-import type { Pool } from 'pg';
+// Work that must run one node at a time (CREATE ... IF NOT EXISTS races in the catalog between nodes
+// starting together: a unique violation in pg_type, or "type already exists"; the schema's
+// migrations): one transaction holding a transaction-scoped advisory lock named by `lock`.
+import type { Pool, PoolClient } from 'pg';
 
-export async function createUnderLock(pool: Pool, lock: string, statements: string[]): Promise<void> {
+/** Runs `work` in a transaction under the advisory lock named by one or two texts (Postgres's
+ *  one-key and two-key locks, each key a hashtext); rolled back when it throws. */
+export async function underLock<T>(pool: Pool, lock: string[], work: (c: PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
   try {
     await c.query('BEGIN');
-    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lock]);
-    for (const sql of statements) await c.query(sql);
+    await c.query(`SELECT pg_advisory_xact_lock(${lock.map((_, i) => `hashtext($${i + 1})`).join(', ')})`, lock);
+    const r = await work(c);
     await c.query('COMMIT');
+    return r;
   } catch (e) {
     await c.query('ROLLBACK').catch(() => {});
     throw e;
   } finally {
     c.release();
   }
+}
+
+export async function createUnderLock(pool: Pool, lock: string, statements: string[]): Promise<void> {
+  await underLock(pool, [lock], async (c) => {
+    for (const sql of statements) await c.query(sql);
+  });
 }

@@ -1,6 +1,7 @@
 // The Postgres schema, as numbered migrations. init() applies the missing ones in one transaction
 // under an advisory lock, so nodes starting together migrate once and the others wait, then skip.
 import type { Pool } from 'pg';
+import { underLock } from './pg-create.ts';
 
 // Documents are `json`, not `jsonb`: jsonb reorders object keys and refuses \u0000, and a resumed run
 // must answer with the same bytes as one that never left memory. Nothing queries inside them.
@@ -35,20 +36,20 @@ const MIGRATIONS: Array<(s: string) => string> = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** A plain Postgres name: letters, digits and _, not starting with a digit, 63 at most (NAMEDATALEN). */
+export const isPlainPgName = (name: unknown): name is string => typeof name === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name);
+
 /** A schema name as a quoted identifier; only plain names are accepted (it is spliced into SQL). */
 export function quoteSchema(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) throw new Error(`invalid store schema name "${name}" (letters, digits and _)`);
+  if (!isPlainPgName(name)) throw new Error(`invalid store schema name "${name}" (letters, digits and _)`);
   return `"${name}"`;
 }
 
 /** Creates or migrates `schema`; returns the version it is at. */
 export async function migrate(pool: Pool, schema: string): Promise<number> {
   const s = quoteSchema(schema);
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    // One lock per schema name: CREATE ... IF NOT EXISTS alone still races between nodes.
-    await c.query(`SELECT pg_advisory_xact_lock(hashtext('pipewright.store'), hashtext($1))`, [schema]);
+  // One lock per schema name: CREATE ... IF NOT EXISTS alone still races between nodes.
+  return underLock(pool, ['pipewright.store', schema], async (c) => {
     await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await c.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_version (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await c.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.schema_version`);
@@ -57,13 +58,7 @@ export async function migrate(pool: Pool, schema: string): Promise<number> {
       await c.query(MIGRATIONS[v - 1]!(s));
       await c.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [v]);
     }
-    await c.query('COMMIT');
     // A newer version is left alone: migrations only add, so an older node keeps working (rolling deploys).
     return Math.max(at, MIGRATIONS.length);
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
+  });
 }

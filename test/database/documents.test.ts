@@ -31,6 +31,7 @@ ${op('updateMany', `{ collection: ${coll}, operation: updateMany, filter: a|body
 ${op('replaceOne', `{ collection: ${coll}, operation: replaceOne, filter: a|body::filter|, replacement: a|body::replacement| }`)}
 ${op('deleteOne', `{ collection: ${coll}, operation: deleteOne, filter: a|body::filter| }`)}
 ${op('deleteMany', `{ collection: ${coll}, operation: deleteMany, filter: a|body::filter| }`)}
+${op('countIn', `{ collection: a|body::collection|, operation: countDocuments, filter: {} }`)}
 `;
 
 describe.each(MODES)('document_operation (%s)', (mode) => {
@@ -103,5 +104,14 @@ describe.each(MODES)('document_operation (%s)', (mode) => {
     expect((await body('updateOne', { filter: {}, update: { name: 'x' } })).body.error.detail).toContain('"name" is not an update operator');
     await body('insertOne', { _id: 'dup' });
     expect((await body('insertOne', { _id: 'dup' })).body.error.detail).toMatch(/duplicate key value .*\(SQLSTATE 23505\)/);
+  });
+
+  it('takes a collection from the request only as a plain Postgres name (the store schema\'s rule)', async () => {
+    for (const collection of ['people; DROP TABLE x', '1st', 'a'.repeat(64), 'dash-ed']) {
+      const r = await body('countIn', { collection });
+      expect(r.status).toBe(500);
+      expect(r.body.error.detail).toBe(`document_operation: collection ${JSON.stringify(collection)} must be 1 to 63 letters, digits or _, not starting with a digit`);
+    }
+    expect((await body('countIn', { collection: 'a'.repeat(63) })).status).toBe(200);
   });
 });

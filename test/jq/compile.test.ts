@@ -196,3 +196,13 @@ describe('indices on strings', () => {
     expect(r.compiled[0]).toEqual({ ok: '[[2,4,5]]' });
   });
 });
+
+describe('paths through null', () => {
+  it('getpath, setpath and delpaths read null at a string, number or slice key as null, as the engine does', () => {
+    const filters = ['getpath(["a", 0, "b"])', 'getpath([{"start": 1, "end": 2}, "x"])', 'try getpath(["a", true]) catch .', 'setpath(["a", 1, "b"]; 7)', 'setpath([{"start": 0, "end": 1}]; [1])', 'delpaths([["a", "b"], ["c", 0]])'];
+    for (const f of filters) {
+      const r = both(f, [null, { a: null }, { a: [null, null] }]);
+      expect(r.compiled, f).toEqual(r.engine);
+    }
+  });
+});

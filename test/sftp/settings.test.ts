@@ -24,3 +24,13 @@ describe('sftp port', () => {
     }
   });
 });
+
+describe('sftp accept_any_host_key', () => {
+  it('reads the flag as every marker-fed flag is read (true, "true", 1, "1"); otherwise host_key is required', () => {
+    const { accept_any_host_key: _, ...noFlag } = base;
+    for (const on of [true, 'true', 1, '1']) expect(sftpSettings({ ...noFlag, accept_any_host_key: on }).hostKey).toBeUndefined();
+    for (const off of [false, 'false', 0, undefined]) {
+      expect(() => sftpSettings({ ...noFlag, accept_any_host_key: off })).toThrow('sftp: "host_key" is required unless accept_any_host_key is true');
+    }
+  });
+});

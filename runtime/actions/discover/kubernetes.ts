@@ -3,6 +3,7 @@
 // token and CA from the service-account folder (both re-read per discovery: tokens are rotated),
 // the namespace defaulting to the pod's own. Pods give every field of the member shape.
 import { readFile } from 'node:fs/promises';
+import { flagOn } from '../targets.ts';
 import { checkNamespace } from './allowed.ts';
 import { getJson } from './api.ts';
 import { DiscoverError } from './error.ts';
@@ -44,7 +45,7 @@ export async function kubernetesMembers(v: unknown, port: number | undefined, s:
   })) as { items?: Pod[]; metadata?: { continue?: string } };
   if (!Array.isArray(list?.items)) throw new DiscoverError(`kubernetes API ${api.origin} answered without a pod list`, 'backend');
   if (list.metadata?.continue) throw new DiscoverError(`kubernetes: more than ${MAX_PODS} pods match in namespace "${namespace}"; narrow label_selector or field_selector`, 'config');
-  const readyOnly = o.ready_only !== false && o.ready_only !== 'false';
+  const readyOnly = flagOn(o.ready_only, true);
   const portName = o.port_name as string | undefined;
   const out: Found[] = [];
   for (const pod of list.items) {

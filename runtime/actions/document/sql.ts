@@ -1,6 +1,7 @@
 // Building parameterised SQL for document operations: every value and path is a bound parameter;
 // the only identifier (the collection's table) is checked and quoted by `table`.
 import pg from 'pg';
+import { isPlainPgName } from '../../store/pg-schema.ts';
 
 /** Collects parameters; `bind` returns the placeholder of a new one. */
 export class Params {
@@ -19,11 +20,9 @@ export class Params {
   }
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 /** The collection's table, quoted; names are limited to letters, digits and _ (63 at most). */
 export function table(collection: unknown): string {
-  if (typeof collection !== 'string' || !NAME.test(collection)) {
+  if (!isPlainPgName(collection)) {
     throw new Error(`document_operation: collection ${JSON.stringify(collection)} must be 1 to 63 letters, digits or _, not starting with a digit`);
   }
   return pg.escapeIdentifier(collection);

@@ -23,8 +23,11 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
 function checkLiteral(url: string): void {
-  refuseLiteral(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+  refuseLiteral(hostOf(url));
 }
+
+/** A URL's host as net.connect and the policy take it: an IPv6 literal without its brackets. */
+const hostOf = (url: string): string => new URL(url).hostname.replace(/^\[|\]$/g, '');
 
 function refuseLiteral(host: string): void {
   if (!isIP(host)) return;
@@ -46,8 +49,8 @@ export async function preflight(origin: string, proxy?: string): Promise<void> {
   checkLiteral(origin);
   if (!proxy) return;
   checkLiteral(proxy);
-  const host = new URL(origin).hostname;
-  if (isIP(host.replace(/^\[|\]$/g, ''))) return;
+  const host = hostOf(origin);
+  if (isIP(host)) return;
   const policy = outboundPolicy();
   let addresses: LookupAddress[] = [];
   try { addresses = await dnsPromises.lookup(host, { all: true }); } catch { return; /* the proxy reports it */ }

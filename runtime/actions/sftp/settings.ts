@@ -2,6 +2,7 @@
 // (markers), so the checks the schema cannot make on a marker happen here, with the field's name.
 import { boundedDurationMs } from '../../values/bounds.ts';
 import { portNumber, PORT_RULE } from '../../values/port.ts';
+import { flagOn } from '../targets.ts';
 
 export const OPERATIONS = ['list', 'get', 'put', 'delete', 'rename', 'mkdir'] as const;
 export type Operation = (typeof OPERATIONS)[number];
@@ -54,7 +55,7 @@ export function sftpSettings(v: unknown): SftpSettings {
     if (typeof x === 'string') s[key] = x;
   }
   if (!s.password && !s.privateKey) throw new SftpConfigError('sftp: set "password" or "private_key" (the key is preferred)');
-  if (c.accept_any_host_key !== true) {
+  if (!flagOn(c.accept_any_host_key)) {
     const hk = str('host_key')?.trim();
     if (!hk) throw new SftpConfigError('sftp: "host_key" is required unless accept_any_host_key is true');
     if (!FINGERPRINT.test(hk)) throw new SftpConfigError('sftp: "host_key" must be the SHA256:<base64> fingerprint `ssh-keygen -lf` prints (43 characters after SHA256:)');

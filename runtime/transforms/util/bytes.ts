@@ -2,6 +2,7 @@
 // Node's decoders skip characters they do not know, so a corrupted value would silently decode to
 // other bytes; text is validated first, and its decoded size checked before anything is allocated.
 import { TransformError } from '../types.ts';
+import { isBase64, isHex } from './encodings.ts';
 import { kindOf } from './path.ts';
 
 export type BinaryEncoding = 'base64' | 'base64url' | 'hex';
@@ -11,9 +12,6 @@ export const MiB = 1024 * 1024;
 export const DEFAULT_MAX_DOCUMENT_BYTES = 16 * MiB;
 /** Highest byte bound a config may set: a sanity cap, far above the defaults. */
 const MAX_BOUND = 256 * MiB;
-
-const B64 = /^[A-Za-z0-9+/_-]*={0,2}$/; // either alphabet (they are interchangeable on input)
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 
 export function encodingArg<E extends string>(v: unknown, allowed: readonly E[], who: string): E {
   if (v === undefined || v === null) return allowed[0]!;
@@ -34,13 +32,8 @@ export function byteBound(v: unknown, dflt: number, who: string, field: string):
 export function decodeBinary(text: unknown, enc: BinaryEncoding, who: string, max: number, field: string): Buffer {
   if (typeof text !== 'string') throw new TransformError(`${who}: value must be ${enc} text, got ${kindOf(text)}`);
   const s = /\s/.test(text) ? text.replace(/\s+/g, '') : text; // MIME-style line breaks are common
-  if (enc === 'hex') {
-    if (!HEX.test(s)) throw new TransformError(`${who}: value is not valid hex`);
-  } else {
-    const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
-    if (!B64.test(s) || s.length % 4 === 1 || (pad > 0 && s.length % 4 !== 0))
-      throw new TransformError(`${who}: value is not valid base64`);
-  }
+  // The strict decoders' rules (./encodings.ts), checked here so the size is known before decoding.
+  if (enc === 'hex' ? !isHex(s) : !isBase64(s)) throw new TransformError(`${who}: value is not valid ${enc === 'hex' ? 'hex' : 'base64'}`);
   const size = enc === 'hex' ? s.length / 2 : Math.floor((s.length * 3) / 4) - (s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0);
   if (size > max) throw new TransformError(`${who}: the decoded value is ${size} bytes, over ${field} (${max})`);
   return Buffer.from(s, enc === 'hex' ? 'hex' : 'base64');

@@ -5,15 +5,21 @@ const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 /** Base64 in either alphabet (standard or URL-safe), padding optional, whitespace ignored. */
 export function fromBase64(s: string): Buffer | undefined {
   const t = s.replace(/\s+/g, '');
-  const body = t.replace(/={1,2}$/, '');
-  if (!/^[A-Za-z0-9+/_-]*$/.test(body) || body.length % 4 === 1) return undefined;
-  if (t.length !== body.length && t.length % 4 !== 0) return undefined; // padding must complete the quad
-  if (/[+/]/.test(body) && /[-_]/.test(body)) return undefined; // mixed alphabets: corrupted
-  return Buffer.from(body, 'base64');
+  return isBase64(t) ? Buffer.from(t, 'base64') : undefined;
 }
 
+/** Whether `t` (no whitespace) is base64 as fromBase64 reads it. */
+export function isBase64(t: string): boolean {
+  const body = t.replace(/={1,2}$/, '');
+  if (!/^[A-Za-z0-9+/_-]*$/.test(body) || body.length % 4 === 1) return false;
+  if (t.length !== body.length && t.length % 4 !== 0) return false; // padding must complete the quad
+  return !(/[+/]/.test(body) && /[-_]/.test(body)); // mixed alphabets: corrupted
+}
+
+export const isHex = (s: string): boolean => /^(?:[0-9a-fA-F]{2})*$/.test(s);
+
 export function fromHex(s: string): Buffer | undefined {
-  return /^(?:[0-9a-fA-F]{2})*$/.test(s) ? Buffer.from(s, 'hex') : undefined;
+  return isHex(s) ? Buffer.from(s, 'hex') : undefined;
 }
 
 /**
