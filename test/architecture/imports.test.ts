@@ -1,5 +1,6 @@
 // The import graph of runtime/, compiler/ and cli/: no cycle between folders, and every import
 // allowed by the layer rules (./layers.ts).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cycles, fileGraph, folderGraph, folderOf, reachable, type Graph } from './graph.ts';
@@ -33,6 +34,13 @@ describe('import graph', () => {
     const heavy = /^runtime\/(index\.ts|server\/|exec\/|interpret\/|store\/|actions\/index\.ts|transforms\/index\.ts)/;
     const pulled = COMPILER_USES_RUNTIME.flatMap((f) => [...reachable(files, f)].filter((r) => heavy.test(r)).map((r) => `${f} -> ${r}`));
     expect(pulled).toEqual([]);
+  });
+
+  it("the README's layout names exactly the runtime files the compiler may use", () => {
+    const readme = readFileSync(`${root}README.md`, 'utf8');
+    const at = readme.indexOf('The compiler uses the runtime only through light files');
+    const listed = readme.slice(at, readme.indexOf('\n\n', at)).match(/`runtime\/[^`]+`/g)?.map((s) => s.slice(1, -1)) ?? [];
+    expect([...listed].sort()).toEqual([...COMPILER_USES_RUNTIME].sort());
   });
 });
 
