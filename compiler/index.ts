@@ -1,7 +1,7 @@
 // The compiler's public surface: what the command line (cli/) and tests outside compiler/ use.
 export { compileConfig, type Compiled } from './project.ts';
 export { generateModule } from './codegen/module.ts';
-export { bundleServer } from './bundle.ts';
+export { bundleServer, bundleForServe } from './bundle.ts';
 export { formatDiagnostic, type Diagnostic } from './source/diagnostics.ts';
 
 /** Path of the config JSON Schema, printed by `pipewright schema`. */
