@@ -1,5 +1,4 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
-import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,8 @@ export async function bundleForServe(moduleFiles: string[], outFile: string): Pr
 async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, minify: boolean): Promise<void> {
   // What the modules use together: the union of what each one's text asks for.
   const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
+  // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.
+  const { build } = await import('esbuild');
   await build({
     stdin: { contents: entry, resolveDir, sourcefile: 'server-entry.ts', loader: 'ts' },
     bundle: true,
