@@ -56,6 +56,7 @@ export function writeReport(results: ScenarioResult[], stat: StaticResults | und
       '| start-up and CLI | measured | target |',
       '|---|---|---|',
       `| cold start, bundle of 50 interfaces | ${stat.coldStart50Ms} ms (${x2(cold)} bare \`node -e 0\` = ${stat.nodeBareMs} ms) | < 150 ms ${mark(stat.coldStart50Ms < 150)} |`,
+      `| CPU to the ready line, bundle of 50 interfaces | ${stat.coldStart50CpuMs} ms (${x2(stat.coldStart50CpuMs / stat.nodeBareCpuMs)} bare node = ${stat.nodeBareCpuMs} ms) | (holds under load) |`,
       `| bundle size, 50 interfaces, no heavy transforms | ${(stat.bundle50Bytes / 2 ** 20).toFixed(2)} MB | < 1.5 MB ${mark(stat.bundle50Bytes < 1.5 * 2 ** 20)} |`,
       `| \`pipewright compile\`, 200 interfaces (with bundle) | ${stat.compile200Ms} ms | < 2000 ms ${mark(stat.compile200Ms < 2000)} |`,
       `| \`pipewright check\` of the quickstart | ${stat.checkQuickstartMs} ms | < 400 ms ${mark(stat.checkQuickstartMs < 400)} |`,

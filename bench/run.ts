@@ -4,7 +4,8 @@
 // after every answer was checked identical to the hand-written one; then cold start, bundle size
 // and CLI wall times. Prints a ratio table and writes bench/results/bench.{json,md}.
 // Options: --seconds N (per server per round, default 5) --rounds N (3) --connections N (20)
-//          --only a,b (scenario names) --no-static (skip the start-up and CLI measurements)
+//          --only a,b (scenario names, and `startup` for the start-up and CLI measurements; without
+//          `startup` in the list they are skipped) --no-static (skip the start-up and CLI measurements)
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,9 +33,10 @@ async function scenarios(): Promise<Scenario[]> {
     const m = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: Scenario };
     if (m.scenario) out.push(m.scenario);
   }
-  const only = o.only?.split(',');
   return only ? out.filter((s) => only.includes(s.name)) : out;
 }
+
+const only = o.only?.split(',');
 
 /** Plain JavaScript for a helper process (no TypeScript loader in a measured process). */
 async function buildScript(name: string, contents: string): Promise<string> {
@@ -95,18 +97,21 @@ async function runScenario(s: Scenario, upstream: string): Promise<ScenarioResul
 
 async function main() {
   mkdirSync(buildDir, { recursive: true });
-  const upstreamJs = await buildScript('upstream', `import "../upstream.ts";\n`);
-  const upstream = await startServer('upstream', process.execPath, [upstreamJs]);
   const results: ScenarioResult[] = [];
-  try {
-    for (const s of await scenarios()) {
-      process.stderr.write(`bench: ${s.name}\n`);
-      results.push(await runScenario(s, upstream.url));
+  const chosen = await scenarios();
+  if (chosen.length) {
+    const upstreamJs = await buildScript('upstream', `import "../upstream.ts";\n`);
+    const upstream = await startServer('upstream', process.execPath, [upstreamJs]);
+    try {
+      for (const s of chosen) {
+        process.stderr.write(`bench: ${s.name}\n`);
+        results.push(await runScenario(s, upstream.url));
+      }
+    } finally {
+      await stopServer(upstream);
     }
-  } finally {
-    await stopServer(upstream);
   }
-  const stat: StaticResults | undefined = o['no-static'] ? undefined : await measureStatic();
+  const stat: StaticResults | undefined = o['no-static'] || (only && !only.includes('startup')) ? undefined : await measureStatic();
   writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS });
 }
 

@@ -1,4 +1,4 @@
-// Module hooks for the built CLI (dist/) when it imports generated TypeScript (serve, run, test on
+// Module hooks for the built CLI (dist/) when it imports generated TypeScript (run, test on
 // the fast path): the generated module is transpiled with esbuild, and its import of the runtime's
 // TypeScript sources is pointed at dist/, so the CLI and the plan share one runtime instance.
 import { transform } from 'esbuild';

@@ -31,7 +31,7 @@ function distIsCurrent() {
 let main;
 if (distIsCurrent()) {
   // Generated modules are TypeScript: only the commands that import one need the hooks.
-  if (['serve', 'run', 'test'].includes(argv[0] ?? '')) (await import('node:module')).register('./dist-hooks.mjs', import.meta.url);
+  if (['run', 'test'].includes(argv[0] ?? '')) (await import('node:module')).register('./dist-hooks.mjs', import.meta.url);
   ({ main } = await import('../dist/cli/main.js'));
 } else {
   (await import('tsx/esm/api')).register();

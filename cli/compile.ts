@@ -1,8 +1,7 @@
 // `pipewright compile <config.yaml>... [--out DIR] [--no-bundle]`: DIR/<name>/<name>.ts, openapi.json and server.mjs.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateModule, bundleServer, compileConfig } from '../compiler/index.ts';
-import { openApiDocument } from '../runtime/index.ts';
+import { generateModule, bundleServer, compileConfig, openApiDocument } from '../compiler/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
 import { err, paint, progress } from './output.ts';
 

@@ -1,35 +1,30 @@
-// Configs → runnable plans for `serve`, `run` and `test`: the fast path compiles each config to a
-// module in a temp folder and imports it; the interpreter builds closures from the same IR.
+// Configs → runnable plans for `run` and `test`: the fast path compiles each config to a module in a
+// temp folder and imports it; the interpreter builds closures from the same IR. Both share the
+// CLI's runtime instance.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Plan, interpretConfig, initJq } from '../runtime/index.ts';
-import { generateModule, compileConfig } from '../compiler/index.ts';
-import { printCrossFile, printDiagnostics } from './diagnostics.ts';
+import { generateModule } from '../compiler/index.ts';
+import { loadConfigs } from './configs.ts';
+
+export { fastpathDisabled } from './configs.ts';
 
 const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../runtime/index.ts', import.meta.url))).href;
-
-export function fastpathDisabled(flag: boolean | undefined): boolean {
-  return flag === true || /^(1|true|yes)$/i.test(process.env.SERVICE__DISABLE_FASTPATH ?? '');
-}
 
 /** Loads every config; prints diagnostics and returns null when any has errors. */
 export async function loadPlans(files: string[], interpreted: boolean): Promise<Plan[] | null> {
   await initJq();
+  const all = loadConfigs(files);
+  if (!all) return null;
+  if (interpreted) return all.map((c) => interpretConfig(c.ir));
   const plans: Plan[] = [];
-  let dir: string | undefined;
-  const all = files.map((file) => compileConfig(file));
-  for (const c of all) printDiagnostics(c);
-  if (all.some((c) => !c.ok || !c.ir) || printCrossFile(all)) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'pipewright-'));
   for (const c of all) {
-    if (!c.ir) continue;
-    if (interpreted) { plans.push(interpretConfig(c.ir)); continue; }
-    dir ??= mkdtempSync(join(tmpdir(), 'pipewright-'));
     const target = join(dir, `${c.name}.mts`);
-    writeFileSync(target, await generateModule(c.ir, { runtime: runtimeEntry }));
-    const mod = (await import(pathToFileURL(target).href)) as { plan: Plan };
-    plans.push(mod.plan);
+    writeFileSync(target, await generateModule(c.ir, { runtime: runtimeEntry, format: false }));
+    plans.push(((await import(pathToFileURL(target).href)) as { plan: Plan }).plan);
   }
   return plans;
 }

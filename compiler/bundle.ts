@@ -1,5 +1,4 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
-import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,7 @@ import { slimPlugin } from './bundle/slim.ts';
 import { runtimeUses } from './bundle/uses.ts';
 import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
+import { startupPatchPlugin } from './bundle/patches.ts';
 
 // The package root (where runtime/ and node_modules/ are), from the sources or from dist/compiler/.
 const root = packageRoot(fileURLToPath(new URL('.', import.meta.url)));
@@ -19,14 +19,26 @@ function packageRoot(dir: string): string {
 }
 
 export async function bundleServer(moduleFile: string, outFile: string): Promise<void> {
-  const uses = runtimeUses(readFileSync(moduleFile, 'utf8'));
+  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nawait main([plan]);\n`;
+  await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true);
+}
+
+/** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
+ *  like a server (only what the configs use) but not minified, so stack traces stay readable.
+ *  Importing it gives the serving process the slim runtime instead of the whole one. */
+export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
+  const imports = moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${basename(f)}`)};\n`).join('');
+  const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
+  await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false);
+}
+
+async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, minify: boolean): Promise<void> {
+  // What the modules use together: the union of what each one's text asks for.
+  const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
+  // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.
+  const { build } = await import('esbuild');
   await build({
-    stdin: {
-      contents: `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nawait main([plan]);\n`,
-      resolveDir: dirname(moduleFile),
-      sourcefile: 'server-entry.ts',
-      loader: 'ts',
-    },
+    stdin: { contents: entry, resolveDir, sourcefile: 'server-entry.ts', loader: 'ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -41,10 +53,10 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root), nativeAddonPlugin],
+    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root), nativeAddonPlugin, startupPatchPlugin],
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],
-    minify: true,
+    minify,
   });
 }

@@ -9,6 +9,35 @@ import type { RuntimeUses } from './uses.ts';
 
 const NS = 'pipewright-absent';
 
+const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
+const failing = (what: string) => `() => ${throwing(what)}`;
+
+/** Bare package names → the CommonJS module standing in for them in this bundle. */
+export function packageStubs(uses: RuntimeUses): Map<string, string> {
+  const stubs = new Map<string, string>([
+    // fastify compiles route schemas with ajv and fast-json-stringify, loaded when it is built; the
+    // runtime declares no route schema (it checks requests itself), so fastify never calls them.
+    ['@fastify/ajv-compiler', `module.exports = () => () => (${failing('fastify route schemas are')})();`],
+    ['@fastify/fast-json-stringify-compiler', `module.exports = () => () => (${failing('fastify response schemas are')})();`],
+    // fastify.inject() (light-my-request): tests only.
+    ['light-my-request', `module.exports = ${failing('fastify.inject() is')};`],
+  ]);
+  // No regex in the config: the RE2 engine is not needed.
+  if (!uses.regexes) stubs.set('re2js', `exports.RE2JS = class RE2JS { static compile() ${throwing('regexes (its config has none) are')} };`);
+  // No JSONPath: json-p3 stands in as an environment whose every query fails (its module still builds one).
+  if (!uses.jsonPath) {
+    const fail = failing('JSONPath (its config has none) is');
+    stubs.set('json-p3', `const fail = ${fail};\nclass JSONPathEnvironment { constructor() { this.functionRegister = new Map(); } }\n` +
+      `for (const m of ['query', 'compile', 'match', 'nodeIter', 'findAll', 'find']) JSONPathEnvironment.prototype[m] = fail;\n` +
+      `exports.jsonpath = { JSONPathEnvironment, JSONPathRecursionLimitError: class extends Error {}, query: fail, compile: fail };\n` +
+      `exports.FunctionExpressionType = { ValueType: 'ValueType', LogicalType: 'LogicalType', NodesType: 'NodesType' };`);
+  }
+  if (!uses.jsonPathRegex) stubs.set('iregexp-check', `exports.check = ${failing('JSONPath match() and search() are')};`);
+  // No schedule: the cron parser is not needed.
+  if (!uses.schedules) stubs.set('croner', `exports.Cron = class Cron { constructor() ${throwing('schedules (its config has none) are')} };`);
+  return stubs;
+}
+
 export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
   const registry = join(runtimeDir, 'transforms', 'index.ts');
   const jqEngine = join(runtimeDir, 'jq', 'engine.ts');
@@ -17,6 +46,11 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
   return {
     name: 'pipewright-slim',
     setup(b) {
+      // Packages replaced whole, by bare name: those the runtime never reaches, and engines a config
+      // without their feature never reaches (a stray use fails clearly).
+      const packages = packageStubs(uses);
+      b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
+      b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;
       b.onResolve({ filter: /^\.\/[a-z0-9_]+\.ts$/ }, (a) => {
         if (a.importer !== registry) return undefined;
@@ -38,11 +72,6 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
         [join(runtimeDir, 'metrics', 'routes.ts'), uses.metrics, 'export function registerMetrics() {}'],
         [join(runtimeDir, 'actions', 'database', 'mysql.ts'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
-      // No regex in the config: the RE2 engine is not needed (a stray use fails clearly).
-      if (!uses.regexes) {
-        b.onResolve({ filter: /^re2js$/ }, () => ({ path: 're2js', namespace: NS, pluginData: 'export class RE2JS { static compile() { throw new Error("regexes are not in this bundle (its config has none)"); } }' }));
-        b.onLoad({ filter: /^re2js$/, namespace: NS }, (a) => ({ loader: 'js', contents: a.pluginData as string }));
-      }
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
       // Action kinds with heavy dependencies the plan never names (the agent's MCP client, SQL drivers, ssh2, nodemailer).
       const kindsFile = join(runtimeDir, 'actions', 'index.ts');

@@ -4,20 +4,29 @@
 // bundle build ("No matching export"), so this list cannot silently fall behind.
 import type { Plugin } from 'esbuild';
 
-const ENTRY = `
+// Two entries: the pools, which every server builds at start, and the fetch classes that only
+// multipart encoding uses (runtime/actions/http/multipart.ts imports them on first use, so the
+// bundle evaluates undici's fetch layer only then).
+const POOL = `
 import Pool from 'undici/lib/dispatcher/pool.js';
 import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
+export { Pool, ProxyAgent };
+`;
+const FETCH = `
 import { FormData } from 'undici/lib/web/fetch/formdata.js';
 import { Response } from 'undici/lib/web/fetch/response.js';
-export { Pool, ProxyAgent, FormData, Response };
+export { FormData, Response };
 `;
 
 export function undiciPlugin(runtimeDir: string, nodeModulesParent: string): Plugin {
   return {
     name: 'pipewright-undici',
     setup(b) {
-      b.onResolve({ filter: /^undici$/ }, (a) => (a.importer.startsWith(runtimeDir) ? { path: 'undici-slim', namespace: 'pipewright-undici' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'pipewright-undici' }, () => ({ contents: ENTRY, loader: 'js', resolveDir: nodeModulesParent }));
+      b.onResolve({ filter: /^undici$/ }, (a) => {
+        if (!a.importer.startsWith(runtimeDir)) return undefined;
+        return { path: a.importer.endsWith('multipart.ts') ? 'undici-fetch' : 'undici-pool', namespace: 'pipewright-undici' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'pipewright-undici' }, (a) => ({ contents: a.path === 'undici-fetch' ? FETCH : POOL, loader: 'js', resolveDir: nodeModulesParent }));
     },
   };
 }

@@ -18,6 +18,12 @@ export interface RuntimeUses {
   databases: boolean;
   /** Config regexes (tests, params, extract_with_regex, replace_values, JSONPath match/search, discover filters): the RE2 engine. */
   regexes: boolean;
+  /** JSONPath queried at run time (`rt.jsonPathAll`; compiled paths do not need json-p3's engine). */
+  jsonPath: boolean;
+  /** JSONPath match()/search(), compiled or not: their I-Regexp checker. */
+  jsonPathRegex: boolean;
+  /** Cron schedules: the cron parser. */
+  schedules: boolean;
 }
 
 export function runtimeUses(moduleText: string): RuntimeUses {
@@ -32,6 +38,9 @@ export function runtimeUses(moduleText: string): RuntimeUses {
     regexes: /\bregex\b|extract_with_regex|replace_values|rt\.interpretInterface|\bjp\.fn(?:Match|Search)\b|\brt\.jsonPathAll\b/.test(moduleText) || kinds.has('discover'),
     databases: kinds.has('database') || kinds.has('document_operation') || /\blogs:\s*\[/.test(moduleText),
     all: /\brt\.interpretInterface\b/.test(moduleText),
+    jsonPath: /\brt\.(?:jsonPathAll|interpretInterface)\b/.test(moduleText),
+    jsonPathRegex: /\brt\.(?:jsonPathAll|interpretInterface)\b|\bjp\.fn(?:Match|Search)\b/.test(moduleText),
+    schedules: /\bschedule:\s*\{/.test(moduleText) || /\brt\.interpretInterface\b/.test(moduleText),
     transforms,
     // jq programs outside the compiled subset, and only_new (its key expression is jq at run time).
     jqEngine: /\brt\.jqAll(?:Async)?\b/.test(moduleText) || /\bkind:\s*"only_new"/.test(moduleText),

@@ -8,6 +8,9 @@ import { planLiteral } from './emit-plan.ts';
 export interface ModuleOptions {
   /** Module specifier of the runtime (default: the package's own `pipewright/runtime`). */
   runtime?: string;
+  /** Format with prettier (default true): for files people read. `serve`, `run` and `test` import the
+   *  module straight away, so they skip it (prettier is the largest thing the compiler loads). */
+  format?: boolean;
 }
 
 export async function generateModule(ir: ConfigIR, o: ModuleOptions = {}): Promise<string> {
@@ -25,6 +28,7 @@ export async function generateModule(ir: ConfigIR, o: ModuleOptions = {}): Promi
     `export const plan: rt.Plan = ${plan.text};`,
     '',
   ].join('\n');
+  if (o.format === false) return text;
   try {
     // Loaded on first use: `check` and `serve` never format, and prettier is a large module to load.
     const { format } = await import('prettier');

@@ -1,8 +1,13 @@
 // The compiled config schema, built once on first use, plus access to its parts by object identity
 // (ajv hands back the schema objects it was given, which is how error explanation finds union branches).
 import { createRequire } from 'node:module';
-import Ajv, { _, type Code, type KeywordCxt, type Options, type ValidateFunction } from 'ajv';
+import type { default as Ajv, Code, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import schema from './config.schema.json' with { type: 'json' };
+
+const require = createRequire(import.meta.url);
+/** ajv itself, required on first use: a valid config is passed by the prebuilt validator (quickValid)
+ *  and never needs it, and loading ajv was a third of `check`'s start. */
+const ajvLib = (): typeof import('ajv') => require('ajv') as typeof import('ajv');
 
 export type SchemaNode = Record<string, any>;
 export const configSchema: SchemaNode = schema;
@@ -15,6 +20,7 @@ let pointers: WeakMap<object, string> | undefined;
 /** An ajv with our keywords: a friendlier message for pattern/not failures (annotation only), and
  *  "exactly one of these fields" (generated code, so a standalone validator can hold it too). */
 export function withKeywords(options: Options): Ajv {
+  const { default: Ajv, _ } = ajvLib();
   const a = new Ajv({ allowUnionTypes: true, strict: true, strictRequired: false, ...options });
   a.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   a.addKeyword({
@@ -51,7 +57,7 @@ let quick: ((config: unknown) => boolean) | null | undefined;
  *  there is none (running from source) — then, as for an invalid config, the full validator decides. */
 export function quickValid(config: unknown): boolean | undefined {
   if (quick === undefined) {
-    try { quick = createRequire(import.meta.url)(`./${STANDALONE_FILE}`) as (c: unknown) => boolean; } catch { quick = null; }
+    try { quick = require(`./${STANDALONE_FILE}`) as (c: unknown) => boolean; } catch { quick = null; }
   }
   return quick ? quick(config) : undefined;
 }

@@ -51,9 +51,14 @@ export function hasHost(list: IpList, host: string): boolean {
   return list.hosts.some((p) => (p.startsWith('*.') ? h.endsWith(p.slice(1)) : h === p));
 }
 
-/** Loopback, private, link-local, CGNAT, unspecified, multicast and reserved ranges (v4 and v6). */
-export const SPECIAL = ipList([
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4',
-  '::/128', '::1/128', '64:ff9b::/96', 'fc00::/7', 'fe80::/10', 'ff00::/8',
-], 'special ranges');
+let special: IpList | undefined;
+
+/** Loopback, private, link-local, CGNAT, unspecified, multicast and reserved ranges (v4 and v6);
+ *  built on first use (managed mode only), since parsing addresses is a noticeable part of start-up. */
+export function specialRanges(): IpList {
+  return special ??= ipList([
+    '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+    '192.168.0.0/16', '198.18.0.0/15', '224.0.0.0/4', '240.0.0.0/4',
+    '::/128', '::1/128', '64:ff9b::/96', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+  ], 'special ranges');
+}

@@ -1,7 +1,7 @@
 // The outbound destination policy (SERVICE__OUTBOUND_ALLOW / SERVICE__OUTBOUND_DENY, and in managed
 // mode private and link-local ranges denied unless an allowed CIDR covers them). It is checked on
 // the addresses a connection actually uses (runtime/actions/http/destination.ts), not on names.
-import { hasAddress, hasHost, ipList, SPECIAL, type IpList } from './ip-list.ts';
+import { hasAddress, hasHost, ipList, specialRanges, type IpList } from './ip-list.ts';
 import { managedMode } from '../values/managed-mode.ts';
 
 export interface OutboundPolicy { allow: IpList; deny: IpList; managed: boolean }
@@ -27,6 +27,6 @@ export function refusal(p: OutboundPolicy, host: string, address: string): strin
   const allowedIp = hasAddress(p.allow, address);
   if (!p.allow.empty && !allowedIp && !hasHost(p.allow, host)) return `${host} is not in SERVICE__OUTBOUND_ALLOW`;
   // A host-name allow entry does not open private ranges: DNS could point the name anywhere.
-  if (p.managed && hasAddress(SPECIAL, address) && !allowedIp) return `${host} resolves to a private, loopback or link-local address, denied in managed mode`;
+  if (p.managed && hasAddress(specialRanges(), address) && !allowedIp) return `${host} resolves to a private, loopback or link-local address, denied in managed mode`;
   return undefined;
 }

@@ -1,6 +1,7 @@
 // A bundle holds only what its config uses: without the heavy transforms it contains neither the
-// spreadsheet reader, nor pdf.js, nor the HTML parser, nor the jq engine, nor nodemailer, and stays under 1.5 MB;
-// it still answers. A config that uses them gets them.
+// spreadsheet reader, nor pdf.js, nor the HTML parser, nor the jq engine, nor nodemailer, nor the
+// JSONPath engine or the cron parser, and never fastify's schema compilers (ajv, fast-json-stringify)
+// or inject(); it stays under 1.5 MB and still answers. A config that uses them gets them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,12 +39,24 @@ interfaces:
           - extract_with_jq: "{rows, line: input_line_number}"
       - name: Mail
         email: { from: a@example.test, to: b@example.test, text: hi }
+  tick:
+    schedule: { cron: "0 0 1 1 *", enabled: false }
+    actions:
+      - name: Call
+        url: http://127.0.0.1:9/tick
 `;
 
 // Text each engine's code is sure to contain, minified or not. (input_line_number is outside the
 // jq subset the compiler turns into code, so it needs the engine.)
 const jqWasmHead = /"([A-Za-z0-9+/]{40})/.exec(readFileSync('runtime/jq/vendor/jq-wasm.mjs', 'utf8'))![1]!;
-const MARKERS = { xlsx: 'SheetJS', pdfjs: 'PDFDocumentProxy', cheerio: 'cheerio', jqEngine: jqWasmHead, nodemailer: 'all recipients were rejected' };
+const MARKERS = {
+  xlsx: 'SheetJS', pdfjs: 'PDFDocumentProxy', cheerio: 'cheerio', jqEngine: jqWasmHead, nodemailer: 'all recipients were rejected',
+  croner: 'CronPattern: Pattern has to be of type string.',
+};
+// json-p3's engine: every JSONPath the compiler meets becomes code, so only an embedded interpreter needs it.
+const JSONPATH_ENGINE = 'JSONPathSyntaxError';
+// Never in a bundle: the runtime gives fastify no route schema and never calls inject().
+const NEVER = { ajv: 'strictSchema', fastJsonStringify: 'fast-json-stringify', lightMyRequest: 'FST_LIGHTMYREQUEST_DEP01' };
 
 const dir = mkdtempSync(join(tmpdir(), 'pw-slim-'));
 const children: Array<{ kill(): void }> = [];
@@ -66,7 +79,7 @@ describe('bundle contents', { timeout: 120_000 }, () => {
   it('leaves out the heavy engines a config does not use, and still answers', async () => {
     const out = await bundle('light', LIGHT);
     const text = readFileSync(out, 'utf8');
-    for (const [engine, marker] of Object.entries(MARKERS)) expect(text.includes(marker), engine).toBe(false);
+    for (const [engine, marker] of Object.entries({ ...MARKERS, ...NEVER, jsonP3: JSONPATH_ENGINE })) expect(text.includes(marker), engine).toBe(false);
     expect(statSync(out).size).toBeLessThan(1.5 * 1024 * 1024);
 
     const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -79,7 +92,7 @@ describe('bundle contents', { timeout: 120_000 }, () => {
     expect(await res.text()).toBe('[{"id":1,"total":40}]');
   });
 
-  it('keeps the RE2 engine for a JSONPath match() (the only regex of the config), and answers', async () => {
+  it('keeps the RE2 engine for a JSONPath match() (the only regex of the config) but not the JSONPath engine, and answers', async () => {
     const out = await bundle('jsonpath_regex', `
 interfaces:
   names:
@@ -91,6 +104,8 @@ interfaces:
         post_transforms:
           - extract_with_json_path: "$[?match(@.name, '(a+)+')].name"
 `);
+    // The path was compiled: the answer below comes without json-p3's engine in the bundle.
+    expect(readFileSync(out, 'utf8').includes(JSONPATH_ENGINE)).toBe(false);
     const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(child);
     const url = await new Promise<string>((resolve) => {
@@ -104,5 +119,6 @@ interfaces:
   it('includes them when the config uses them', async () => {
     const text = readFileSync(await bundle('heavy', HEAVY), 'utf8');
     for (const [engine, marker] of Object.entries(MARKERS)) expect(text.includes(marker), engine).toBe(true);
+    for (const [part, marker] of Object.entries(NEVER)) expect(text.includes(marker), part).toBe(false);
   });
 });

@@ -9,7 +9,7 @@
 // to the file's base name. The whole body is buffered (Digest auth-int and retries need the bytes).
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { FormData, Response } from 'undici';
+import type { FormData } from 'undici';
 import { decodeBase64 } from './encode-body.ts';
 import { legacyParts } from './multipart-legacy.ts';
 import { mimeFromName } from './mime.ts';
@@ -27,6 +27,8 @@ export async function encodeMultipart(config: Record<string, unknown>): Promise<
     ...legacyParts(config),
   ];
   if (!isSet(multipart) && specs.length === 0) return undefined;
+  // Loaded on first use: undici's fetch layer is large, and most configs never send multipart.
+  const { FormData, Response } = await import('undici');
   const fd = new FormData();
   for (const s of specs) await addPart(fd, s);
   const res = new Response(fd);
