@@ -120,7 +120,7 @@ function customer_overview_Totals_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Orders", "data"));
 }
 
-// customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)
+// customer_overview › Totals › post › aggregate: aggregate, specialised: one item into a bucket (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_aggregate_bucket(
   b: { n: number; [k: string]: number },
   x0: number,
@@ -133,6 +133,7 @@ function customer_overview_Totals_post_aggregate_bucket(
   }
 }
 
+// customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))

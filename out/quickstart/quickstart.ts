@@ -106,7 +106,7 @@ function order_total_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Lines", "data"));
 }
 
-// order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
+// order_total › Summary › post › aggregate: aggregate, specialised: one item into a bucket (in lines.order_total_Summary)
 function order_total_Summary_post_aggregate_bucket(
   b: { n: number; [k: string]: number },
   x0: number,
@@ -121,6 +121,7 @@ function order_total_Summary_post_aggregate_bucket(
   }
 }
 
+// order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
 function order_total_Summary_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))

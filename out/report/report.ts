@@ -28,12 +28,6 @@ function sales_report_Sales_http(s: rt.Scope): unknown {
   return { data_type: "json", url: rt.text(rt.variable(s, "API_BASE")) + "/sales" };
 }
 
-// sales_report › Sales › post › extract_value: path data.records (in lines.sales_report_Sales)
-const sales_report_Sales_post_extract_value_path = (d: unknown): unknown =>
-  rt.at(rt.at(d, "data"), "records");
-
-const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
-
 // sales_report › Sales › post › filter › conditions › 0 › field: path state (in lines.sales_report_Sales)
 const sales_report_Sales_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "state");
 
@@ -80,9 +74,39 @@ function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: r
   );
 }
 
+// sales_report › Sales › post › extract_value: path data.records (in lines.sales_report_Sales)
+const sales_report_Sales_post_extract_value_path = (d: unknown): unknown =>
+  rt.at(rt.at(d, "data"), "records");
+
+const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
+
 const sales_report_Sales_post_rename_attributes_const = { cust: "customer" };
 
 const sales_report_Sales_post_remove_attributes_const = ["internal_note"];
+
+// sales_report › Sales › post: filter → math, fused (in lines.sales_report_Sales)
+function sales_report_Sales_post_fused(d: unknown, s: rt.Scope): unknown {
+  const list = Array.isArray(d) ? d : undefined;
+  if (list === undefined) return rt.sp.UNFUSED;
+  const out: unknown[] = [];
+  try {
+    for (const el of list) {
+      let r = el as Record<string, unknown>;
+      const v0 = sales_report_Sales_post_filter_conditions_0_field_path(r);
+      if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
+      if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
+      const m1 = rt.sp.rounded(sales_report_Sales_post_math_expressions_0_total_calc(r), 2);
+      const m2 = rt.sp.rounded(sales_report_Sales_post_math_expressions_1_total_with_vat_calc(r), 2);
+      r = rt.sp.copyRecord(r);
+      r.total = m1;
+      r.total_with_vat = m2;
+      out.push(r);
+    }
+  } catch {
+    return rt.sp.UNFUSED;
+  }
+  return out;
+}
 
 // sales_report › Sales › post: extract_value → numerics → filter → math → rename_attributes → remove_attributes (in lines.sales_report_Sales)
 function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
@@ -102,22 +126,26 @@ function sales_report_Sales_post_chain(d: unknown, s: rt.Scope): unknown {
     sales_report_Sales_post_numerics_const,
     s,
   );
-  d = rt.applyTransform(
-    "filter",
-    lines.sales_report_Sales_post_3_filter,
-    sales_report_Sales_post_filter_specialised,
-    d,
-    undefined,
-    s,
-  );
-  d = rt.applyTransform(
-    "math",
-    lines.sales_report_Sales_post_4_math,
-    sales_report_Sales_post_math_specialised,
-    d,
-    undefined,
-    s,
-  );
+  const r3 = sales_report_Sales_post_fused(d, s);
+  if (r3 !== rt.sp.UNFUSED) d = r3;
+  else {
+    d = rt.applyTransform(
+      "filter",
+      lines.sales_report_Sales_post_3_filter,
+      sales_report_Sales_post_filter_specialised,
+      d,
+      undefined,
+      s,
+    );
+    d = rt.applyTransform(
+      "math",
+      lines.sales_report_Sales_post_4_math,
+      sales_report_Sales_post_math_specialised,
+      d,
+      undefined,
+      s,
+    );
+  }
   d = rt.applyTransform(
     "rename_attributes",
     lines.sales_report_Sales_post_5_rename_attributes,
@@ -218,7 +246,7 @@ function sales_report_ByRegion_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Sales", "data"));
 }
 
-// sales_report › ByRegion › post › aggregate: aggregate, specialised (in lines.sales_report_ByRegion)
+// sales_report › ByRegion › post › aggregate: aggregate, specialised: one item into a bucket (in lines.sales_report_ByRegion)
 function sales_report_ByRegion_post_aggregate_bucket(
   b: { n: number; [k: string]: number },
   x0: number,
@@ -230,6 +258,7 @@ function sales_report_ByRegion_post_aggregate_bucket(
   }
 }
 
+// sales_report › ByRegion › post › aggregate: aggregate, specialised (in lines.sales_report_ByRegion)
 function sales_report_ByRegion_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))

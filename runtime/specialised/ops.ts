@@ -26,3 +26,17 @@ export function checkOf(name: string): (actual: unknown, expected: unknown) => b
 export function rounded(v: unknown, places: number): unknown {
   return typeof v === 'number' ? roundNumber(v, places) ?? v : v;
 }
+
+/** Returned by a fused loop (compiler/codegen/specialise/fuse.ts) for data it does not handle: the chain then runs its stages one by one. */
+export const UNFUSED: unique symbol = Symbol('unfused');
+
+/** The array in the own field `name` of an object, as a `$.name` target selects it; undefined otherwise,
+ *  and when an earlier key holds the same array (the target rule works on the first path to a node). */
+export function ownArray(d: unknown, name: string): unknown[] | undefined {
+  if (d === null || typeof d !== 'object' || Array.isArray(d) || !Object.hasOwn(d, name)) return undefined;
+  const rec = d as Record<string, unknown>;
+  const list = rec[name];
+  if (!Array.isArray(list)) return undefined;
+  for (const k of Object.keys(rec)) if (rec[k] === list) return k === name ? list : undefined;
+  return undefined;
+}
