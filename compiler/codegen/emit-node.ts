@@ -115,7 +115,7 @@ function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): 
     const line = e.line(t.line, [...owner, String(i + 1), t.op]);
     // Settings fixed by the config: the transform written out as plain code (specialise/).
     const sp = special[i];
-    if (sp) return `  d = rt.applyTransform(${lit(t.op)}, ${line.text}, ${sp.name.text}, d, undefined, s);`;
+    if (sp) return `  d = rt.applyTransform(${lit(t.op)}, ${line.text}, ${sp.name.text}, d, ${sp.args?.text ?? 'undefined'}, s);`;
     const args = emitNode(e, t.args, [...owner, t.op]);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
     return `  d = ${call}(${lit(t.op)}, ${line.text}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`;

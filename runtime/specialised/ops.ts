@@ -10,7 +10,9 @@ export { toNumber } from '../calc/num.ts';
 export { cleanSum } from '../transforms/aggregate.ts';
 export { copyRecord, setOwn } from '../values/build.ts';
 export { atTargets } from '../transforms/util/target.ts';
-export { kindOf } from '../transforms/util/path.ts';
+export { kindOf, lookup } from '../transforms/util/path.ts';
+export { eachRecord } from '../transforms/util/each.ts';
+export { groupText } from '../transforms/group_by.ts';
 export { TransformError };
 
 /** One check's verdict without its message (runTest's rule: an unknown or throwing check fails). */

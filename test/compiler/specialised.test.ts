@@ -36,4 +36,26 @@ describe('specialised transforms in the generated module', () => {
     const text = await moduleOf(['{ math: { expressions: { a: "target.v + 1" } } }', '{ filter: { conditions: { a: { is_greater_than: 0 } } } }']);
     expect(text).toMatch(/const m0 = .*\(r\);\n\s+r = rt\.sp\.copyRecord\(r\);\n\s+r\.a = m0;\n\s+const v1 = /);
   });
+
+  it('keep_attributes, rename_attributes, add_attribute and group_by: loops over known names, no generic call', async () => {
+    const text = await moduleOf([
+      '{ add_attribute: { source: api, n: a|body->0->id| } }',
+      '{ rename_attributes: { name: title, title: name } }',
+      '{ keep_attributes: [id, title, __proto__] }',
+      '{ group_by: [source, id] }',
+    ]);
+    expect(text).not.toContain('rt.transforms.');
+    expect(text).toContain('const a1 = (a as Record<string, unknown>).n;');
+    expect(text).toMatch(/const out = rt\.sp\.copyRecord\(rec\);\n\s+out\.source = a0;\n\s+out\.n = a1;/);
+    expect(text).toContain('if (k === "name" && h0) {');
+    expect(text).toContain('if (Object.hasOwn(rec, "title")) out.title = rec.title;');
+    expect(text).toContain('if (Object.hasOwn(rec, "__proto__")) rt.sp.setOwn(out, "__proto__", rec.__proto__);');
+    expect(text).toMatch(/const key =\s+rt\.sp\.groupText\(rt\.sp\.lookup\(el, \w+\)\) \+\s+"\|" \+/);
+  });
+
+  it('dotted names keep the generic transform', async () => {
+    const text = await moduleOf(['{ keep_attributes: [id, user.name] }', '{ add_attribute: { meta.source: api } }']);
+    expect(text).toContain('rt.transforms.keep_attributes.run');
+    expect(text).toContain('rt.transforms.add_attribute.run');
+  });
 });
