@@ -542,9 +542,9 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
       const m2 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_1_proto_calc(r), 2);
       const x0 = rt.sp.toNumber(m1);
       const x1 = rt.sp.toNumber(m2);
-      const x2 = rt.sp.toNumber(rt.sp.getDotted(r, "unit_price"));
+      const x2 = rt.sp.toNumber(Object.hasOwn(r, "unit_price") ? r.unit_price : undefined);
       sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
-      const k0 = rt.sp.getDotted(r, "region") ?? null;
+      const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
       const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
       let g = groups.get(id);
       if (!g)
@@ -726,7 +726,7 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
       const m1 = sales_summary_Paged_post_math_expressions_0_total_calc(r);
       const x0 = rt.sp.toNumber(m1);
       sales_summary_Paged_post_aggregate_bucket(all, x0);
-      const k0 = rt.sp.getDotted(r, "region") ?? null;
+      const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
       const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
       let g = groups.get(id);
       if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));

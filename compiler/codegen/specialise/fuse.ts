@@ -6,7 +6,7 @@
 // (not the array, an element math would pass through, an array also reachable by an earlier key)
 // or any error returns rt.sp.UNFUSED, and the chain then runs its stages one by one, which decide
 // the result and report errors in each transform's words.
-import { Code, lit } from '../../emit/code.ts';
+import { Code, lit, member } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } from './aggregate.ts';
 import type { FilterPlan } from './filter.ts';
@@ -50,6 +50,7 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
   const sink = stages.at(-1)!.op === 'aggregate' ? (stages.at(-1) as AggregatePlan) : undefined;
   const pending = new Map<string, string>(); // math fields computed but not yet on the record `r`
   let owned = false; // r is a copy made here (writable), not an element of the input
+  let isRecord = false; // r was checked to be a record (an object, not an array)
   let vars = 0;
   const body: string[] = [];
   /** Makes `r` the record the stages so far would have produced. */
@@ -74,7 +75,8 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
   }
   function mathLines(st: MathPlan): void {
     // Math passes other elements through unchanged; the stages one by one handle that rare case.
-    if (!owned && pending.size === 0) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
+    if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
+    isRecord = true;
     for (const set of st.sets) {
       if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f))) writeOut();
       const value = mathValue(st, set, 'r');
@@ -86,11 +88,12 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
       }
     }
   }
-  // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable.
+  // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
+  // a plain name of a checked record is its own field (getDotted's rule for a record).
   const read = (f: string): string => {
     const [first, ...rest] = f.split('.');
     const v = pending.get(first!);
-    if (v === undefined) return `rt.sp.getDotted(r, ${lit(f)})`;
+    if (v === undefined) return isRecord && !rest.length ? `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)` : `rt.sp.getDotted(r, ${lit(f)})`;
     return rest.length ? `rt.sp.getDotted(${v}, ${lit(rest.join('.'))})` : v;
   };
   if (sink) body.push(...aggregateItem(sink, read));
