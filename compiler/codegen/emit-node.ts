@@ -9,6 +9,7 @@ import { rootCall } from '../../runtime/values/roots.ts';
 import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 import { specialise } from './specialise/index.ts';
+import { fuseChain } from './specialise/fuse.ts';
 
 type Owner = string[];
 
@@ -116,17 +117,28 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
 
 function emitChain(e: Emitter, name: Code, steps: TransformIR[], owner: Owner): Code {
   const isAsync = steps.some((t) => t.async);
+  const special = steps.map((t) => specialise(e, t, [...owner, t.op]));
   const calls = steps.map((t, i) => {
     const line = e.line(t.line, [...owner, String(i + 1), t.op]);
     // Settings fixed by the config: the transform written out as plain code (specialise/).
-    const special = specialise(e, t, [...owner, t.op]);
-    if (special) return new Code(`  d = rt.applyTransform(${lit(t.op)}, ${line.text}, ${special.text}, d, undefined, s);`);
+    const sp = special[i];
+    if (sp) return `  d = rt.applyTransform(${lit(t.op)}, ${line.text}, ${sp.name.text}, d, ${sp.args?.text ?? 'undefined'}, s);`;
     const args = emitNode(e, t.args, [...owner, t.op]);
     const call = t.async ? 'await rt.applyTransformAsync' : 'rt.applyTransform';
-    return new Code(`  d = ${call}(${lit(t.op)}, ${line.text}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`);
+    return `  d = ${call}(${lit(t.op)}, ${line.text}, rt.transforms${member(t.op)}.run, d, ${args.text}, s);`;
   });
+  // Runs of record stages fused into one loop; the stages one by one stay for data it leaves (fuse.ts).
+  const lines: string[] = [];
+  let i = 0;
+  for (const f of fuseChain(e, special.map((x) => x?.plan), owner)) {
+    lines.push(...calls.slice(i, f.from));
+    const r = `r${f.from + 1}`;
+    lines.push(`  const ${r} = ${f.name.text}(d, s);`, `  if (${r} !== rt.sp.UNFUSED) d = ${r};`, '  else {',
+      ...calls.slice(f.from, f.to).map((c) => `  ${c}`), '  }');
+    i = f.to;
+  }
+  lines.push(...calls.slice(i));
   const head = isAsync ? 'async function' : 'function';
   const ret = isAsync ? 'Promise<unknown>' : 'unknown';
-  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${join(calls, '\n').text}\n  return d;\n}`);
+  return new Code(`${head} ${name.text}(d: unknown, s: rt.Scope): ${ret} {\n${lines.join('\n')}\n  return d;\n}`);
 }
-

@@ -42,16 +42,30 @@ function customer_overview_Customer_http(s: rt.Scope): unknown {
   };
 }
 
-const customer_overview_Customer_post_keep_attributes_const = ["id", "name", "email", "tier"];
+// customer_overview › Customer › post › keep_attributes: keep_attributes, specialised (in lines.customer_overview_Customer)
+function customer_overview_Customer_post_keep_attributes_specialised(
+  d: unknown,
+  _a: unknown,
+  _s: rt.Scope,
+): unknown {
+  return rt.sp.eachRecord(d, "keep_attributes", (rec) => {
+    const out: Record<string, unknown> = {};
+    if (Object.hasOwn(rec, "id")) out.id = rec.id;
+    if (Object.hasOwn(rec, "name")) out.name = rec.name;
+    if (Object.hasOwn(rec, "email")) out.email = rec.email;
+    if (Object.hasOwn(rec, "tier")) out.tier = rec.tier;
+    return out;
+  });
+}
 
 // customer_overview › Customer › post: keep_attributes (in lines.customer_overview_Customer)
 function customer_overview_Customer_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
     lines.customer_overview_Customer_post_1_keep_attributes,
-    rt.transforms.keep_attributes.run,
+    customer_overview_Customer_post_keep_attributes_specialised,
     d,
-    customer_overview_Customer_post_keep_attributes_const,
+    undefined,
     s,
   );
   return d;
@@ -92,7 +106,24 @@ function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknow
   });
 }
 
-const customer_overview_Orders_post_rename_attributes_const = { total: "amount" };
+// customer_overview › Orders › post › rename_attributes: rename_attributes, specialised (in lines.customer_overview_Orders)
+function customer_overview_Orders_post_rename_attributes_specialised(
+  d: unknown,
+  _a: unknown,
+  _s: rt.Scope,
+): unknown {
+  return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
+    const h0 = Object.hasOwn(rec, "total");
+    if (!h0) return rec;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(rec)) {
+      if (k === "total" && h0) {
+        out.amount = rec[k];
+      } else if (!(h0 && k === "amount")) rt.sp.setOwn(out, k, rec[k]);
+    }
+    return out;
+  });
+}
 
 // customer_overview › Orders › post: filter → rename_attributes (in lines.customer_overview_Orders)
 function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
@@ -107,9 +138,9 @@ function customer_overview_Orders_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "rename_attributes",
     lines.customer_overview_Orders_post_2_rename_attributes,
-    rt.transforms.rename_attributes.run,
+    customer_overview_Orders_post_rename_attributes_specialised,
     d,
-    customer_overview_Orders_post_rename_attributes_const,
+    undefined,
     s,
   );
   return d;
@@ -120,7 +151,7 @@ function customer_overview_Totals_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Orders", "data"));
 }
 
-// customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)
+// customer_overview › Totals › post › aggregate: aggregate, specialised: one item into a bucket (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_aggregate_bucket(
   b: { n: number; [k: string]: number },
   x0: number,
@@ -133,6 +164,7 @@ function customer_overview_Totals_post_aggregate_bucket(
   }
 }
 
+// customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)
 function customer_overview_Totals_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))

@@ -27,16 +27,23 @@ function word_count_Count_command(s: rt.Scope): unknown {
   };
 }
 
-const word_count_Count_post_keep_attributes_const = ["stdout"];
+// word_count › Count › post › keep_attributes: keep_attributes, specialised (in lines.word_count_Count)
+function word_count_Count_post_keep_attributes_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  return rt.sp.eachRecord(d, "keep_attributes", (rec) => {
+    const out: Record<string, unknown> = {};
+    if (Object.hasOwn(rec, "stdout")) out.stdout = rec.stdout;
+    return out;
+  });
+}
 
 // word_count › Count › post: keep_attributes (in lines.word_count_Count)
 function word_count_Count_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
     lines.word_count_Count_post_1_keep_attributes,
-    rt.transforms.keep_attributes.run,
+    word_count_Count_post_keep_attributes_specialised,
     d,
-    word_count_Count_post_keep_attributes_const,
+    undefined,
     s,
   );
   return d;

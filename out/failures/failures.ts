@@ -39,12 +39,22 @@ function inventory_Cache_http(s: rt.Scope): unknown {
 
 const inventory_Cache_post_add_attribute_const = { source: "cache" };
 
+// inventory › Cache › post › add_attribute: add_attribute, specialised (in lines.inventory_Cache)
+function inventory_Cache_post_add_attribute_specialised(d: unknown, a: unknown, _s: rt.Scope): unknown {
+  const a0 = (a as Record<string, unknown>).source;
+  return rt.sp.eachRecord(d, "add_attribute", (rec) => {
+    const out = rt.sp.copyRecord(rec);
+    out.source = a0;
+    return out;
+  });
+}
+
 // inventory › Cache › post: add_attribute (in lines.inventory_Cache)
 function inventory_Cache_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
     lines.inventory_Cache_post_1_add_attribute,
-    rt.transforms.add_attribute.run,
+    inventory_Cache_post_add_attribute_specialised,
     d,
     inventory_Cache_post_add_attribute_const,
     s,

@@ -53,16 +53,29 @@ function customers_batch_Customers_Customer_http(s: rt.Scope): unknown {
   };
 }
 
-const customers_batch_Customers_Customer_post_keep_attributes_const = ["id", "name", "tier"];
+// customers_batch › Customers › Customer › post › keep_attributes: keep_attributes, specialised (in lines.customers_batch_Customers_Customer)
+function customers_batch_Customers_Customer_post_keep_attributes_specialised(
+  d: unknown,
+  _a: unknown,
+  _s: rt.Scope,
+): unknown {
+  return rt.sp.eachRecord(d, "keep_attributes", (rec) => {
+    const out: Record<string, unknown> = {};
+    if (Object.hasOwn(rec, "id")) out.id = rec.id;
+    if (Object.hasOwn(rec, "name")) out.name = rec.name;
+    if (Object.hasOwn(rec, "tier")) out.tier = rec.tier;
+    return out;
+  });
+}
 
 // customers_batch › Customers › Customer › post: keep_attributes (in lines.customers_batch_Customers_Customer)
 function customers_batch_Customers_Customer_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
     lines.customers_batch_Customers_Customer_post_1_keep_attributes,
-    rt.transforms.keep_attributes.run,
+    customers_batch_Customers_Customer_post_keep_attributes_specialised,
     d,
-    customers_batch_Customers_Customer_post_keep_attributes_const,
+    undefined,
     s,
   );
   return d;

@@ -92,7 +92,24 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_assert_test1_test(
   );
 }
 
-const evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_const = { k: "__proto__" };
+// evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › rename_attributes: rename_attributes, specialised (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
+function evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_specialised(
+  d: unknown,
+  _a: unknown,
+  _s: rt.Scope,
+): unknown {
+  return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
+    const h0 = Object.hasOwn(rec, "k");
+    if (!h0) return rec;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(rec)) {
+      if (k === "k" && h0) {
+        rt.sp.setOwn(out, "__proto__", rec[k]);
+      } else if (!(h0 && k === "__proto__")) rt.sp.setOwn(out, k, rec[k]);
+    }
+    return out;
+  });
+}
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath = (
@@ -104,9 +121,9 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown
   d = rt.applyTransform(
     "rename_attributes",
     lines.evil_process_exit_1_process_exit_1_globalThis_x_1_post_1_rename_attributes,
-    rt.transforms.rename_attributes.run,
+    evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_specialised,
     d,
-    evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attributes_const,
+    undefined,
     s,
   );
   d = rt.applyTransform(

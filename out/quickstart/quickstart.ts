@@ -32,14 +32,31 @@ function hello_Greeting_input(s: rt.Scope): unknown {
   return rt.val(rt.params(s));
 }
 
-const hello_Greeting_post_keep_attributes_const = ["message"];
+// hello › Greeting › post › add_attribute: add_attribute, specialised (in lines.hello_Greeting)
+function hello_Greeting_post_add_attribute_specialised(d: unknown, a: unknown, _s: rt.Scope): unknown {
+  const a0 = (a as Record<string, unknown>).message;
+  return rt.sp.eachRecord(d, "add_attribute", (rec) => {
+    const out = rt.sp.copyRecord(rec);
+    out.message = a0;
+    return out;
+  });
+}
+
+// hello › Greeting › post › keep_attributes: keep_attributes, specialised (in lines.hello_Greeting)
+function hello_Greeting_post_keep_attributes_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
+  return rt.sp.eachRecord(d, "keep_attributes", (rec) => {
+    const out: Record<string, unknown> = {};
+    if (Object.hasOwn(rec, "message")) out.message = rec.message;
+    return out;
+  });
+}
 
 // hello › Greeting › post: add_attribute → keep_attributes (in lines.hello_Greeting)
 function hello_Greeting_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "add_attribute",
     lines.hello_Greeting_post_1_add_attribute,
-    rt.transforms.add_attribute.run,
+    hello_Greeting_post_add_attribute_specialised,
     d,
     { message: "Hello, " + rt.text(rt.param(s, "name")) + "!" },
     s,
@@ -47,9 +64,9 @@ function hello_Greeting_post_chain(d: unknown, s: rt.Scope): unknown {
   d = rt.applyTransform(
     "keep_attributes",
     lines.hello_Greeting_post_2_keep_attributes,
-    rt.transforms.keep_attributes.run,
+    hello_Greeting_post_keep_attributes_specialised,
     d,
-    hello_Greeting_post_keep_attributes_const,
+    undefined,
     s,
   );
   return d;
@@ -106,7 +123,7 @@ function order_total_Summary_input(s: rt.Scope): unknown {
   return rt.val(rt.step(s, "Lines", "data"));
 }
 
-// order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
+// order_total › Summary › post › aggregate: aggregate, specialised: one item into a bucket (in lines.order_total_Summary)
 function order_total_Summary_post_aggregate_bucket(
   b: { n: number; [k: string]: number },
   x0: number,
@@ -121,6 +138,7 @@ function order_total_Summary_post_aggregate_bucket(
   }
 }
 
+// order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
 function order_total_Summary_post_aggregate_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))

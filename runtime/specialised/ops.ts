@@ -10,7 +10,9 @@ export { toNumber } from '../calc/num.ts';
 export { cleanSum } from '../transforms/aggregate.ts';
 export { copyRecord, setOwn } from '../values/build.ts';
 export { atTargets } from '../transforms/util/target.ts';
-export { kindOf } from '../transforms/util/path.ts';
+export { kindOf, lookup } from '../transforms/util/path.ts';
+export { eachRecord } from '../transforms/util/each.ts';
+export { groupText } from '../transforms/group_by.ts';
 export { TransformError };
 
 /** One check's verdict without its message (runTest's rule: an unknown or throwing check fails). */
@@ -25,4 +27,18 @@ export function checkOf(name: string): (actual: unknown, expected: unknown) => b
 /** math's rounding of a result to decimal_places: numbers only, others (null, text) unchanged. */
 export function rounded(v: unknown, places: number): unknown {
   return typeof v === 'number' ? roundNumber(v, places) ?? v : v;
+}
+
+/** Returned by a fused loop (compiler/codegen/specialise/fuse.ts) for data it does not handle: the chain then runs its stages one by one. */
+export const UNFUSED: unique symbol = Symbol('unfused');
+
+/** The array in the own field `name` of an object, as a `$.name` target selects it; undefined otherwise,
+ *  and when an earlier key holds the same array (the target rule works on the first path to a node). */
+export function ownArray(d: unknown, name: string): unknown[] | undefined {
+  if (d === null || typeof d !== 'object' || Array.isArray(d) || !Object.hasOwn(d, name)) return undefined;
+  const rec = d as Record<string, unknown>;
+  const list = rec[name];
+  if (!Array.isArray(list)) return undefined;
+  for (const k of Object.keys(rec)) if (rec[k] === list) return k === name ? list : undefined;
+  return undefined;
 }

@@ -6,7 +6,8 @@ import { TransformError, type TransformRun } from './types.ts';
 import { pathList } from './util/args.ts';
 import { kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
 
-const text = (v: unknown): string =>
+/** An element's key text for one field (shared with the compiler's specialised group_by). */
+export const groupText = (v: unknown): string =>
   v === MISSING || v === null || v === undefined ? 'null' : typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export const run: TransformRun = (data, args) => {
@@ -15,7 +16,7 @@ export const run: TransformRun = (data, args) => {
   if (!Array.isArray(data)) throw new TransformError(`group_by: expected an array, got ${kindOf(data)}`);
   const groups = new Map<string, unknown[]>();
   for (const el of data) {
-    const key = paths.map((p) => text(lookup(el, p))).join('|');
+    const key = paths.map((p) => groupText(lookup(el, p))).join('|');
     const g = groups.get(key);
     if (g) g.push(el);
     else groups.set(key, [el]);

@@ -22,13 +22,13 @@ const convert = ['a', '""', '{ key: out, json_path: $.a }'];
 
 /** Configs per transform (YAML flow text); `a|body->x|` markers read the random request body. */
 const variants: Record<string, string[]> = {
-  rename_attributes: ['{ a: b, b: a }', '{ __proto__: a, id: constructor }'],
+  rename_attributes: ['{ a: b, b: a }', '{ __proto__: a, id: constructor }', '{ a: x, v: x, x: a, c: c }'],
   remove_attributes: ['[a, b.c]', '[__proto__, constructor]'],
-  keep_attributes: ['[a, id, __proto__]', '[items.0, b.c]'],
+  keep_attributes: ['[a, id, __proto__]', '[items.0, b.c]', '[constructor, v, x, toString]'],
   move_attributes: ['{ a: b.c }', '{ __proto__: x, v: a.__proto__ }'],
   rename_keys: ['{ a: z, __proto__: p }'],
   remove_keys: ['[a, __proto__]'],
-  add_attribute: ['{ added: 1, nested: { x: [1, "two"] } }', '{ __proto__: { polluted: true }, from: a|body->a| }'],
+  add_attribute: ['{ added: 1, nested: { x: [1, "two"] } }', '{ __proto__: { polluted: true }, from: a|body->a| }', '{ a: a|body->v|, __proto__: 1, constructor: x }'],
   return_row: ['0', '-1', '3'],
   extract_value: ['a', 'items.0.id', '$.a', '$..id'],
   extract_array: ['{ from: items, paths: [id] }', '{ paths: [a, b.c], dedupe: true }', '{ flatten: true, dedupe: true }'],
@@ -36,7 +36,7 @@ const variants: Record<string, string[]> = {
   extract_with_jq: ['.', '.items', '[.[]? | numbers]', 'keys?', 'if type == "object" then to_entries else . end', '.a // "none"', 'map(.a)?', '[paths] | length']
     .map((src) => JSON.stringify(src)),
   numerics: ['[a, b, v]', '[__proto__, items.0]'],
-  group_by: ['[a]', '[a, b]'],
+  group_by: ['[a]', '[a, b]', '[__proto__, items.0, b.c]', '[constructor]'],
   nested_transforms: ['{ items: [ { remove_attributes: [a] } ] }', '{ a: [ { numerics: [b] }, { extract_with_jq: "." } ] }', '{ a: [ { decompress: { value: "", key: out } } ] }'],
   math: [
     '{ expressions: { total: "target.a * 2 + target.b" }, decimal_places: 2 }',

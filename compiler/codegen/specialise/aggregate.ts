@@ -2,7 +2,7 @@
 // per group), then the summary object written out field by field. Same rules as the generic
 // transform: dotted reads through own fields, numeric text counts, non-numbers are skipped, sums
 // from 0 in item order, fractional sums and averages cut to 15 digits, groups in first-seen order.
-import type { TransformIR } from '../../../runtime/ir.ts';
+import type { Node, TransformIR } from '../../../runtime/ir.ts';
 import { Code, key, lit } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { emitNode } from '../emit-node.ts';
@@ -10,7 +10,22 @@ import { propsOf, stringList } from './props.ts';
 
 const OPS = ['sum', 'avg', 'min', 'max'] as const;
 
-export function specialiseAggregate(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
+export interface AggregatePlan {
+  op: 'aggregate';
+  over: Node | undefined;
+  /** The compiled `over`, called on the data as the generic transform calls it. */
+  overCode: string | undefined;
+  key: string | undefined;
+  /** Every field read for a number, and the group_by fields. */
+  fields: string[];
+  by: string[] | undefined;
+  /** The function adding one item's numbers to a bucket, a new bucket, and the summary of bucket `b`. */
+  bucket: string;
+  init: string;
+  parts: string[];
+}
+
+export function planAggregate(e: Emitter, t: TransformIR, owner: string[]): AggregatePlan | undefined {
   const p = propsOf(t.args, ['over', 'key', 'count', 'group_by', ...OPS]);
   if (!p) return undefined;
   const lists: Partial<Record<(typeof OPS)[number] | 'group_by', string[]>> = {};
@@ -26,10 +41,9 @@ export function specialiseAggregate(e: Emitter, t: TransformIR, owner: string[])
   if (keyNode && (keyNode.k !== 'lit' || typeof keyNode.v !== 'string')) return undefined;
   const count = countNode ? (countNode as { v: boolean }).v : !OPS.some((op) => lists[op]);
   const fields = [...new Set(OPS.flatMap((op) => lists[op] ?? []))];
-  const by = lists.group_by;
 
   // A bucket: n items, and per field j: s<j> sum, c<j> numbers seen, lo<j>/hi<j> extremes.
-  const init = ['n: 0', ...fields.flatMap((_, j) => [`s${j}: 0`, `c${j}: 0`, `lo${j}: 0`, `hi${j}: 0`])].join(', ');
+  const init = `{ ${['n: 0', ...fields.flatMap((_, j) => [`s${j}: 0`, `c${j}: 0`, `lo${j}: 0`, `hi${j}: 0`])].join(', ')} }`;
   // Only what the requested operations read is kept up to date.
   const wants = (op: (typeof OPS)[number], f: string) => lists[op]?.includes(f) === true;
   const add = fields.map((f, j) => {
@@ -49,48 +63,69 @@ export function specialiseAggregate(e: Emitter, t: TransformIR, owner: string[])
     const val = (j: number) => (op === 'sum' ? `rt.sp.cleanSum(b.s${j})` : op === 'avg' ? `b.c${j} ? rt.sp.cleanSum(b.s${j} / b.c${j}) : null` : `b.c${j} ? b.${op === 'min' ? 'lo' : 'hi'}${j} : null`);
     parts.push(`${op}: { ${l.map((f) => `${key(f)}: ${val(fields.indexOf(f))}`).join(', ')} }`);
   }
-
-  const name = e.names.make(...owner, 'specialised');
-  const bucket = e.names.make(...owner, 'bucket');
-  const reads = fields.map((f, j) => `    const x${j} = rt.sp.toNumber(rt.sp.getDotted(it, ${lit(f)}));`);
-  const addArgs = fields.map((_, j) => `x${j}`);
-  // `over` is read as the generic transform reads it: its compiled JSONPath called on the data.
   const over = p.get('over');
-  const list = over ? `${emitNode(e, over, [...owner, 'over']).text}(d)` : 'd';
-  const body: string[] = [
-    `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {`,
-    `  const list = ${list};`,
-    `  if (list !== null && list !== undefined && !Array.isArray(list)) throw new rt.sp.TransformError(${lit(`aggregate: ${over ? 'over' : 'the data'} is not an array`)});`,
-    `  const all = { ${init} };`,
-  ];
-  if (by) body.push(`  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();`);
-  body.push(`  for (const it of (list ?? []) as unknown[]) {`, ...reads, `    ${bucket.text}(all${addArgs.map((a) => `, ${a}`).join('')});`);
+  const overCode = over ? emitNode(e, over, [...owner, 'over']).text : undefined;
+  const bucket = e.names.make(...owner, 'bucket');
+  const params = ['b: { n: number; [k: string]: number }', ...fields.map((_, j) => `x${j}: number`)].join(', ');
+  e.declare(owner, 'aggregate, specialised: one item into a bucket', new Code(`function ${bucket.text}(${params}): void {\n  b.n++;\n${add.join('\n')}\n}`));
+  return { op: 'aggregate', over, overCode, key: keyNode ? (keyNode as { v: string }).v : undefined, fields, by: lists.group_by, bucket: bucket.text, init, parts };
+}
+
+/** The lines declaring the buckets before the loop. */
+export function aggregateStart(plan: AggregatePlan): string[] {
+  const lines = [`  const all = ${plan.init};`];
+  if (plan.by) lines.push(`  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();`);
+  return lines;
+}
+
+/** The loop body adding one item; `read(field)` is the expression reading a field of the item. */
+export function aggregateItem(plan: AggregatePlan, read: (field: string) => string): string[] {
+  const xs = plan.fields.map((_, j) => `, x${j}`).join('');
+  const lines = [...plan.fields.map((f, j) => `    const x${j} = rt.sp.toNumber(${read(f)});`), `    ${plan.bucket}(all${xs});`];
+  const by = plan.by;
   if (by) {
-    by.forEach((f, i) => body.push(`    const k${i} = rt.sp.getDotted(it, ${lit(f)}) ?? null;`));
+    by.forEach((f, i) => lines.push(`    const k${i} = ${read(f)} ?? null;`));
     // The group id is JSON of the key values, as in the generic transform; one string key skips JSON.
     const id = by.length === 1 ? `typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0])` : `JSON.stringify([${by.map((_, i) => `k${i}`).join(', ')}])`;
-    body.push(
+    lines.push(
       `    const id = ${id};`,
       `    let g = groups.get(id);`,
-      `    if (!g) groups.set(id, (g = { key: { ${by.map((f, i) => `${key(f)}: k${i}`).join(', ')} }, b: { ${init} } }));`,
-      `    ${bucket.text}(g.b${addArgs.map((a) => `, ${a}`).join('')});`,
+      `    if (!g) groups.set(id, (g = { key: { ${by.map((f, i) => `${key(f)}: k${i}`).join(', ')} }, b: ${plan.init} }));`,
+      `    ${plan.bucket}(g.b${xs});`,
     );
   }
-  body.push('  }');
-  const summary = (b: string, extra = '') => `((b) => ({ ${[extra, ...parts].filter(Boolean).join(', ')} }))(${b})`;
-  body.push(`  const summary: Record<string, unknown> = ${summary('all')};`);
-  if (by) body.push(`  summary.groups = [...groups.values()].map((g) => ${summary('g.b', 'key: g.key')});`);
-  if (keyNode) {
+  return lines;
+}
+
+/** The lines after the loop building `summary`. */
+export function aggregateSummary(plan: AggregatePlan): string[] {
+  const summary = (b: string, extra = '') => `((b) => ({ ${[extra, ...plan.parts].filter(Boolean).join(', ')} }))(${b})`;
+  const lines = [`  const summary: Record<string, unknown> = ${summary('all')};`];
+  if (plan.by) lines.push(`  summary.groups = [...groups.values()].map((g) => ${summary('g.b', 'key: g.key')});`);
+  return lines;
+}
+
+export function emitAggregate(e: Emitter, plan: AggregatePlan, owner: string[]): Code {
+  const name = e.names.make(...owner, 'specialised');
+  const body: string[] = [
+    `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {`,
+    `  const list = ${plan.overCode ? `${plan.overCode}(d)` : 'd'};`,
+    `  if (list !== null && list !== undefined && !Array.isArray(list)) throw new rt.sp.TransformError(${lit(`aggregate: ${plan.over ? 'over' : 'the data'} is not an array`)});`,
+    ...aggregateStart(plan),
+    `  for (const it of (list ?? []) as unknown[]) {`,
+    ...aggregateItem(plan, (f) => `rt.sp.getDotted(it, ${lit(f)})`),
+    '  }',
+    ...aggregateSummary(plan),
+  ];
+  if (plan.key !== undefined) {
     body.push(
       `  if (d === null || typeof d !== "object" || Array.isArray(d)) throw new rt.sp.TransformError("aggregate: key needs the data to be an object (omit key to replace the data)");`,
       `  const out = rt.sp.copyRecord(d);`,
-      `  rt.sp.setOwn(out, ${lit((keyNode as { v: string }).v)}, summary);`,
+      `  rt.sp.setOwn(out, ${lit(plan.key)}, summary);`,
       `  return out;`,
     );
   } else body.push('  return summary;');
   body.push('}');
-  const params = ['b: { n: number; [k: string]: number }', ...fields.map((_, j) => `x${j}: number`)].join(', ');
-  e.declare(owner, 'aggregate, specialised', new Code(
-    `function ${bucket.text}(${params}): void {\n  b.n++;\n${add.join('\n')}\n}\n\n${body.join('\n')}`));
+  e.declare(owner, 'aggregate, specialised', new Code(body.join('\n')));
   return name;
 }

@@ -6,30 +6,38 @@ import type { Emitter } from '../emitter.ts';
 import { emitNode } from '../emit-node.ts';
 import { propsOf } from './props.ts';
 
-export function specialiseFilter(e: Emitter, t: TransformIR, owner: string[]): Code | undefined {
+/** A condition: its field (as lowered), the hoisted function reading it, and its test of a value. */
+export interface FilterCondition { field: Node; read: string; test: (v: string) => string }
+export interface FilterPlan { op: 'filter'; target: Node | undefined; targetCode: string; conds: FilterCondition[] }
+
+export function planFilter(e: Emitter, t: TransformIR, owner: string[]): FilterPlan | undefined {
   if (t.async) return undefined; // a condition awaits a jq regex: the generic transform handles it
   const p = propsOf(t.args, ['target', 'conditions']);
   const conds = p?.get('conditions');
   // Fields read by path (the lowering's form); anything else keeps the generic call.
   const plain = (c: Node) => c.k === 'arr' && c.items.length === 2 && (c.items[0]!.k === 'path' || c.items[0]!.k === 'jsonpath');
   if (!p || conds?.k !== 'arr' || !conds.items.every(plain)) return undefined;
+  const target = p.get('target');
+  return {
+    op: 'filter', target,
+    targetCode: target ? emitNode(e, target, [...owner, 'target']).text : 'undefined',
+    conds: conds.items.map((c, i) => {
+      const [field, test] = (c as { items: Node[] }).items as [Node, Node];
+      const o = [...owner, 'conditions', String(i)];
+      return { field, read: emitNode(e, field, [...o, 'field']).text, test: condition(e, test, o) };
+    }),
+  };
+}
+
+export function emitFilter(e: Emitter, plan: FilterPlan, owner: string[]): Code {
   // A JSONPath target applies the loop to every node it selects, through the runtime's one
   // implementation of that rule (runtime/transforms/util/target.ts), as the generic transform does.
-  const targetNode = p.get('target');
-  const target = targetNode ? emitNode(e, targetNode, [...owner, 'target']).text : 'undefined';
-  const notArray = lit(`filter: ${targetNode ? 'the target selects' : 'the data is'} `);
-  const lines: string[] = [];
-  conds.items.forEach((c, i) => {
-    const [field, test] = (c as { items: Node[] }).items as [Node, Node];
-    const o = [...owner, 'conditions', String(i)];
-    const read = emitNode(e, field, [...o, 'field']);
-    lines.push(`    const v${i} = ${read.text}(el);`);
-    lines.push(`    if (!(${condition(e, test, o, t.line, `v${i}`).text})) continue;`);
-  });
+  const notArray = lit(`filter: ${plan.target ? 'the target selects' : 'the data is'} `);
+  const lines = plan.conds.flatMap((c, i) => [`    const v${i} = ${c.read}(el);`, `    if (!(${c.test(`v${i}`)})) continue;`]);
   const name = e.names.make(...owner, 'specialised');
   e.declare(owner, 'filter, specialised', new Code(
     `function ${name.text}(d: unknown, _a: unknown, s: rt.Scope): unknown {\n` +
-    `  return rt.sp.atTargets(${lit('filter')}, d, ${target}, (list) => {\n` +
+    `  return rt.sp.atTargets(${lit('filter')}, d, ${plan.targetCode}, (list) => {\n` +
     `  if (!Array.isArray(list)) throw new rt.sp.TransformError(${notArray} + rt.sp.kindOf(list) + ${lit(', not an array')});\n` +
     `  const kept: unknown[] = [];\n` +
     `  for (const el of list) {\n${lines.join('\n')}\n    kept.push(el);\n  }\n` +
@@ -38,14 +46,16 @@ export function specialiseFilter(e: Emitter, t: TransformIR, owner: string[]): C
 }
 
 /** A Test of the field's value with literal checks: the checks called in order; otherwise the generic test. */
-function condition(e: Emitter, test: Node, owner: string[], line: number, v: string): Code {
+function condition(e: Emitter, test: Node, owner: string[]): (v: string) => string {
   const t = test.k === 'test' ? test.test : undefined;
   if (!t || t.value || t.jq !== undefined || t.path || !t.checks.every((c) => c.arg.k === 'lit')) {
-    return new Code(`${emitNode(e, test, [...owner, 'test']).text}(${v}, s).ok`);
+    const generic = emitNode(e, test, [...owner, 'test']).text;
+    return (v) => `${generic}(${v}, s).ok`;
   }
-  return new Code(t.checks.map((c) => {
+  const calls = t.checks.map((c) => {
     const check = e.names.make(...owner, c.op);
     e.decls.push(_`const ${check} = rt.sp.checkOf(${c.op});`);
-    return `${check.text}(${v}, ${e.constant((c.arg as { v: unknown }).v, ...owner, c.op).text})`;
-  }).join(' && ') || 'true');
+    return { check: check.text, arg: e.constant((c.arg as { v: unknown }).v, ...owner, c.op).text };
+  });
+  return (v) => calls.map((c) => `${c.check}(${v}, ${c.arg})`).join(' && ') || 'true';
 }

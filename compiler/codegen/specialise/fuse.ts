@@ -1,0 +1,122 @@
+// Fusion: consecutive filter / math stages of a chain, optionally ending in aggregate, over the same
+// array (the data itself, or one `$.name` field of it) become one loop. No intermediate array, and
+// math's fields stay in variables until something needs the record: an aggregate reads them from
+// the variables, so math copies no record; a filter reading one, or an array result, writes the
+// record out (one copy, as math alone makes). The loop is a fast path only: data of another shape
+// (not the array, an element math would pass through, an array also reachable by an earlier key)
+// or any error returns rt.sp.UNFUSED, and the chain then runs its stages one by one, which decide
+// the result and report errors in each transform's words.
+import { Code, lit, member } from '../../emit/code.ts';
+import type { Emitter } from '../emitter.ts';
+import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } from './aggregate.ts';
+import type { FilterPlan } from './filter.ts';
+import { mathValue, writeField, type MathPlan } from './math.ts';
+import type { StagePlan } from './index.ts';
+
+/** A run of stages [from, to) fused into the function `name`. */
+export interface Fused { from: number; to: number; name: Code }
+
+/** The array a stage works on: '' for the data itself, a field name for `$.name`; undefined when not fusable. */
+function formOf(p: StagePlan | undefined): string | undefined {
+  if (!p) return undefined;
+  if (p.op === 'aggregate') {
+    if (p.key !== undefined) return undefined;
+    if (!p.over) return '';
+    return p.over.k === 'path' && p.over.segs.length === 1 ? String(p.over.segs[0]) : undefined;
+  }
+  if (!p.target) return '';
+  return p.target.k === 'jsonpath' ? /^\$\.([A-Za-z_][\w-]*)$/.exec(p.target.src)?.[1] : undefined;
+}
+
+/** The fusable runs of a chain's stages (two or more, one form, an aggregate only last). */
+export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner: string[]): Fused[] {
+  const out: Fused[] = [];
+  for (let i = 0; i < plans.length;) {
+    const form = formOf(plans[i]);
+    let j = i;
+    if (form !== undefined) {
+      while (j < plans.length && formOf(plans[j]) === form) if (plans[j++]!.op === 'aggregate') break;
+    }
+    if (j - i >= 2) {
+      out.push({ from: i, to: j, name: emitFused(e, plans.slice(i, j) as StagePlan[], form!, owner) });
+      i = j;
+    } else i++;
+  }
+  return out;
+}
+
+function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[]): Code {
+  const name = e.names.make(...owner, 'fused');
+  const sink = stages.at(-1)!.op === 'aggregate' ? (stages.at(-1) as AggregatePlan) : undefined;
+  const pending = new Map<string, string>(); // math fields computed but not yet on the record `r`
+  let owned = false; // r is a copy made here (writable), not an element of the input
+  let isRecord = false; // r was checked to be a record (an object, not an array)
+  let vars = 0;
+  const body: string[] = [];
+  /** Makes `r` the record the stages so far would have produced. */
+  const writeOut = (): void => {
+    if (pending.size === 0) return;
+    if (!owned) body.push('    r = rt.sp.copyRecord(r);');
+    owned = true;
+    for (const [f, v] of pending) body.push(`    ${writeField('r', f, v)}`);
+    pending.clear();
+  };
+  for (const st of stages) {
+    if (st.op === 'filter') filterLines(st);
+    else if (st.op === 'math') mathLines(st);
+  }
+  function filterLines(st: FilterPlan): void {
+    for (const c of st.conds) {
+      const first = c.field.k === 'path' && c.field.segs.length > 0 ? String(c.field.segs[0]) : undefined;
+      if (first === undefined || pending.has(first)) writeOut();
+      const v = `v${vars++}`;
+      body.push(`    const ${v} = ${c.read}(r);`, `    if (!(${c.test(v)})) continue;`);
+    }
+  }
+  function mathLines(st: MathPlan): void {
+    // Math passes other elements through unchanged; the stages one by one handle that rare case.
+    if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
+    isRecord = true;
+    for (const set of st.sets) {
+      if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f))) writeOut();
+      const value = mathValue(st, set, 'r');
+      if (owned) body.push(`    ${writeField('r', set.field, value)}`);
+      else {
+        const v = `m${vars++}`;
+        body.push(`    const ${v} = ${value};`);
+        pending.set(set.field, v);
+      }
+    }
+  }
+  // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
+  // a plain name of a checked record is its own field (getDotted's rule for a record).
+  const read = (f: string): string => {
+    const [first, ...rest] = f.split('.');
+    const v = pending.get(first!);
+    if (v === undefined) return isRecord && !rest.length ? `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)` : `rt.sp.getDotted(r, ${lit(f)})`;
+    return rest.length ? `rt.sp.getDotted(${v}, ${lit(rest.join('.'))})` : v;
+  };
+  if (sink) body.push(...aggregateItem(sink, read));
+  else { writeOut(); body.push('    out.push(r);'); }
+
+  const list = form === '' ? 'Array.isArray(d) ? d : undefined' : `rt.sp.ownArray(d, ${lit(form)})`;
+  const result = sink ? [...aggregateSummary(sink), '  return summary;']
+    : form === '' ? ['  return out;'] : ['  const whole = rt.sp.copyRecord(d as Record<string, unknown>);', `  rt.sp.setOwn(whole, ${lit(form)}, out);`, '  return whole;'];
+  e.declare(owner, `${stages.map((s) => s.op).join(' → ')}, fused`, new Code([
+    `function ${name.text}(d: unknown, s: rt.Scope): unknown {`,
+    `  const list = ${list};`,
+    '  if (list === undefined) return rt.sp.UNFUSED;',
+    ...(sink ? aggregateStart(sink) : ['  const out: unknown[] = [];']),
+    '  try {',
+    '    for (const el of list) {',
+    '    let r = el as Record<string, unknown>;',
+    ...body,
+    '    }',
+    '  } catch {',
+    '    return rt.sp.UNFUSED;',
+    '  }',
+    ...result,
+    '}',
+  ].join('\n')));
+  return name;
+}
