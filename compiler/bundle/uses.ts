@@ -18,7 +18,7 @@ export interface RuntimeUses {
   databases: boolean;
   /** Config regexes (tests, params, extract_with_regex, replace_values, JSONPath match/search, discover filters): the RE2 engine. */
   regexes: boolean;
-  /** JSONPath queried at run time (`rt.jsonPathAll`; compiled paths do not need json-p3's engine). */
+  /** JSONPath queried at run time (`rt.jsonPathAll`, a non-member `target`'s `rt.jsonPathPlaces`; compiled paths do not need json-p3's engine). */
   jsonPath: boolean;
   /** JSONPath match()/search(), compiled or not: their I-Regexp checker. */
   jsonPathRegex: boolean;
@@ -35,11 +35,11 @@ export function runtimeUses(moduleText: string): RuntimeUses {
     realtime: /\bws:\s*"/.test(moduleText) || kinds.has('ws_publish'),
     mqtt: /\bmqtt:\s*"/.test(moduleText) || kinds.has('mqtt_publish'),
     metrics: /\bexposeMetrics:\s*true\b/.test(moduleText),
-    regexes: /\bregex\b|extract_with_regex|replace_values|rt\.interpretInterface|\bjp\.fn(?:Match|Search)\b|\brt\.jsonPathAll\b/.test(moduleText) || kinds.has('discover'),
+    regexes: /\bregex\b|extract_with_regex|replace_values|rt\.interpretInterface|\bjp\.fn(?:Match|Search)\b|\brt\.jsonPath(?:All|Places)\b/.test(moduleText) || kinds.has('discover'),
     databases: kinds.has('database') || kinds.has('document_operation') || /\blogs:\s*\[/.test(moduleText),
     all: /\brt\.interpretInterface\b/.test(moduleText),
-    jsonPath: /\brt\.(?:jsonPathAll|interpretInterface)\b/.test(moduleText),
-    jsonPathRegex: /\brt\.(?:jsonPathAll|interpretInterface)\b|\bjp\.fn(?:Match|Search)\b/.test(moduleText),
+    jsonPath: /\brt\.(?:jsonPathAll|jsonPathPlaces|interpretInterface)\b/.test(moduleText),
+    jsonPathRegex: /\brt\.(?:jsonPathAll|jsonPathPlaces|interpretInterface)\b|\bjp\.fn(?:Match|Search)\b/.test(moduleText),
     schedules: /\bschedule:\s*\{/.test(moduleText) || /\brt\.interpretInterface\b/.test(moduleText),
     transforms,
     // jq programs outside the compiled subset, and only_new (its key expression is jq at run time).

@@ -11,6 +11,9 @@ import type { Emitter } from './emitter.ts';
 import { specialise } from './specialise/index.ts';
 import { fuseChain } from './specialise/fuse.ts';
 
+/** A JSONPath of member names only (`$.items`, `$.a.b`): its places are found without the engine. */
+const MEMBER_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+
 type Owner = string[];
 
 export function emitNode(e: Emitter, n: Node, owner: Owner, hoist = true): Code {
@@ -76,7 +79,14 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
       e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${n.first ? _`${all}[0]` : all};`);
       break;
     }
-    case 'places': e.declare(owner, `JSON path ${n.src}`, _`const ${name} = (d: unknown) => rt.jsonPathPlaces(${n.src}, d);`); break;
+    case 'places': {
+      // `$.a.b` (member names, the common target) is walked by code; anything else asks the engine.
+      const names = MEMBER_PATH.test(n.src) ? n.src.slice(2).split('.') : undefined;
+      e.declare(owner, `JSON path ${n.src}`, names
+        ? _`const ${name} = (d: unknown) => jp.memberPlaces(d, ${names});`
+        : _`const ${name} = (d: unknown) => rt.jsonPathPlaces(${n.src}, d);`);
+      break;
+    }
     case 'path': {
       let c: Code = _`d`;
       for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;

@@ -633,8 +633,7 @@ function sales_summary_Paged_input(s: rt.Scope): unknown {
 }
 
 // sales_summary › Paged › post › filter › target: JSON path $.items (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_filter_target_jsonpath = (d: unknown): unknown =>
-  ((root) => jp.one(jp.prop(root, "items")))(d);
+const sales_summary_Paged_post_filter_target_places = (d: unknown) => jp.memberPlaces(d, ["items"]);
 
 // sales_summary › Paged › post › filter › conditions › 0 › field: path region (in lines.sales_summary_Paged)
 const sales_summary_Paged_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "region");
@@ -643,7 +642,7 @@ const sales_summary_Paged_post_filter_conditions_0_is_not_null = rt.sp.checkOf("
 
 // sales_summary › Paged › post › filter: filter, specialised (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, sales_summary_Paged_post_filter_target_jsonpath, (list) => {
+  return rt.sp.atTargets("filter", d, sales_summary_Paged_post_filter_target_places, (list) => {
     if (!Array.isArray(list))
       throw new rt.sp.TransformError("filter: the target selects " + rt.sp.kindOf(list) + ", not an array");
     const kept: unknown[] = [];
@@ -657,8 +656,7 @@ function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s:
 }
 
 // sales_summary › Paged › post › math › target: JSON path $.items (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_math_target_jsonpath = (d: unknown): unknown =>
-  ((root) => jp.one(jp.prop(root, "items")))(d);
+const sales_summary_Paged_post_math_target_places = (d: unknown) => jp.memberPlaces(d, ["items"]);
 
 // sales_summary › Paged › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_summary_Paged)
 const sales_summary_Paged_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
@@ -672,7 +670,7 @@ function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: 
     out.total = sales_summary_Paged_post_math_expressions_0_total_calc(out);
     return out;
   };
-  return rt.sp.atTargets("math", d, sales_summary_Paged_post_math_target_jsonpath, (node) =>
+  return rt.sp.atTargets("math", d, sales_summary_Paged_post_math_target_places, (node) =>
     Array.isArray(node) ? node.map(apply) : apply(node),
   );
 }

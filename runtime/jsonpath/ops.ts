@@ -14,6 +14,12 @@ export function prop(v: unknown, name: string): unknown {
   return isObj(v) && Object.hasOwn(v, name) ? v[name] : undefined;
 }
 
+/** The places `$.a.b…` (member names only) selects in v: none or one, as jsonPathPlaces gives them. */
+export function memberPlaces(v: unknown, names: readonly string[]): Array<{ v: unknown; at: string[] }> {
+  for (const n of names) if ((v = prop(v, n)) === undefined) return [];
+  return [{ v, at: names.slice() }];
+}
+
 /** `[i]` */
 export function at(v: unknown, i: number): unknown {
   if (!Array.isArray(v)) return undefined;

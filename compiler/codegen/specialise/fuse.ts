@@ -25,7 +25,7 @@ function formOf(p: StagePlan | undefined): string | undefined {
     return p.over.k === 'path' && p.over.segs.length === 1 ? String(p.over.segs[0]) : undefined;
   }
   if (!p.target) return '';
-  return p.target.k === 'jsonpath' ? /^\$\.([A-Za-z_][\w-]*)$/.exec(p.target.src)?.[1] : undefined;
+  return p.target.k === 'jsonpath' || p.target.k === 'places' ? /^\$\.([A-Za-z_][\w-]*)$/.exec(p.target.src)?.[1] : undefined;
 }
 
 /** The fusable runs of a chain's stages (two or more, one form, an aggregate only last). */
