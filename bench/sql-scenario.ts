@@ -8,7 +8,7 @@ const PG = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 // Set once by the runner's process and inherited by the server processes it spawns.
 const schema = (process.env.BENCH_SQL_SCHEMA ??= `pw_bench_sql_${process.pid}_${Date.now().toString(36)}`);
 const url = `${PG}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-const QUERY = 'SELECT id, customer, item, qty, price, note FROM orders WHERE customer = $1 ORDER BY id';
+export const QUERY = 'SELECT id, customer, item, qty, price, note FROM orders WHERE customer = $1 ORDER BY id';
 
 export const scenario = {
   name: 'sql',

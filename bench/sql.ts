@@ -3,7 +3,7 @@
 // CPU per request, and the pipewright/hand-written ratio against the scenario's target.
 // Run: npm run bench:sql (ROUNDS, SECONDS, CONNECTIONS, WARMUP, SIDES override the defaults).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { scenario } from './sql-scenario.ts';
 import { compileConfig } from '../compiler/project.ts';
+import { summarise } from './profile-summary.ts';
 import { generateModule } from '../compiler/codegen/module.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -27,9 +28,14 @@ async function generated(): Promise<string> {
   return file;
 }
 const moduleFile = await generated();
+// PROFILE=1: every server runs under --cpu-prof; each one's self time (measured rounds only) is printed.
+const profileDir = process.env.PROFILE ? mkdtempSync(join(tmpdir(), 'pw-bench-sql-prof-')) : undefined;
+const profArgs = (side: Side) => (profileDir ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, side)] : []);
+const started = performance.now();
+let warmedMs = 0;
 
 async function start(side: Side): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/sql-server.ts', side, moduleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profArgs(side), '--import', 'tsx', 'bench/sql-server.ts', side, moduleFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()));
     child.once('exit', (code) => reject(new Error(`${side} server exited with ${code}`)));
@@ -39,10 +45,12 @@ async function start(side: Side): Promise<{ url: string; child: ChildProcess }> 
 
 const stop = (child: ChildProcess) => new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
 
-async function answer(url: string): Promise<unknown> {
+/** Status, content type and body text: the comparison is byte for byte, not after parsing. */
+async function answer(url: string): Promise<{ status: number; type: string | null; body: string }> {
   const r = await fetch(url + scenario.request.path, { method: scenario.request.method });
-  if (r.status !== 200) throw new Error(`${url}: status ${r.status}: ${await r.text()}`);
-  return r.json();
+  const a = { status: r.status, type: r.headers.get('content-type'), body: await r.text() };
+  if (a.status !== 200) throw new Error(`${url}: status ${a.status}: ${a.body}`);
+  return a;
 }
 
 /** CPU time (user + system) a process has used, in ms (Linux /proc; clock ticks of 10 ms). */
@@ -62,6 +70,14 @@ async function measure(side: Side, s: { url: string; child: ChildProcess }): Pro
   return { rps: r.requests.average, cpuUsPerReq: (cpu * 1000) / r.requests.total };
 }
 
+/** Each side's profile (its main thread's, the largest file), start-up and warm-up left out. */
+function printProfiles(dir: string, skipMs: number): void {
+  for (const side of readdirSync(dir)) {
+    const files = readdirSync(join(dir, side)).map((f) => join(dir, side, f)).sort((a, b) => statSync(a).size - statSync(b).size);
+    console.log(`\n== ${side}: ${files.at(-1)}\n${summarise(JSON.parse(readFileSync(files.at(-1)!, 'utf8')), 40, skipMs)}`);
+  }
+}
+
 await scenario.setup();
 try {
   // Both servers live through every round (a fresh process per round would measure its warm-up).
@@ -71,10 +87,12 @@ try {
     // Same answer first: a faster wrong answer is no result.
     const [a, b] = await Promise.all([answer(pw!.url), answer(hw!.url)]);
     if (!isDeepStrictEqual(a, b)) throw new Error(`answers differ:\npipewright: ${JSON.stringify(a).slice(0, 300)}\nhandwritten: ${JSON.stringify(b).slice(0, 300)}`);
-    if (!Array.isArray(a) || a.length !== 100) throw new Error(`expected 100 rows, got ${JSON.stringify(a).slice(0, 200)}`);
+    const rows = JSON.parse(a!.body) as unknown;
+    if (!Array.isArray(rows) || rows.length !== 100) throw new Error(`expected 100 rows, got ${a!.body.slice(0, 200)}`);
 
     // Warm-up: pools, prepared statements, JIT.
     for (const s of [pw!, hw!]) await autocannon({ url: s.url + scenario.request.path, method: scenario.request.method, connections: CONNECTIONS, amount: WARMUP });
+    warmedMs = performance.now() - started;
     const results = { pipewright: [], handwritten: [] } as unknown as Record<Side, Array<{ rps: number; cpuUsPerReq: number }>>;
     for (let n = 0; n < ROUNDS; n++) {
       const order = (n % 2 ? ['handwritten', 'pipewright'] : ['pipewright', 'handwritten']) as Array<'pipewright' | 'handwritten'>;
@@ -94,12 +112,15 @@ try {
     };
     console.table({ ...Object.fromEntries(Object.entries(report.reqPerSec).map(([k, v]) => [`${k} req/s`, v])), ...Object.fromEntries(Object.entries(report.serverCpuUsPerReq).map(([k, v]) => [`${k} cpu µs/req`, v])) });
     console.log(`pipewright/hand-written throughput ${ratio}×, CPU efficiency ${cpuRatio}× (target >= ${scenario.target}×): ${report.met ? 'met' : 'NOT met'}; load average ${report.load}`);
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/sql.json', JSON.stringify(report, null, 2) + '\n');
+    if (!profileDir) { // a profiled run is slower: not a result
+      mkdirSync('bench/results', { recursive: true });
+      writeFileSync('bench/results/sql.json', JSON.stringify(report, null, 2) + '\n');
+    }
     if (!report.met) process.exitCode = 1;
   } finally {
     await Promise.all([stop(pw!.child), stop(hw!.child)]);
   }
+  if (profileDir) printProfiles(profileDir, warmedMs);
 } finally {
   await scenario.teardown();
 }
