@@ -21,7 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const x2 = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; connections: number }): void {
+export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; connections: number }, own: string[] = []): void {
   const machine = `${cpus()[0]?.model ?? 'unknown cpu'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
   const lines = [
     `Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${machine}`,
@@ -63,6 +63,7 @@ export function writeReport(results: ScenarioResult[], stat: StaticResults | und
     );
     json.static = stat;
   }
+  lines.push(...own);
   const text = lines.join('\n') + '\n';
   process.stdout.write(text);
   const dir = join(benchDir, 'results');

@@ -5,7 +5,9 @@
 // and CLI wall times. Prints a ratio table and writes bench/results/bench.{json,md}.
 // Options: --seconds N (per server per round, default 5) --rounds N (3) --connections N (20)
 //          --only a,b (scenario names, and `startup` for the start-up and CLI measurements; without
-//          `startup` in the list they are skipped) --no-static (skip the start-up and CLI measurements)
+//          `startup` in the list they are skipped; `sql` and `fanout` are the two scenarios with harnesses
+//          of their own, bench/sql.ts and bench/fanout.ts, run after the others) --no-static (skip the
+//          start-up and CLI measurements)
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,6 +19,7 @@ import { benchDir, buildDir, cli } from './paths.ts';
 import { answerOf, loadRound, type Round } from './load.ts';
 import { measureStatic, type StaticResults } from './static.ts';
 import { writeReport, type ScenarioResult } from './report.ts';
+import { OWN_HARNESS, ownLines, runOwnHarness } from './own-harness.ts';
 
 const here = benchDir;
 
@@ -112,7 +115,12 @@ async function main() {
     }
   }
   const stat: StaticResults | undefined = o['no-static'] || (only && !only.includes('startup')) ? undefined : await measureStatic();
-  writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS });
+  const own: string[] = [];
+  for (const name of OWN_HARNESS.filter((n) => !only || only.includes(n))) {
+    process.stderr.write(`bench: ${name}\n`);
+    own.push(...ownLines(name, await runOwnHarness(name)));
+  }
+  writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS }, own);
 }
 
 await main();
