@@ -119,7 +119,7 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
   });
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
   await settled?.(start);
-  const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start);
+  const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start, i.actions.length);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
   return finish(i, state, s, await failureOf(i, state, s));

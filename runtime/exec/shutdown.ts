@@ -11,19 +11,23 @@ export class RunStopped extends Error {
   constructor(readonly runId: string) { super(`run ${runId} stopped: the server shut down before it finished and has no durable store to keep it`); }
 }
 
-/** The sequence's outcome, unless the shutdown comes first: then a pause at the action in flight, or RunStopped. */
-export function untilShutdown(work: Promise<Paused | undefined>, state: RunState, services: Services, start: number): Promise<Paused | undefined> {
+/** The sequence's outcome, unless the shutdown comes first: then a pause at the action in flight, or
+ *  RunStopped. With every one of the `total` actions settled (the last checkpoint being written), the
+ *  sequence has nothing left to start: its own outcome is awaited. */
+export function untilShutdown(work: Promise<Paused | undefined>, state: RunState, services: Services, start: number, total: number): Promise<Paused | undefined> {
   const signal = services.shutdown;
   if (!signal) return work;
   const settledBefore = state.seq.order.length; // each action of the sequence adds one when it settles
   return new Promise((resolve, reject) => {
     const stop = () => {
+      const index = start + state.seq.order.length - settledBefore;
+      if (index >= total) return;
       work.catch(() => {}); // its outcome no longer counts
       if (!services.store?.durable) return reject(new RunStopped(state.id));
-      resolve({ index: start + state.seq.order.length - settledBefore, suspend: { reason: 'shutdown', at: services.clock.now() } });
+      resolve({ index, suspend: { reason: 'shutdown', at: services.clock.now() } });
     };
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop(); // a settled promise ignores the work's later outcome
+    else signal.addEventListener('abort', stop, { once: true });
     work.then(
       (v) => { signal.removeEventListener('abort', stop); resolve(v); },
       (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); },

@@ -25,6 +25,7 @@ import type { Services } from '../services.ts';
 import type { Store } from '../store-types.ts';
 import { executeInterface, newRunState, type RunResult } from '../exec/run.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
+import { redactorOf, redactRun } from '../values/redact.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
 export interface ScheduleOptions {
@@ -120,6 +121,13 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     return { ...newRunState(job.plan, job.iface, request(job), { trigger: 'schedule', env: o.env, services: o.services, runId, tick: { schedule: job.key, at: tickAt, attempt: n } }), unstarted: true };
   };
 
+  /** A held run whose node crashed running it: failed, with the crash as its 500 response (redacted as every stored run). */
+  const crashedRun = (job: Job, tickAt: number, n: number, runId: string, e: unknown): RunState => {
+    const st = newRunState(job.plan, job.iface, request(job), { trigger: 'schedule', env: o.env, services: o.services, runId, tick: { schedule: job.key, at: tickAt, attempt: n } });
+    const response = { status: 500, headers: {}, body: { error: { status: 500, message: `the run crashed: ${(e as Error).message}` } } };
+    return redactRun({ ...st, status: 'failed', response }, redactorOf(o.env));
+  };
+
   /** An attempt ended (here or on the node that took it over): a failed or crashed one is retried. */
   const afterAttempt = async (job: Job, tickAt: number, n: number, result: RunResult | undefined) => {
     if (result && result.state.status !== 'failed') return;
@@ -158,6 +166,9 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
       // Another node continues the run from its checkpoint: not a failed attempt.
       if (e instanceof LeaseLost) { log(e.message); return 'taken-over'; }
       log(`schedule of ${job.key}: run crashed: ${(e as Error).message}`);
+      // The claim stored the run held (heldRun): recorded failed here, or another node's resumer would
+      // take it over after the lease, crash again, and claim it again after every lease.
+      if (o.store.durable) await o.store.saveRun(crashedRun(job, tickAt, n, runId, e)).catch((x: unknown) => log(`schedule of ${job.key}: run ${runId}: ${(x as Error).message}`));
       return undefined; // counts as a failed attempt
     } finally {
       stopRenewing();

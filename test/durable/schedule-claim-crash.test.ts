@@ -1,6 +1,9 @@
 // A node that dies right after claiming a schedule tick, before its run starts: on Postgres the claim
 // stores the tick's run, held under a lease, in the same statement, so another node's resumer takes
 // the run over once the lease expires and the tick runs exactly once (before, the tick was lost).
+// A run that crashes on its node before its first checkpoint (a param's validate whose jq fails) is
+// recorded failed there: otherwise the resumers would take it over, crash again, and claim it again
+// after every lease without end.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../../runtime/ir.ts';
@@ -34,22 +37,28 @@ function diesAfterClaim(store: Store, claimed: () => void): Store {
   return s;
 }
 
-describe('a node dying between claiming a tick and running it', () => {
-  it('leaves a run that another node takes over: the tick runs exactly once', async () => {
-    const plan = await planOf('jobs.yaml', 'interpreted', `
+/** A plan whose one schedule ticks once, a second and a half from now (6 fields, seconds first:
+ *  tests only); `validate` is appended to its param. */
+async function nightly(validate = '') {
+  const plan = await planOf('jobs.yaml', 'interpreted', `
 interfaces:
   nightly:
     schedule: { cron: "0 3 * * *", enabled: true }
     params:
       who:
-        default_value: nightly
+        default_value: nightly${validate}
     actions:
       - name: Ping
         url: a|var::API|/tick?who=a|params::who|
 `);
-    // One tick, a second from now (6 fields, seconds first: tests only).
-    const at = new Date(Date.now() + 1500);
-    plan.interfaces[0]!.schedule = { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, enabled: true } as Json;
+  const at = new Date(Date.now() + 1500);
+  plan.interfaces[0]!.schedule = { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, enabled: true } as Json;
+  return plan;
+}
+
+describe('a node dying between claiming a tick and running it', () => {
+  it('leaves a run that another node takes over: the tick runs exactly once', async () => {
+    const plan = await nightly();
     const env = { ...testEnv({ API: up.url }), uuid: randomUUID };
     let claimed = false;
     const a = startSchedules([plan], { store: diesAfterClaim(stores[0]!, () => { claimed = true; }), env, services: { clock: systemClock, store: stores[0]! }, node: 'node-a', seconds: true, log: () => {} });
@@ -70,6 +79,31 @@ interfaces:
     } finally {
       await b.stop();
       void a.stop(); // its claim never returns: only its timers are cleared
+    }
+  }, 30_000);
+});
+
+describe('a scheduled run that crashes before its first checkpoint', () => {
+  it('is recorded as failed where it crashed, not taken over by another node', async () => {
+    const plan = await nightly(`
+        validate:
+          jq: 'error("boom")'
+          is_equal_to: true`);
+    const env = { ...testEnv({ API: up.url }), uuid: randomUUID };
+    const logA: string[] = [];
+    const logB: string[] = [];
+    const a = startSchedules([plan], { store: stores[0]!, env, services: { clock: systemClock, store: stores[0]! }, node: 'node-a', seconds: true, log: (m) => logA.push(m) });
+    const b = startResumer({ plans: [plan], store: stores[1]!, env, services: { clock: systemClock, store: stores[1]! }, node: 'node-b', pollMs: 50, log: (m) => logB.push(m) });
+    try {
+      await until(() => logA.find((m) => m.includes('run crashed')), 10_000);
+      // Several leases later: the run was never resumed elsewhere, and it is no longer held.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(logB.filter((m) => m.includes('resume failed'))).toEqual([]);
+      const { rows } = await stores[1]!.pool.query(`SELECT status FROM "${schema}".runs WHERE status <> 'succeeded'`);
+      expect(rows.map((r: { status: string }) => r.status)).toEqual(['failed']);
+    } finally {
+      await b.stop();
+      await a.stop();
     }
   }, 30_000);
 });

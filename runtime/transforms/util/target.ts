@@ -5,7 +5,8 @@
 // - no target: the transform applies to the data itself;
 // - a target that selects nothing, or only nulls: the data comes back unchanged;
 // - a selected scalar is refused (a target names an object or array to work on);
-// - nested selections (`$..items`) apply innermost first; the outer one sees the inner results;
+// - nested selections (`$..items`) apply innermost first; the outer one sees the inner results (an
+//   apply that answers through a Promise, a filter awaiting a jq regex, is awaited before the next);
 // - the target names places, not values: one object at two places (a value interpolated into two
 //   fields) changes only where it is selected (docs/decisions.md, "JSONPath targets").
 import type { Place } from '../../jsonpath/query.ts';
@@ -40,14 +41,23 @@ export function atTargets(who: string, data: unknown, target: Targets | undefine
 type Key = Place['at'][number];
 interface Trie { children: Map<Key, Trie>; selected: boolean }
 
-/** Copies the containers along the paths; selected nodes become apply(their rebuilt self), innermost first. */
+/** Copies the containers along the paths; selected nodes become apply(their rebuilt self), innermost
+ *  first. Synchronous unless an apply answers through a Promise: from there on, each one is awaited. */
 function rebuild(cur: unknown, t: Trie, apply: (node: object) => unknown): unknown {
+  const kids = [...t.children];
   let copy: Record<string, unknown> | unknown[] | undefined;
-  for (const [k, child] of t.children) {
-    const c = cur as Record<string, unknown>;
-    copy ??= Array.isArray(cur) ? [...cur] : { ...c };
-    setOwn(copy as Record<string, unknown>, String(k), rebuild(c[k as string], child, apply));
-  }
-  const self = copy ?? cur;
-  return t.selected ? apply(self as object) : self;
+  const from = (i: number): unknown => {
+    for (; i < kids.length; i++) {
+      const [k, child] = kids[i]!;
+      const c = cur as Record<string, unknown>;
+      copy ??= Array.isArray(cur) ? [...cur] : { ...c };
+      const v = rebuild(c[k as string], child, apply);
+      const into = copy as Record<string, unknown>;
+      if (v instanceof Promise) return v.then((x: unknown) => { setOwn(into, String(k), x); return from(i + 1); });
+      setOwn(into, String(k), v);
+    }
+    const self = copy ?? cur;
+    return t.selected ? apply(self as object) : self;
+  };
+  return from(0);
 }
