@@ -8,7 +8,7 @@ import { roundNumber } from '../calc/round.ts';
 export { getDotted } from '../calc/locate.ts';
 export { toNumber } from '../calc/num.ts';
 export { cleanSum } from '../transforms/aggregate.ts';
-export { copyRecord, setOwn } from '../values/build.ts';
+export { copyRecord, detached, setOwn } from '../values/build.ts';
 export { atTargets } from '../transforms/util/target.ts';
 export { kindOf, lookup } from '../transforms/util/path.ts';
 export { eachRecord } from '../transforms/util/each.ts';

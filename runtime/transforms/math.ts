@@ -7,7 +7,7 @@ import { roundDecimal, roundNumber, MAX_PLACES } from '../calc/round.ts';
 import { TransformError } from './types.ts';
 import { setOwn } from './util/path.ts';
 import { atTargets, type Targets } from './util/target.ts';
-import { copyRecord } from '../values/build.ts';
+import { copyRecord, detached } from '../values/build.ts';
 
 export interface MathArgs {
   expressions: Array<[name: string, calc: (target: unknown) => unknown]>;
@@ -48,7 +48,7 @@ export function run(data: unknown, args: MathArgs, _s: Scope): unknown {
     // Only objects get fields; other array elements pass through unchanged.
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
     const out = copyRecord(obj as Record<string, unknown>);
-    for (const [name, f] of args.expressions) setOwn(out, name, finish(f(out)));
+    for (const [name, f] of args.expressions) setOwn(out, name, finish(detached(f(out), out)));
     return out;
   };
 

@@ -10,3 +10,9 @@ export function setOwn(o: object, key: string, value: unknown): void {
 export function copyRecord<T extends object>(o: T): T {
   return Object.hasOwn(o, '__proto__') ? { ...o } : Object.assign({}, o);
 }
+
+/** A math result as it may be stored in its record: the record itself (the expression `target`)
+ *  becomes a copy of it as it stands, so the record never holds itself (JSON could not encode it). */
+export function detached(v: unknown, record: object): unknown {
+  return v === record ? copyRecord(record) : v;
+}

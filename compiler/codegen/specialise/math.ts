@@ -36,7 +36,8 @@ export function planMath(e: Emitter, t: TransformIR, owner: string[]): MathPlan 
 
 /** The value expression of one expression over the record `rec`, rounded where decimal_places says. */
 export function mathValue(plan: MathPlan, set: MathSet, rec: string): string {
-  const v = `${set.fn}(${rec})`;
+  // Only an expression reading `target` whole can give the record itself (runtime/values/build.ts detached).
+  const v = set.reads === 'all' ? `rt.sp.detached(${set.fn}(${rec}), ${rec})` : `${set.fn}(${rec})`;
   return plan.places === undefined ? v : `rt.sp.rounded(${v}, ${plan.places})`;
 }
 
