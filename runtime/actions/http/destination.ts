@@ -23,10 +23,22 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
 export function checkLiteral(url: string): void {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (!isIP(host)) return;
+  const host = literalHost(url);
+  if (host === undefined) return;
   const why = refusal(outboundPolicy(), host, host);
   if (why) throw denied(why);
+}
+
+/** The IP-literal host of a URL (undefined for a name), remembered per origin: parsing a URL
+ *  on every request showed in profiles. Bounded: origins come from configs and requests. */
+const literals = new Map<string, string | undefined>();
+function literalHost(url: string): string | undefined {
+  if (literals.has(url)) return literals.get(url);
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  const literal = isIP(host) ? host : undefined;
+  if (literals.size >= 1000) literals.clear();
+  literals.set(url, literal);
+  return literal;
 }
 
 /** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here
