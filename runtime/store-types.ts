@@ -3,6 +3,9 @@
 // postgres.ts (SERVICE__DATABASE_URL; durable, shared by every node).
 import type { RunState } from './run-state.ts';
 
+/** A finished run's record as JSON text not yet redacted, and the redaction that makes it storable. */
+export interface RecordText { raw: string; redact(raw: string): string }
+
 export interface SuspendedRun {
   state: RunState;
   /** When the scheduler should resume it (a delay, a retry wait, or a callback's timeout). */
@@ -58,9 +61,9 @@ export interface Store {
   /** Extends the leases of runs this node holds (called while an action runs longer than a lease). */
   renewLeases(ids: string[], node: string): Promise<void>;
   /** Records a finished (or running) run's final state; the run is no longer suspended. `json`:
-   *  the state's JSON text, when the caller has it already, or a function making it (a store that
-   *  keeps runs in memory calls it only when the run is read). */
-  saveRun(state: RunState, json?: string | (() => string)): Promise<void>;
+   *  the state's JSON text, when the caller has it already, or a record still to be redacted (a
+   *  store that keeps runs in memory redacts it only when the run is read). */
+  saveRun(state: RunState, json?: string | RecordText): Promise<void>;
   loadRun(id: string): Promise<RunState | undefined>;
   /** Forgets finished runs last written before `before` (bounded retention); returns how many. */
   pruneFinished?(before: Date): Promise<number>;

@@ -6,16 +6,17 @@ import { managedMode } from '../values/managed-mode.ts';
 
 export interface OutboundPolicy { allow: IpList; deny: IpList; managed: boolean }
 
-let cached: { key: string; policy: OutboundPolicy } | undefined;
+let cached: { allow?: string; deny?: string; managed?: string; policy: OutboundPolicy } | undefined;
 
-/** Read from the environment; re-parsed only when the settings change. */
+/** Read from the environment (every outbound request: three reads, no allocation); re-parsed only
+ *  when the settings change. */
 export function outboundPolicy(env: Record<string, string | undefined> = process.env): OutboundPolicy {
-  const key = JSON.stringify([env.SERVICE__OUTBOUND_ALLOW, env.SERVICE__OUTBOUND_DENY, env.SERVICE__MANAGED_MODE]);
-  if (cached?.key !== key) {
-    cached = { key, policy: {
-      allow: ipList(env.SERVICE__OUTBOUND_ALLOW, 'SERVICE__OUTBOUND_ALLOW'),
-      deny: ipList(env.SERVICE__OUTBOUND_DENY, 'SERVICE__OUTBOUND_DENY'),
-      managed: managedMode(env.SERVICE__MANAGED_MODE),
+  const allow = env.SERVICE__OUTBOUND_ALLOW, deny = env.SERVICE__OUTBOUND_DENY, managed = env.SERVICE__MANAGED_MODE;
+  if (!cached || cached.allow !== allow || cached.deny !== deny || cached.managed !== managed) {
+    cached = { allow, deny, managed, policy: {
+      allow: ipList(allow, 'SERVICE__OUTBOUND_ALLOW'),
+      deny: ipList(deny, 'SERVICE__OUTBOUND_DENY'),
+      managed: managedMode(managed),
     } };
   }
   return cached.policy;

@@ -11,7 +11,12 @@ import type { Environment } from '../scope.ts';
 import type { Logger } from '../log/logger.ts';
 
 interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult }
-const served = new WeakMap<FastifyRequest, Served>();
+// Kept on the request itself (a property, not a WeakMap entry per request).
+const SERVED = Symbol('pipewright.served');
+const served = {
+  get: (req: FastifyRequest): Served | undefined => (req as unknown as { [SERVED]?: Served })[SERVED],
+  set: (req: FastifyRequest, s: Served) => { (req as unknown as { [SERVED]?: Served })[SERVED] = s; },
+};
 const pending = new WeakMap<FastifyInstance, Map<string, Served>>();
 
 /** Called by a route handler before and after the run: what the request ran (for its log line). */

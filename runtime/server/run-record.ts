@@ -1,19 +1,27 @@
 // The record of a finished run kept for GET /_ap/runs/<id>: its outcome and bookkeeping, not the
 // request body or each action's data (megabytes per run under load; the capture keeps them when one
-// is on). Nothing is serialised or redacted when the run finishes: the store asks for the redacted
-// JSON text when it writes it (Postgres: at once) or when someone reads the run (memory: most runs
-// never are). The redactor's secrets are fixed at start, so a later redaction gives the same text.
+// is on). At finish it is only written out, with the response body's JSON text the HTTP reply made
+// spliced in; the masking of credential headers and the redaction of secrets wait until a store
+// writes it (Postgres: at once) or someone reads it (memory: most runs never are). The redactor's
+// secrets are fixed at start, so a later redaction gives the same text.
 import type { RunResult } from '../exec/run.ts';
 import type { RunState } from '../run-state.ts';
+import type { RecordText } from '../store-types.ts';
 import { redactRunJson, type Redactor } from '../values/redact.ts';
 
-export function finishedRecord(result: RunResult, redact: Redactor): { state: RunState; json: () => string } {
+const redactions = new WeakMap<Redactor, RecordText['redact']>();
+
+/** `state`: the record without the response body (what a store may keep when the text is too large). */
+export function finishedRecord(result: RunResult, redact: Redactor): { state: RunState; json: RecordText } {
   const st = result.state;
   const { body, ...response } = result.response;
-  // The body's JSON text, when the HTTP reply made it, is kept instead of the body's object graph.
-  const bodyJson = result.bodyJson;
-  const kept = bodyJson === undefined ? body : undefined;
   const state: RunState = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: Object.create(null) as RunState['steps'], response: { ...response, body: null } };
-  const json = () => redactRunJson({ ...state, response: { ...response, body: bodyJson === undefined ? kept : JSON.parse(bodyJson) } }, redact).json;
-  return { state, json };
+  // The record's text: the state without its response, then the response with the body's text.
+  const { response: _, ...rest } = state;
+  const bodyJson = body === undefined ? undefined : result.bodyJson ?? JSON.stringify(body);
+  const head = JSON.stringify(rest);
+  const raw = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"response":${JSON.stringify(response).slice(0, -1)}${bodyJson === undefined ? '' : `,"body":${bodyJson}`}}}`;
+  let r = redactions.get(redact);
+  if (!r) redactions.set(redact, (r = (text: string) => redactRunJson(JSON.parse(text) as RunState, redact).json));
+  return { state, json: { raw, redact: r } };
 }

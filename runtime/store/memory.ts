@@ -1,18 +1,19 @@
 // The embedded store (no SERVICE__DATABASE_URL): one process, nothing survives a restart.
-// Runs are kept as JSON text, so callers get copies, as they would from Postgres. A finished run's
-// text may be made only when the run is read (most never are): see saveRun.
+// Runs are kept as JSON text, so callers get copies, as they would from Postgres. The records of
+// runs that finished without ever being parked (every HTTP run) go to a ring buffer, unredacted,
+// and are redacted when read (most never are).
 import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { MemoryKv } from './memory-kv.ts';
-import type { CapturedRun, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
+import { TextRing } from './text-ring.ts';
+import type { CapturedRun, RecordText, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
-interface RunRow { json: string | (() => string); status: RunState['status']; wakeAt: number | null; token: string | null }
-
-/** The row's JSON text, made (once) if it was saved as a function. */
-const textOf = (r: RunRow): string => (typeof r.json === 'function' ? (r.json = r.json()) : r.json);
+interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
 
 /** Finished runs kept for loadRun; older ones are forgotten (memory would grow with every run). */
 const MAX_FINISHED = 10_000;
+/** The ring's bytes: records of runs with large responses are forgotten sooner. */
+const MAX_FINISHED_BYTES = 16 * 1024 * 1024;
 /** Claimed ticks older than this are forgotten: no node claims a tick that late. */
 const TICK_MEMORY_MS = 86_400_000;
 
@@ -24,6 +25,7 @@ export class MemoryStore implements Store {
   private readonly ticks = new Map<string, Set<number>>();
   private readonly captures = new Map<string, string>();
   private readonly kv = new MemoryKv();
+  private readonly records = new TextRing<RecordText['redact']>(MAX_FINISHED_BYTES, MAX_FINISHED);
 
   async init(): Promise<void> {}
   async close(): Promise<void> {}
@@ -36,6 +38,7 @@ export class MemoryStore implements Store {
     if (old?.token != null && old.token !== run.token) this.tokens.delete(old.token);
     if (run.token !== null) this.tokens.set(run.token, id);
     this.finished.delete(id);
+    this.records.delete(id);
     this.runs.set(id, { json: JSON.stringify(run.state), status: 'suspended', wakeAt: run.wakeAt?.getTime() ?? null, token: run.token });
   }
 
@@ -45,7 +48,7 @@ export class MemoryStore implements Store {
       .sort((a, b) => a.wakeAt! - b.wakeAt!)
       .slice(0, Math.max(0, limit));
     for (const r of due) r.status = 'running'; // wakeAt stays: a later callback reads as expired
-    return due.map((r) => JSON.parse(textOf(r)) as RunState);
+    return due.map((r) => JSON.parse(r.json) as RunState);
   }
 
   async claimToken(token: string, now: Date, _node: string): Promise<TokenClaim> {
@@ -54,12 +57,20 @@ export class MemoryStore implements Store {
     if (r.status !== 'suspended' || (r.wakeAt !== null && r.wakeAt <= now.getTime())) return { kind: tokenRefusal(r.status, r.wakeAt, now.getTime()) };
     r.status = 'running';
     r.wakeAt = null;
-    return { kind: 'claimed', state: JSON.parse(textOf(r)) as RunState };
+    return { kind: 'claimed', state: JSON.parse(r.json) as RunState };
   }
 
-  async saveRun(state: RunState, json?: string | (() => string)): Promise<void> {
+  async saveRun(state: RunState, json?: string | RecordText): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
     const old = this.runs.get(state.id);
+    if (typeof json === 'object') {
+      if (!old && state.status !== 'running') {
+        // Too large for the ring: the state as given (the caller's, without the response body).
+        if (!this.records.set(state.id, json.raw, json.redact)) this.records.set(state.id, JSON.stringify(state), json.redact);
+        return;
+      }
+      json = json.redact(json.raw);
+    }
     this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
     if (state.status === 'running') return;
     this.finished.delete(state.id);
@@ -85,7 +96,9 @@ export class MemoryStore implements Store {
 
   async loadRun(id: string): Promise<RunState | undefined> {
     const r = this.runs.get(id);
-    return r ? (JSON.parse(textOf(r)) as RunState) : undefined;
+    if (r) return JSON.parse(r.json) as RunState;
+    const kept = this.records.get(id);
+    return kept ? (JSON.parse(kept.extra(kept.text)) as RunState) : undefined;
   }
 
   async countSuspended(): Promise<number> {

@@ -6,7 +6,7 @@ import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { PgKv } from './pg-kv.ts';
 import { migrate, quoteSchema } from './pg-schema.ts';
-import type { CapturedRun, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
+import type { CapturedRun, RecordText, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -91,12 +91,12 @@ export class PostgresStore implements Store {
     await this.pool.query(`UPDATE ${this.s}.runs SET lease_until = now() + $3::interval WHERE id = ANY($1) AND status = 'running' AND claimed_by = $2`, [ids, node, this.lease]);
   }
 
-  async saveRun(state: RunState, json?: string | (() => string)): Promise<void> {
+  async saveRun(state: RunState, json?: string | RecordText): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
     await this.pool.query(
       `INSERT INTO ${this.s}.runs (id, config, iface, status, state, updated_at) VALUES ($1, $2, $3, $4, $5::json, now())
        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, state = EXCLUDED.state, updated_at = now()`,
-      [state.id, state.config, state.iface, state.status, typeof json === 'function' ? json() : json ?? JSON.stringify(state)]);
+      [state.id, state.config, state.iface, state.status, typeof json === 'object' ? json.redact(json.raw) : json ?? JSON.stringify(state)]);
   }
 
   async loadRun(id: string): Promise<RunState | undefined> {

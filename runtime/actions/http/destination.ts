@@ -22,8 +22,10 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 };
 
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
-function checkLiteral(url: string): void {
-  refuseLiteral(hostOf(url));
+export function checkLiteral(url: string): void {
+  const host = literalHost(url);
+  if (host === undefined) return;
+  refuseLiteral(host);
 }
 
 /** A URL's host as net.connect and the policy take it: an IPv6 literal without its brackets. */
@@ -41,6 +43,18 @@ function refuseLiteral(host: string): void {
 export function policedConnect(host: string, port: number): Socket {
   refuseLiteral(host);
   return connect({ host, port, lookup: guardedLookup });
+}
+
+/** The IP-literal host of a URL (undefined for a name), remembered per origin: parsing a URL
+ *  on every request showed in profiles. Bounded: origins come from configs and requests. */
+const literals = new Map<string, string | undefined>();
+function literalHost(url: string): string | undefined {
+  if (literals.has(url)) return literals.get(url);
+  const host = hostOf(url);
+  const literal = isIP(host) ? host : undefined;
+  if (literals.size >= 1000) literals.clear();
+  literals.set(url, literal);
+  return literal;
 }
 
 /** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here

@@ -8,7 +8,7 @@ import type { Plan } from './plan.ts';
 import { getDispatcher } from './pool.ts';
 import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse } from './send.ts';
-import { parseTarget } from './target.ts';
+import { targetOf } from './target.ts';
 import { preflight } from './destination.ts';
 import { Refused } from '../../refused.ts';
 import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
@@ -18,7 +18,7 @@ export interface Exchanged { out: ActionOutcome; bytes: number }
 /** `page` is 1-based; `maxBytes` the response-byte budget left for this request. */
 export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
-  const target = parseTarget(url.href);
+  const target = targetOf(url);
   const where = `${method} ${target.display}`;
   const headers = { ...plan.headers };
   if (plan.idempotency) headers[plan.idempotency.name] = pageKey(plan.idempotency, page);

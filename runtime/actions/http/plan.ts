@@ -31,12 +31,11 @@ export interface Plan {
 }
 
 export async function prepare(config: Record<string, any>, ctx: ActionContext): Promise<Plan> {
-  const target = parseTarget(config.url);
+  const { target, url } = parseTarget(config.url);
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
   const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
-  const url = new URL(config.url);
-  url.username = url.password = '';
+  if (url.username || url.password) url.username = url.password = '';
   if (config.proxy_query === true || config.proxy_query === 'true') passQuery(url, request);
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);

@@ -9,10 +9,15 @@ export interface Target {
   userinfo?: { user: string; pass: string };
 }
 
-export function parseTarget(raw: unknown): Target {
+/** The configured URL, parsed once: its target (with userinfo) and the URL itself. */
+export function parseTarget(raw: unknown): { target: Target; url: URL } {
   if (typeof raw !== 'string' || raw === '') throw new Error('http.url must be a non-empty string');
   let u: URL;
   try { u = new URL(raw); } catch { throw new Error(`invalid http.url ${JSON.stringify(redact(raw))}`); }
+  return { target: targetOf(u), url: u };
+}
+
+export function targetOf(u: URL): Target {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`unsupported URL scheme ${u.protocol} (only http and https)`);
   const userinfo = u.username || u.password
     ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined;
