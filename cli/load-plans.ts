@@ -1,7 +1,7 @@
 // Configs → runnable plans for `run` and `test`: the fast path compiles each config to a module in a
 // temp folder and imports it; the interpreter builds closures from the same IR. Both share the
 // CLI's runtime instance.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,10 +21,14 @@ export async function loadPlans(files: string[], interpreted: boolean): Promise<
   if (interpreted) return all.map((c) => interpretConfig(c.ir));
   const plans: Plan[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pipewright-'));
-  for (const c of all) {
-    const target = join(dir, `${c.name}.mts`);
-    writeFileSync(target, await generateModule(c.ir, { runtime: runtimeEntry, format: false }));
-    plans.push(((await import(pathToFileURL(target).href)) as { plan: Plan }).plan);
+  try {
+    for (const c of all) {
+      const target = join(dir, `${c.name}.mts`);
+      writeFileSync(target, await generateModule(c.ir, { runtime: runtimeEntry, format: false }));
+      plans.push(((await import(pathToFileURL(target).href)) as { plan: Plan }).plan);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true }); // imported modules live on in memory
   }
   return plans;
 }

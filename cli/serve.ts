@@ -2,7 +2,7 @@
 // The fast path bundles the generated modules with only the runtime parts they use (as `compile`
 // does for server.mjs) and serves from that bundle: the serving process never loads the runtime's
 // unused engines, surfaces and drivers, nor prettier. The interpreter needs the whole runtime.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,15 +21,20 @@ export async function serve(files: string[], o: { port?: string; host?: string; 
     await rt.initJq();
     served = { plans: all.map((c) => rt.interpretConfig(c.ir)), listen: rt.listen, StartupError: rt.StartupError };
   } else {
+    // The bundle is one self-contained file: once imported, its folder is removed (a restart makes a new one).
     const dir = mkdtempSync(join(tmpdir(), 'pipewright-'));
-    const modules: string[] = [];
-    for (const [i, c] of all.entries()) {
-      modules.push(join(dir, `m${i}_${c.name}.ts`));
-      writeFileSync(modules[i]!, await generateModule(c.ir, { format: false }));
+    try {
+      const modules: string[] = [];
+      for (const [i, c] of all.entries()) {
+        modules.push(join(dir, `m${i}_${c.name}.ts`));
+        writeFileSync(modules[i]!, await generateModule(c.ir, { format: false }));
+      }
+      const out = join(dir, 'serve.mjs');
+      await bundleForServe(modules, out);
+      served = (await import(pathToFileURL(out).href)) as Served;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    const out = join(dir, 'serve.mjs');
-    await bundleForServe(modules, out);
-    served = (await import(pathToFileURL(out).href)) as Served;
   }
   try {
     await served.listen(served.plans, { port: Number(o.port ?? process.env.PORT ?? 8080), host: o.host ?? '127.0.0.1' });

@@ -2,6 +2,7 @@
 // lines through pino-pretty. Every argument of every line passes the process's redactor first, so a
 // secret that reached an error message, a header or a config log message is never written.
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Redactor } from '../values/redact.ts';
 
@@ -70,10 +71,17 @@ function isoTime(): string {
   return `${prefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
 }
 
-/** pino-pretty is loaded only when asked for (SERVICE__LOG_PRETTY=1); a bundle may leave it out. */
+/** pino-pretty is loaded only when asked for (SERVICE__LOG_PRETTY=1); a bundle leaves it out, and may
+ *  run from a folder with no node_modules (`serve` imports its bundle from a temp folder), so it is
+ *  looked up from this module and then from the started script (the CLI, or server.mjs). */
 function prettyStream(): DestinationStream {
-  const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
-  return pretty({ colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
+  const from = [import.meta.url, ...(process.argv[1] ? [pathToFileURL(process.argv[1]).href] : [])];
+  for (const base of from) {
+    let pretty: (o: object) => DestinationStream;
+    try { pretty = createRequire(base)('pino-pretty') as typeof pretty; } catch { continue; }
+    return pretty({ colorize: true, translateTime: 'SYS:standard', ignore: 'pid,hostname' });
+  }
+  throw new Error('SERVICE__LOG_PRETTY=1 needs the pino-pretty package next to the server (npm install pino-pretty), or unset it for JSON lines');
 }
 
 /** Errors (alone or as a field) become plain data with their stack, so the redactor reaches them. */

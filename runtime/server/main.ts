@@ -119,6 +119,8 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
   log.info({ node, configs: plans.map((p) => p.name), port }, 'started');
+  // Log lines are batched (runtime/log/logger.ts): the start-up warnings go out before the ready line.
+  await new Promise<void>((done) => log.flush(() => done()));
   process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
   const stop = (signal: string) => {
     log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');

@@ -37,4 +37,11 @@ describe('serve start-up', () => {
     expect((await fetch(`${locked.url}/hello?name=Ada`, { headers: { 'x-api-key': 'key-0123456789abcdef' } })).status).toBe(200);
     expect(locked.err()).not.toContain('no inbound credentials');
   }, 60_000);
+
+  it('prints pretty log lines with SERVICE__LOG_PRETTY=1 (the fast path serves from a bundle in a temp folder)', async () => {
+    const pretty = await start({ SERVICE__LOG_PRETTY: '1' });
+    expect((await fetch(`${pretty.url}/hello?name=Ada`)).status).toBe(200);
+    expect(pretty.err()).toMatch(/WARN.*no inbound credentials configured/);
+    expect(pretty.err()).not.toMatch(/^\{"level"/m);
+  }, 60_000);
 });
