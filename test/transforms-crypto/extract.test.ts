@@ -92,7 +92,7 @@ describe('flatten', () => {
   });
   it('prefix, target and arrays of records', () => {
     expect(t('flatten', { a: { b: 1 } }, { key_separator: '_', prefix: 'user' })).toEqual({ user_a_b: 1 });
-    expect(t('flatten', frozen({ meta: 1, item: { a: { b: 2 } } }), { key_separator: '/', target: (d: any) => [d.item] })).toEqual({ meta: 1, item: { 'a/b': 2 } });
+    expect(t('flatten', frozen({ meta: 1, item: { a: { b: 2 } } }), { key_separator: '/', target: (d: any) => [{ v: d.item, at: ['item'] }] })).toEqual({ meta: 1, item: { 'a/b': 2 } });
     expect(t('flatten', [{ a: { b: 1 } }, 'x'], { key_separator: '.' })).toEqual([{ 'a.b': 1 }, 'x']);
   });
   it('fails cleanly on collisions, scalars and deep nesting', async () => {
