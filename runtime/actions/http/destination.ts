@@ -22,7 +22,7 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 };
 
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
-export function checkLiteral(url: string): void {
+function checkLiteral(url: string): void {
   const host = literalHost(url);
   if (host === undefined) return;
   refuseLiteral(host);
