@@ -9,6 +9,7 @@ import type { Store } from '../store-types.ts';
 import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
+import { failHeld } from './failed-run.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -46,12 +47,20 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
 /** Continues one claimed run and records how it ended (or it is suspended again by the executor). */
 export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks' | 'node'>, run: RunState, delivery: Delivery): Promise<RunState> {
   const plan = o.plans.find((p) => p.name === run.config);
-  if (!plan) {
-    o.log?.(`run ${run.id}: config ${run.config} is not served by this node; left for another`);
-    run.status = 'failed';
-    await o.store.saveRun(run);
-    return run;
-  }
+  const iface = plan?.interfaces.find((x) => x.name === run.iface);
+  /** Ends the run failed with a 500 saying why (when this node still holds it), then its after-run hooks. */
+  const fail = async (why: string): Promise<RunState> => {
+    o.log?.(`run ${run.id}: resume failed: ${why}`);
+    // Where the run stands: the action it waits in, or the one it was running (the cursor's).
+    const action = run.wake?.action ?? iface?.actions[run.cursor]?.name;
+    const r = await failHeld(o, run, why, action).catch((e: unknown) => { o.log?.(`run ${run.id}: recording its failure: ${(e as Error).message}`); return undefined; });
+    if (!r) return run;
+    // A throwing hook must not stop the resumer's loop (this runs in its tick).
+    try { if (plan && iface) o.hooks?.afterRun(plan, iface, r); } catch (e) { o.log?.(`run ${run.id}: after-run hook: ${(e as Error).message}`); }
+    return r.state;
+  };
+  // Every node serves the same configs; one that does not (a deploy under way) cannot run it.
+  if (!plan) return fail(`config "${run.config}" is not served by the node that claimed it`);
   // The lease is renewed after each action (checkpoint) and, for a long action, by a timer.
   const stopRenewing = renewWhileHeld(o.store, run.id, o.node);
   const checkpoint = leasedCheckpoint(o.store, o.env, o.node);
@@ -59,17 +68,13 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     if (r.state.status !== 'suspended') {
       await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));
-      const iface = plan.interfaces.find((x) => x.name === run.iface);
       if (iface) o.hooks?.afterRun(plan, iface, r);
     }
     return r.state;
   } catch (e) {
     // Another node holds the run now and continues it: this node must not record an outcome.
     if (e instanceof LeaseLost) { o.log?.(e.message); return run; }
-    o.log?.(`run ${run.id}: resume failed: ${(e as Error).message}`);
-    run.status = 'failed';
-    await o.store.saveRun(run);
-    return run;
+    return await fail((e as Error).message);
   } finally {
     stopRenewing();
   }
