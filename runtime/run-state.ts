@@ -76,6 +76,9 @@ export interface RunState {
   tick?: { schedule: string; at: number; attempt: number };
   /** Stored with its tick's claim, before anything ran: a node taking it over starts it (params first). */
   unstarted?: true;
+  /** Takeovers (its node died running it) at the action `cursor`: bounded by SERVICE__MAX_TAKEOVERS
+   *  (runtime/durable/takeovers.ts). */
+  takeovers?: { cursor: number; count: number };
   /** The response the run ended with (read by GET /_ap/runs/<id> after a suspension). */
   response?: { status: number; headers: Record<string, string>; body: unknown };
 }

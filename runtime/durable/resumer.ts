@@ -10,6 +10,7 @@ import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { failHeld } from './failed-run.ts';
+import { countTakeover, DEFAULT_MAX_TAKEOVERS, takeoverLimit } from './takeovers.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -22,10 +23,13 @@ export interface ResumerOptions {
   log?: (msg: string) => void;
   /** After-run work (error handler, capture, metrics): the server's hooks. */
   hooks?: { afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void };
+  /** Takeovers at one action before the run fails (SERVICE__MAX_TAKEOVERS, default 5). */
+  maxTakeovers?: number;
 }
 
 export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {
   const state = { stopped: false, resumed: 0, running: Promise.resolve() };
+  o = { ...o, maxTakeovers: o.maxTakeovers ?? takeoverLimit() };
   const tick = async () => {
     while (!state.stopped) {
       const due = await o.store.claimDue(new Date(o.services.clock.now()), o.batch ?? 50, o.node).catch((e: unknown) => {
@@ -45,7 +49,7 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
 }
 
 /** Continues one claimed run and records how it ended (or it is suspended again by the executor). */
-export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks' | 'node'>, run: RunState, delivery: Delivery): Promise<RunState> {
+export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'env' | 'services' | 'log' | 'hooks' | 'node' | 'maxTakeovers'>, run: RunState, delivery: Delivery): Promise<RunState> {
   const plan = o.plans.find((p) => p.name === run.config);
   const iface = plan?.interfaces.find((x) => x.name === run.iface);
   /** Ends the run failed with a 500 saying why (when this node still holds it), then its after-run hooks. */
@@ -65,6 +69,13 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
   const stopRenewing = renewWhileHeld(o.store, run.id, o.node);
   const checkpoint = leasedCheckpoint(o.store, o.env, o.node);
   try {
+    if (delivery.kind === 'takeover') {
+      const limit = o.maxTakeovers ?? DEFAULT_MAX_TAKEOVERS;
+      const count = countTakeover(run);
+      if (count > limit) return await fail(`its node stopped ${count} times while running this action; at most ${limit} takeovers are allowed at one action (SERVICE__MAX_TAKEOVERS)`);
+      // Counted in the store before anything runs: an action that kills its node each time still counts.
+      await checkpoint(run);
+    }
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     if (r.state.status !== 'suspended') {
       await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));

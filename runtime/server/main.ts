@@ -11,6 +11,7 @@ import { processEnvironment } from '../environment.ts';
 import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
+import { takeoverLimit } from '../durable/takeovers.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { closeDatabasePools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
@@ -69,6 +70,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  try { takeoverLimit(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
