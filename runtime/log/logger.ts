@@ -1,6 +1,7 @@
 // Operational logs: pino (fastify's own logger), one JSON object per line on stdout, or coloured
 // lines through pino-pretty. Every argument of every line passes the process's redactor first, so a
 // secret that reached an error message, a header or a config log message is never written.
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -32,23 +33,33 @@ export function createLogger(settings: LogSettings, redact: Redactor, destinatio
 /** Lines are handed to pino's SonicBoom BATCH characters at a time (one write per line showed in
  *  profiles under load, and SonicBoom's own minLength re-measures its growing buffer on every
  *  line), and at least every FLUSH_MS, so a quiet service's lines still appear at once. flush,
- *  flushSync and end hand over what is batched first: pino's exit hook and shutdown lose nothing. */
+ *  flushSync and end hand over what is batched first: pino's exit hook and shutdown lose nothing.
+ *  Once ended, nothing is batched: a line goes to SonicBoom while it is still closing, then straight
+ *  to stdout (a buffer nobody hands over would only grow). */
 const FLUSH_MS = 100;
 const BATCH = 16_384;
 
 function bufferedStdout(): DestinationStream {
   const dest = pino.destination({ dest: 1, sync: false });
+  const sonic = dest as unknown as { destroyed: boolean };
   const lines: string[] = [];
   let size = 0;
+  let ended = false;
   const write = dest.write.bind(dest);
+  const direct = (text: string) => {
+    if (!sonic.destroyed) { write(text); return; }
+    // SonicBoom leaves fd 1 open when it closes. A failed write (stdout closed) has nowhere to go.
+    try { writeSync(1, text); } catch { /* dropped */ }
+  };
   const handOver = () => {
-    if (!lines.length || (dest as unknown as { destroyed: boolean }).destroyed) return;
+    if (!lines.length) return;
     const text = lines.join('');
     lines.length = 0;
     size = 0;
-    write(text);
+    direct(text);
   };
   dest.write = (line: string) => {
+    if (ended || sonic.destroyed) { handOver(); direct(line); return true; }
     lines.push(line);
     size += line.length;
     if (size >= BATCH) handOver();
@@ -57,8 +68,8 @@ function bufferedStdout(): DestinationStream {
   const flush = dest.flush.bind(dest), flushSync = dest.flushSync.bind(dest), end = dest.end.bind(dest);
   dest.flush = (cb?: (err?: Error) => void) => { handOver(); flush(cb); };
   dest.flushSync = () => { handOver(); flushSync(); };
-  dest.end = () => { handOver(); end(); };
-  setInterval(handOver, FLUSH_MS).unref();
+  dest.end = () => { handOver(); ended = true; clearInterval(timer); end(); };
+  const timer = setInterval(handOver, FLUSH_MS).unref();
   return dest;
 }
 
