@@ -37,7 +37,7 @@ parentPort.on('message', ({ id, program, text }) => {
 `;
 
 interface Job { program: string; text: string; timeoutMs: number; done: (r: DeepReply) => void }
-interface Slot { worker: Worker; ready: Promise<boolean>; job?: Job }
+interface Slot { worker: Worker; ready: Promise<boolean>; job?: Job; /** Its 'error' event's message (an uncaught exception in the worker). */ failure?: string }
 
 const slots: Slot[] = [];
 const waiting: Job[] = [];
@@ -72,7 +72,7 @@ async function run(slot: Slot, job: Job, next: () => void): Promise<void> {
     next();
   };
   // Starting a worker (compiling the wasm) is not the program's time: wait for it apart.
-  if (!(await slot.ready)) return finish({ trap: `the jq worker did not start within ${START_TIMEOUT_MS / 1000} s`, range: false }, false);
+  if (!(await slot.ready)) return finish({ trap: slot.failure ? failed(slot.failure) : `the jq worker did not start within ${START_TIMEOUT_MS / 1000} s`, range: false }, false);
   const id = nextId++;
   const timer = setTimeout(() => { off(); finish({ timeout: job.timeoutMs }, false); }, job.timeoutMs);
   const onMessage = (m: { id?: number; reply?: DeepReply }) => {
@@ -81,28 +81,42 @@ async function run(slot: Slot, job: Job, next: () => void): Promise<void> {
     // A trapped instance is not reused.
     finish(m.reply!, !('trap' in m.reply!));
   };
-  const onExit = () => { off(); finish({ trap: 'the jq worker gave no answer', range: false }, false); };
-  const off = () => { clearTimeout(timer); slot.worker.off('message', onMessage); slot.worker.off('exit', onExit); };
+  // The worker threw outside a program's run (it dies): the call fails with what it threw.
+  const onError = (e: Error) => { off(); finish({ trap: failed(messageOf(e)), range: e instanceof RangeError }, false); };
+  const onExit = () => { off(); finish({ trap: slot.failure ? failed(slot.failure) : 'the jq worker gave no answer', range: false }, false); };
+  const off = () => { clearTimeout(timer); slot.worker.off('message', onMessage); slot.worker.off('error', onError); slot.worker.off('exit', onExit); };
   slot.worker.on('message', onMessage);
+  slot.worker.on('error', onError);
   slot.worker.on('exit', onExit);
   slot.worker.postMessage({ id, program: job.program, text: job.text });
 }
 
 function start(glue: string, module: object, maxPrograms: number): Slot {
   const worker = new Worker(WORKER, { eval: true, workerData: { glue, module, maxPrograms }, resourceLimits: { stackSizeMb: DEEP_STACK_MB } });
-  worker.on('error', () => {}); // a failing worker is seen as a missing answer, never as a host crash
   worker.unref(); // an idle pool never keeps the process alive; a pending job's timer does
-  const ready = new Promise<boolean>((resolve) => {
+  const slot = { worker } as Slot;
+  // Always listened to, so a failing worker never crashes the host; its message fails the call (run).
+  worker.on('error', (e: Error) => { slot.failure = messageOf(e); });
+  // A worker that dies idle is replaced on next need (one running a job is retired by run).
+  worker.once('exit', () => { if (!slot.job) retire(slot); });
+  slot.ready = new Promise<boolean>((resolve) => {
     const t = setTimeout(() => resolve(false), START_TIMEOUT_MS);
     t.unref();
     const onStart = (m: { started?: boolean }) => { if (m.started) { clearTimeout(t); worker.off('message', onStart); resolve(true); } };
     worker.on('message', onStart);
     worker.once('exit', () => { clearTimeout(t); resolve(false); });
   });
-  const slot: Slot = { worker, ready };
   slots.push(slot);
   return slot;
 }
+
+const failed = (message: string) => `the jq worker failed: ${message}`;
+
+/** An Error crosses from the worker with its message; some values (a DOMException) arrive as `{}`. */
+const messageOf = (e: unknown): string => {
+  const m = (e as Error | undefined)?.message;
+  return typeof m === 'string' && m ? m : 'an uncaught error whose text did not reach the main thread';
+};
 
 function retire(slot: Slot): void {
   const i = slots.indexOf(slot);
