@@ -2,7 +2,11 @@
 // action are counted in the run state, and past SERVICE__MAX_TAKEOVERS the next claim fails the run
 // with a 500 saying why (read by GET /_ap/runs/<id>). Each "dying" node here stops renewing its lease
 // while its call hangs, as a killed one would; another node's resumer then takes the run over.
+import { spawnSync } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { startResumer } from '../../runtime/durable/resumer.ts';
@@ -96,5 +100,13 @@ describe('takeovers at one action', () => {
     expect(takeoverLimit({})).toBe(5);
     expect(takeoverLimit({ SERVICE__MAX_TAKEOVERS: '0' })).toBe(0);
     expect(() => takeoverLimit({ SERVICE__MAX_TAKEOVERS: 'lots' })).toThrow('SERVICE__MAX_TAKEOVERS=lots must be a whole number between 0 and 1000');
-  });
+    // serve stops with that one line (no stack), before opening the store.
+    const file = join(mkdtempSync(join(tmpdir(), 'pw-takeovers-')), 'hello.yaml');
+    writeFileSync(file, 'interfaces:\n  hello:\n    actions:\n      - { name: A, input: hi, output: http }\n');
+    const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'serve', file, '--port', '0'], {
+      env: { ...process.env, SERVICE__MAX_TAKEOVERS: '-1' }, encoding: 'utf8', timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe('pipewright: SERVICE__MAX_TAKEOVERS=-1 must be a whole number between 0 and 1000');
+  }, 40_000);
 });
