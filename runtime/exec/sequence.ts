@@ -52,7 +52,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
     }
     setOwn(s.steps, a.name, record);
     seq.order.push(a.name);
-    await settled?.(i + 1);
+    if (settled) await settled(i + 1);
   }
   return undefined;
 }
