@@ -80,9 +80,10 @@ async function begin(i: InterfacePlan, state: RunState, o: RunOptions): Promise<
   if (i.params.length) {
     const params = await resolveParams(i.params, s);
     if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
+    // Resolved params are part of the request from here on, so a resumed run sees them too.
+    // (Without declared params they are the request's as they came: nothing to copy.)
+    state.request = { ...state.request, params: { ...s.params } };
   }
-  // Resolved params are part of the request from here on, so a resumed run sees them too.
-  state.request = { ...state.request, params: { ...s.params } };
   return proceed(i, state, s, o, 0);
 }
 
