@@ -19,7 +19,10 @@ export function createHttpAction(opts: { maxResponseBytes?: number } = {}): Acti
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   return async (config, ctx) => {
     let plan;
-    try { plan = await prepare(config, ctx); } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
+    try {
+      plan = prepare(config, ctx);
+      if (plan instanceof Promise) plan = await plan;
+    } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
     const p = plan;
     if (!p.pagination) return (await exchange(p, p.url, 1, ctx, maxBytes)).out;
     // Each page may use the whole budget; paginate checks the running total.

@@ -90,7 +90,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
   const signal = timeout && services.cancel ? AbortSignal.any([timeout, services.cancel]) : (timeout ?? services.cancel);
   try {
-    const input = await resolveInput(a, s);
+    const input = a.input || a.conditionalInput ? await resolveInput(a, s) : undefined;
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);
     else {
       const config = a.config ? a.config(s) : undefined;

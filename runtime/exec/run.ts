@@ -31,14 +31,28 @@ export interface RunResult {
   bodyJson?: string;
 }
 
+/** Date#toISOString with the text up to the second made once per second (two per request showed
+ *  in profiles); one per use, since a run's start and its deadline fall in different seconds. */
+class IsoText {
+  private second = NaN;
+  private prefix = '';
+  of(ms: number): string {
+    if (!Number.isInteger(ms) || ms < 0) return new Date(ms).toISOString();
+    const within = ms % 1000;
+    if (ms - within !== this.second) { this.second = ms - within; this.prefix = new Date(this.second).toISOString().slice(0, -4); }
+    return `${this.prefix}${within < 10 ? '00' : within < 100 ? '0' : ''}${within}Z`;
+  }
+}
+const startIso = new IsoText(), deadlineIso = new IsoText();
+
 export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): RunState {
   return {
     id: o.runId ?? o.env.uuid(),
     config: plan.name,
     iface: i.name,
     trigger: o.trigger,
-    startedAt: new Date(o.services.clock.now()).toISOString(),
-    deadline: new Date(o.services.clock.now() + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)).toISOString(),
+    startedAt: startIso.of(o.services.clock.now()),
+    deadline: deadlineIso.of(o.services.clock.now() + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)),
     request,
     // No prototype: action names are data, even one called __proto__ or constructor.
     steps: Object.create(null) as RunState['steps'],
@@ -62,10 +76,14 @@ export async function executeInterface(plan: Plan, i: InterfacePlan, request: Re
 /** A new run: params, then the actions from the first. */
 async function begin(i: InterfacePlan, state: RunState, o: RunOptions): Promise<RunResult> {
   const s = scopeOf(state, o.env);
-  const params = await resolveParams(i.params, s);
-  if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
-  // Resolved params are part of the request from here on, so a resumed run sees them too.
-  state.request = { ...state.request, params: { ...s.params } };
+  // No awaits where nothing is asynchronous: each costs a promise and a turn on every request.
+  if (i.params.length) {
+    const params = await resolveParams(i.params, s);
+    if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
+    // Resolved params are part of the request from here on, so a resumed run sees them too.
+    // (Without declared params they are the request's as they came: nothing to copy.)
+    state.request = { ...state.request, params: { ...s.params } };
+  }
   return proceed(i, state, s, o, 0);
 }
 
@@ -118,11 +136,12 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
     await checkpoint(state);
   });
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
-  await settled?.(start);
+  if (settled) await settled(start);
   const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start, i.actions.length);
   if (paused) return suspend(i, state, paused, o);
   state.cursor = i.actions.length;
-  return finish(i, state, s, await failureOf(i, state, s));
+  const failed = failureOf(state);
+  return finish(i, state, s, failed ?? (i.assert ? await interfaceAssert(i, state, s) : undefined));
 }
 
 /** Parks the run in the store; the caller gets 202 with the run id. */
@@ -138,7 +157,8 @@ async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptio
   return { state, response: { status: 202, headers: {}, body } };
 }
 
-async function failureOf(i: InterfacePlan, state: RunState, s: Scope): Promise<RunFailure | undefined> {
+/** An action's unhandled failure or failed assert (the interface's own assert is interfaceAssert). */
+function failureOf(state: RunState): RunFailure | undefined {
   const unhandled = state.seq.unhandled;
   if (unhandled.length) {
     const name = unhandled[unhandled.length - 1]!;
@@ -151,11 +171,12 @@ async function failureOf(i: InterfacePlan, state: RunState, s: Scope): Promise<R
     const a = state.steps[name]!.assert;
     if (a && !a.ok) return { kind: 'assert', action: name, message: a.message ?? `assertion failed in action "${name}"`, detail: a.failures.join('; ') };
   }
-  if (i.assert) {
-    const v = await runAssert(i.assert, successBody(i, state), s);
-    if (!v.ok) return { kind: 'interface_assert', message: v.message ?? 'assertion failed', detail: v.failures.join('; ') };
-  }
   return undefined;
+}
+
+async function interfaceAssert(i: InterfacePlan, state: RunState, s: Scope): Promise<RunFailure | undefined> {
+  const v = await runAssert(i.assert!, successBody(i, state), s);
+  return v.ok ? undefined : { kind: 'interface_assert', message: v.message ?? 'assertion failed', detail: v.failures.join('; ') };
 }
 
 function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | undefined): RunResult {

@@ -12,6 +12,9 @@ import { runAction } from './action.ts';
 import { RunStopped } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 
+/** No unhandled failure (the usual case): one shared empty set, not one per action. */
+const NONE: ReadonlySet<string> = new Set();
+
 export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
 
 /** The HTTP client waiting for the run went away before it suspended: nothing further starts. */
@@ -31,7 +34,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
     if (services.cancel?.aborted) throw new RunCancelled();
     if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
     const a = actions[i]!;
-    const verdict = checkConditions(a, s.steps, new Set(seq.unhandled));
+    const verdict = checkConditions(a, s.steps, seq.unhandled.length ? new Set(seq.unhandled) : NONE);
     let record: StepRecord;
     if (!verdict.run) {
       record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
@@ -52,7 +55,7 @@ export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState
     }
     setOwn(s.steps, a.name, record);
     seq.order.push(a.name);
-    await settled?.(i + 1);
+    if (settled) await settled(i + 1);
   }
   return undefined;
 }

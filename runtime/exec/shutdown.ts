@@ -27,10 +27,26 @@ export function untilShutdown(work: Promise<Paused | undefined>, state: RunState
       resolve({ index, suspend: { reason: 'shutdown', at: services.clock.now() } });
     };
     if (signal.aborted) stop(); // a settled promise ignores the work's later outcome
-    else signal.addEventListener('abort', stop, { once: true });
+    const runs = signal.aborted ? undefined : waitingOn(signal);
+    runs?.add(stop);
     work.then(
-      (v) => { signal.removeEventListener('abort', stop); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); },
+      (v) => { runs?.delete(stop); resolve(v); },
+      (e: unknown) => { runs?.delete(stop); reject(e); },
     );
   });
+}
+
+/** The runs under way on each shutdown signal: one 'abort' listener per signal stops them all, so
+ *  a run costs a Set entry rather than an EventTarget listener added and removed (which showed in
+ *  profiles of plain interfaces). */
+const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+
+function waitingOn(signal: AbortSignal): Set<() => void> {
+  let runs = waiting.get(signal);
+  if (!runs) {
+    const all = (runs = new Set());
+    waiting.set(signal, all);
+    signal.addEventListener('abort', () => { for (const stop of [...all]) stop(); all.clear(); }, { once: true });
+  }
+  return runs;
 }

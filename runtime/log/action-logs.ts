@@ -16,7 +16,7 @@ type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 export const runFields = (run: RunState) => ({ run_id: run.id, config: run.config, interface: run.iface });
 
 /** Writes the action's messages of `phase`, interpolated against the scope as it is now. */
-export function logPhase(a: ActionPlan, phase: LogPhase, s: Scope, run: RunState, services: Services, extra: Record<string, unknown> = {}): void {
+export function logPhase(a: ActionPlan, phase: LogPhase, s: Scope, run: RunState, services: Services, extra?: Record<string, unknown>): void {
   const log = services.log;
   const leaf = a.logs?.[phase];
   if (!log || !leaf) return;

@@ -20,7 +20,7 @@ import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
-import { abortOnDisconnect } from './cancel.ts';
+import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
 import { checkAccepts } from './accepts.ts';
 import { interfaceGate, runsGate } from './auth/gate.ts';
@@ -108,11 +108,14 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         checkAccepts(i, req);
         noteRun(req, plan, i);
         let result;
+        const cancel = abortOnDisconnect(req);
         try {
-          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: abortOnDisconnect(reply) } });
+          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: cancel.signal } });
         } catch (e) {
           if (e instanceof RunStopped) return answerStopped(reply, plan, i, e);
           throw e;
+        } finally {
+          runOver(req, cancel);
         }
         noteParked(app, plan, i, result);
         noteRun(req, plan, i, result);

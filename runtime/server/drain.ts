@@ -4,6 +4,8 @@
 // `Connection: close`: the client and the server end the connection after them.
 // When the grace ends, runs still under way are parked or stopped (runtime/exec/shutdown.ts); each
 // HTTP one is noted here for the shutdown's log line.
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
@@ -39,11 +41,18 @@ export function answerStopped(reply: FastifyReply, plan: Plan, i: InterfacePlan,
 }
 
 export function closeConnectionsWhenDraining(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => { closing = true; });
-  // A callback hook, not an async one: it runs on every response (no promise, no extra turn).
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (closing && req.raw.httpVersionMajor < 2) reply.header('connection', 'close');
-    done(null, payload);
+  // The open connections, one Set entry each (rather than an onSend hook run on every response).
+  const open = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+  // The responses under way when the close starts are told here (node keeps a connection's current
+  // response as socket._httpMessage); requests arriving later get fastify's 503 with Connection: close.
+  app.addHook('preClose', async () => {
+    for (const socket of open) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+      if (res && !res.headersSent && res.req.httpVersionMajor < 2) res.setHeader('connection', 'close');
+    }
   });
 }

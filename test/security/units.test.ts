@@ -55,3 +55,18 @@ describe('a deeply nested upstream response', () => {
     expect(decodeBody(deep, { status: 200, contentType: 'application/json' }).data).toBe(deep.toString()); // only labelled: kept as text
   });
 });
+
+describe('JSON nesting bound', () => {
+  // The walk is skipped when the text holds too few brackets to nest past the bound: the edges.
+  it('256 levels pass and 257 are refused, whether or not brackets inside strings pad the text', async () => {
+    const { parseJsonBounded } = await import('../../runtime/values/json-depth.ts');
+    const nest = (n: number, inner = '1') => '['.repeat(n) + inner + ']'.repeat(n);
+    expect(() => parseJsonBounded(nest(256))).not.toThrow();
+    expect(() => parseJsonBounded(nest(257))).toThrow('nests deeper than 256 levels');
+    const padded = (n: number) => `{"pad":"${'{['.repeat(300)}","v":${nest(n - 1)}}`;
+    expect(() => parseJsonBounded(padded(256))).not.toThrow();
+    expect(() => parseJsonBounded(padded(257))).toThrow('nests deeper than 256 levels');
+    expect(() => parseJsonBounded(`[${nest(100)},${nest(256)}]`)).toThrow('nests deeper than 256 levels');
+    expect(parseJsonBounded(`{"a":"${'['.repeat(600)}"}`)).toEqual({ a: '['.repeat(600) });
+  });
+});

@@ -58,10 +58,14 @@ function literalHost(url: string): string | undefined {
 }
 
 /** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here
- *  too (the proxy resolves it again: operators who need more pin the proxy's own egress rules). */
-export async function preflight(origin: string, proxy?: string): Promise<void> {
+ *  too (the proxy resolves it again: operators who need more pin the proxy's own egress rules).
+ *  Throws a refusal at once; a promise only when there is a lookup to wait for (a proxy). */
+export function preflight(origin: string, proxy?: string): Promise<void> | undefined {
   checkLiteral(origin);
-  if (!proxy) return;
+  return proxy ? viaProxy(origin, proxy) : undefined;
+}
+
+async function viaProxy(origin: string, proxy: string): Promise<void> {
   checkLiteral(proxy);
   const host = hostOf(origin);
   if (isIP(host)) return;

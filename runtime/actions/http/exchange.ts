@@ -27,7 +27,8 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
   const signal = timer && ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer?.signal ?? ctx.signal;
   try {
-    await preflight(target.origin, plan.transport.proxy);
+    const vetted = preflight(target.origin, plan.transport.proxy);
+    if (vetted) await vetted;
     const dispatcher = getDispatcher(target.origin, plan.transport);
     const base = { origin: target.origin, method, path: target.path, headers, body };
     let res: RawResponse = await send(dispatcher, base, signal, maxBytes);

@@ -30,7 +30,9 @@ export interface Plan {
   pagination?: PaginationPlan;
 }
 
-export async function prepare(config: Record<string, any>, ctx: ActionContext): Promise<Plan> {
+/** The plan; a promise only when a multipart body is to be encoded (it may read files), so the
+ *  common request costs no promise and no turn here. */
+export function prepare(config: Record<string, any>, ctx: ActionContext): Plan | Promise<Plan> {
   const { target, url } = parseTarget(config.url);
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
@@ -53,21 +55,27 @@ export async function prepare(config: Record<string, any>, ctx: ActionContext): 
     },
     pagination: config.pagination == null ? undefined : parsePagination(config.pagination),
   };
-  const { body, contentType } = await planBody(config, declared, pass, 'content-type' in configured);
-  const headers: Plan['headers'] = { ...pass.headers };
-  if (contentType) headers['content-type'] = contentType;
-  // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
-  // the settings win over an Authorization passed through from the incoming request.
-  const auth = 'authorization' in configured ? {} : planAuth(config, target.userinfo);
-  if (auth.header || auth.digest) delete headers.authorization;
-  if (auth.header) headers.authorization = auth.header;
-  if (idem) delete headers[idem.name]; // a passed-through one: the setting wins over the client's
-  Object.assign(headers, configured);
-  return { method, url, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
+  const ctConfigured = 'content-type' in configured;
+  const done = (multipart: Multipart) => withBody(planBody(config, declared, pass, ctConfigured, multipart));
+  const withBody = ({ body, contentType }: { body?: Buffer; contentType?: string }): Plan => {
+    const headers: Plan['headers'] = { ...pass.headers };
+    if (contentType) headers['content-type'] = contentType;
+    // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
+    // the settings win over an Authorization passed through from the incoming request.
+    const auth = 'authorization' in configured ? {} : planAuth(config, target.userinfo);
+    if (auth.header || auth.digest) delete headers.authorization;
+    if (auth.header) headers.authorization = auth.header;
+    if (idem) delete headers[idem.name]; // a passed-through one: the setting wins over the client's
+    Object.assign(headers, configured);
+    return { method, url, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
+  };
+  const multipartSet = config.multipart != null || config.multipart_form != null || config.multipart_files != null;
+  return multipartSet ? encodeMultipart(config).then(done) : done(undefined);
 }
 
-async function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean) {
-  const multipart = await encodeMultipart(config);
+type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
+
+function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean, multipart: Multipart) {
   const encoded = encodeBody(config, declared);
   const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
   if (sources.length > 1) throw new Error(`set only one request body: ${sources.join(', ')}`);

@@ -4,7 +4,8 @@
  *  values may themselves contain commas (Expires dates), so they are joined with "\n" instead. */
 export function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(h)) {
+  for (const k of Object.keys(h)) { // not Object.entries: no pair array per header
+    const v = h[k];
     if (v === undefined) continue;
     const key = k.toLowerCase();
     const value = Array.isArray(v) ? v.join(key === 'set-cookie' ? '\n' : ', ') : String(v);
