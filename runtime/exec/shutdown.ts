@@ -5,6 +5,7 @@
 import type { RunState } from '../run-state.ts';
 import type { Services } from '../services.ts';
 import type { Paused } from './sequence.ts';
+import { LiveList } from '../live-list.ts';
 
 export class RunStopped extends Error {
   readonly statusCode = 503;
@@ -27,10 +28,25 @@ export function untilShutdown(work: Promise<Paused | undefined>, state: RunState
       resolve({ index, suspend: { reason: 'shutdown', at: services.clock.now() } });
     };
     if (signal.aborted) stop(); // a settled promise ignores the work's later outcome
-    else signal.addEventListener('abort', stop, { once: true });
+    const runs = signal.aborted ? undefined : waitingOn(signal);
+    const waiter = runs?.add(stop);
     work.then(
-      (v) => { signal.removeEventListener('abort', stop); resolve(v); },
-      (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); },
+      (v) => { if (waiter) runs!.remove(waiter); resolve(v); },
+      (e: unknown) => { if (waiter) runs!.remove(waiter); reject(e); },
     );
   });
+}
+
+// One 'abort' listener per signal for all its runs, not one per run: the signal lives as long as the
+// server, and a removed listener keeps its links to the listeners added after it (see LiveList).
+const waiting = new WeakMap<AbortSignal, LiveList<() => void>>();
+
+function waitingOn(signal: AbortSignal): LiveList<() => void> {
+  let list = waiting.get(signal);
+  if (!list) {
+    const runs = (list = new LiveList());
+    waiting.set(signal, runs);
+    signal.addEventListener('abort', () => { for (const stop of runs.values()) stop(); }, { once: true });
+  }
+  return list;
 }
