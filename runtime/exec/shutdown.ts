@@ -5,6 +5,7 @@
 import type { RunState } from '../run-state.ts';
 import type { Services } from '../services.ts';
 import type { Paused } from './sequence.ts';
+import { LiveList } from '../live-list.ts';
 
 export class RunStopped extends Error {
   readonly statusCode = 503;
@@ -28,25 +29,24 @@ export function untilShutdown(work: Promise<Paused | undefined>, state: RunState
     };
     if (signal.aborted) stop(); // a settled promise ignores the work's later outcome
     const runs = signal.aborted ? undefined : waitingOn(signal);
-    runs?.add(stop);
+    const waiter = runs?.add(stop);
     work.then(
-      (v) => { runs?.delete(stop); resolve(v); },
-      (e: unknown) => { runs?.delete(stop); reject(e); },
+      (v) => { if (waiter) runs!.remove(waiter); resolve(v); },
+      (e: unknown) => { if (waiter) runs!.remove(waiter); reject(e); },
     );
   });
 }
 
-/** The runs under way on each shutdown signal: one 'abort' listener per signal stops them all, so
- *  a run costs a Set entry rather than an EventTarget listener added and removed (which showed in
- *  profiles of plain interfaces). */
-const waiting = new WeakMap<AbortSignal, Set<() => void>>();
+// One 'abort' listener per signal for all its runs, not one per run: the signal lives as long as the
+// server, and a removed listener keeps its links to the listeners added after it (see LiveList).
+const waiting = new WeakMap<AbortSignal, LiveList<() => void>>();
 
-function waitingOn(signal: AbortSignal): Set<() => void> {
-  let runs = waiting.get(signal);
-  if (!runs) {
-    const all = (runs = new Set());
-    waiting.set(signal, all);
-    signal.addEventListener('abort', () => { for (const stop of [...all]) stop(); all.clear(); }, { once: true });
+function waitingOn(signal: AbortSignal): LiveList<() => void> {
+  let list = waiting.get(signal);
+  if (!list) {
+    const runs = (list = new LiveList());
+    waiting.set(signal, runs);
+    signal.addEventListener('abort', () => { for (const stop of runs.values()) stop(); }, { once: true });
   }
-  return runs;
+  return list;
 }

@@ -9,25 +9,33 @@ import type { RunResult } from '../exec/run.ts';
 import { scopeOf } from '../exec/run.ts';
 import type { Environment } from '../scope.ts';
 import type { Logger } from '../log/logger.ts';
+import { LiveList, type LiveEntry } from '../live-list.ts';
 
-interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult }
+interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult; pending?: LiveEntry<[string, Served]> }
 // Kept on the request itself (a property, not a WeakMap entry per request).
 const SERVED = Symbol('pipewright.served');
 const served = {
   get: (req: FastifyRequest): Served | undefined => (req as unknown as { [SERVED]?: Served })[SERVED],
   set: (req: FastifyRequest, s: Served) => { (req as unknown as { [SERVED]?: Served })[SERVED] = s; },
 };
-const pending = new WeakMap<FastifyInstance, Map<string, Served>>();
+// Requests still being answered, for shutdown's log line (a LiveList: see there why not a Map).
+const pending = new WeakMap<FastifyInstance, LiveList<[string, Served]>>();
 
 /** Called by a route handler before and after the run: what the request ran (for its log line). */
 export function noteRun(req: FastifyRequest, plan: Plan, iface: InterfacePlan, result?: RunResult): void {
   let runs = pending.get(req.server);
-  if (!runs) pending.set(req.server, (runs = new Map()));
-  const s = served.get(req);
+  if (!runs) pending.set(req.server, (runs = new LiveList()));
+  let s = served.get(req);
   if (s && result) s.result = result;
-  else served.set(req, { plan, iface, ...(result ? { result } : {}) });
-  if (result) runs.delete(req.id);
-  else runs.set(req.id, served.get(req)!);
+  else served.set(req, (s = { plan, iface, ...(result ? { result } : {}) }));
+  if (result) answered(runs, s);
+  else if (!s.pending) s.pending = runs.add([req.id, s]);
+}
+
+function answered(runs: LiveList<[string, Served]> | undefined, s: Served | undefined): void {
+  if (!s?.pending) return;
+  runs?.remove(s.pending);
+  s.pending = undefined;
 }
 
 /** The id an error response carries: its run's, else the request's. */
@@ -50,8 +58,8 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
   });
 
   function requestLine(req: FastifyRequest, reply: FastifyReply): void {
-    pending.get(req.server)?.delete(req.id);
     const s = served.get(req);
+    answered(pending.get(req.server), s);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
     // One shape for every line (no spreads); pino leaves the undefined fields out.
@@ -82,5 +90,5 @@ export function logHandlerError(log: Logger | undefined, req: FastifyRequest, er
 
 /** Interface runs still being answered (shutdown logs what it left). */
 export function inFlight(app: FastifyInstance): string[] {
-  return [...(pending.get(app) ?? [])].map(([id, s]) => `${s.plan.name}.${s.iface.name} (request ${id})`);
+  return (pending.get(app)?.values() ?? []).map(([id, s]) => `${s.plan.name}.${s.iface.name} (request ${id})`);
 }
