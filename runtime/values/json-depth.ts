@@ -12,7 +12,8 @@ export class TooDeepError extends Error {
 export function parseJsonBounded(text: string, max = MAX_JSON_DEPTH): unknown {
   let v: unknown;
   try { v = JSON.parse(text); } catch (e) { throw e instanceof RangeError ? new TooDeepError(max) : e; } // the parser's own stack ran out
-  if (nestsDeeper(v, max)) throw new TooDeepError(max);
+  // Nesting past `max` takes more than `max` opening brackets: a shorter text needs no walk.
+  if (text.length > max && nestsDeeper(v, max)) throw new TooDeepError(max);
   return v;
 }
 
