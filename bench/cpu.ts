@@ -1,5 +1,5 @@
 // `npm run bench:cpu -- <scenario> [--ways fast,bundle,interpreter,hand_written] [--requests N] [--rounds N]
-// [--connections N]`: the server's CPU time per request (user + system, from /proc) for one scenario of
+// [--connections N] [--base <other checkout>/bin/pipewright.mjs]`: the server's CPU time per request (user + system, from /proc) for one scenario of
 // bench/scenarios/, each way in its own process, a fixed number of requests per round, rounds
 // interleaved, the least round of each. CPU per request stays meaningful on a loaded machine where req/s does not.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,10 +16,12 @@ import { answerOf } from './load.ts';
 const { values: o, positionals } = parseArgs({ allowPositionals: true, options: {
   ways: { type: 'string', default: 'fast,bundle,hand_written' }, requests: { type: 'string', default: '200' },
   rounds: { type: "string", default: "5" }, connections: { type: 'string' },
+  // Another checkout's bin/pipewright.mjs (built): its bundle of the scenario is measured as the way `base`.
+  base: { type: 'string' },
 } });
 const name = positionals[0] ?? 'passthrough';
 const s = ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
-const ways = o.ways!.split(',');
+const ways = [...o.ways!.split(','), ...(o.base ? ['base'] : [])];
 const connections = Number(o.connections ?? s.connections ?? 20), requests = Number(o.requests);
 
 async function script(file: string, contents: string): Promise<string> {
@@ -39,13 +41,15 @@ const servers: Server[] = [];
 const load = (url: string, amount: number) => autocannon({ url: url + s.request.path, method: s.request.method, headers: s.request.headers, body: s.request.body, connections, amount });
 try {
   const env = { SERVICE__VAR__UPSTREAM: upstream.url };
-  if (ways.includes('bundle')) {
+  if (ways.includes('bundle') || o.base) {
     const { spawnSync } = await import('node:child_process');
-    const c = spawnSync(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')], { stdio: 'inherit' });
-    if (c.status !== 0) throw new Error('compile failed');
+    for (const [bin, out] of [[cli, 'out'], ...(o.base ? [[o.base, 'out-base']] : [])] as const) {
+      const c = spawnSync(process.execPath, [bin, 'compile', config, '--out', join(dir, out)], { stdio: 'inherit' });
+      if (c.status !== 0) throw new Error('compile failed');
+    }
   }
   for (const w of ways) {
-    const args = w === 'bundle' ? [join(dir, 'out', file, 'server.mjs'), '--port', '0']
+    const args = w === 'bundle' || w === 'base' ? [join(dir, w === 'base' ? 'out-base' : 'out', file, 'server.mjs'), '--port', '0']
       : w === 'hand_written' ? [await script(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`), upstream.url]
       : [cli, 'serve', config, '--port', '0', ...(w === 'interpreter' ? ['--no-fastpath'] : [])];
     servers.push(await startServer(w, process.execPath, args, { env }));
