@@ -18,7 +18,7 @@ export interface RuntimeUses {
   databases: boolean;
   /** Config regexes (tests, params, extract_with_regex, replace_values, JSONPath match/search, discover filters): the RE2 engine. */
   regexes: boolean;
-  /** JSONPath queried at run time (`rt.jsonPathAll`, a non-member `target`'s `rt.jsonPathPlaces`; compiled paths do not need json-p3's engine). */
+  /** JSONPath queried at run time (`rt.jsonPathAll`, and `rt.jsonPathPlaces` for a `target` other than names and wildcards; compiled paths and walked targets do not need json-p3's engine). */
   jsonPath: boolean;
   /** JSONPath match()/search(), compiled or not: their I-Regexp checker. */
   jsonPathRegex: boolean;

@@ -4,15 +4,13 @@ import type { Fn, Node, Ref, TestIR, TransformIR } from '../../runtime/ir.ts';
 import { compileJq } from '../jq/compile.ts';
 import { mayRunRegex } from '../../runtime/jq/uses-regex.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
+import { memberNames, placeSteps } from '../jsonpath/places.ts';
 import { compileCalcSource } from '../calc/compile.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
 import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 import { specialise } from './specialise/index.ts';
 import { fuseChain } from './specialise/fuse.ts';
-
-/** A JSONPath of member names only (`$.items`, `$.a.b`): its places are found without the engine. */
-const MEMBER_PATH = /^\$(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
 
 type Owner = string[];
 
@@ -80,11 +78,15 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
       break;
     }
     case 'places': {
-      // `$.a.b` (member names, the common target) is walked by code; anything else asks the engine.
-      const names = MEMBER_PATH.test(n.src) ? n.src.slice(2).split('.') : undefined;
+      // `$.a.b` (member names, the common target) and `$.a[*].b` (wildcards too) are walked by code;
+      // anything else asks the engine.
+      const steps = placeSteps(n.src);
+      const names = memberNames(n.src);
       e.declare(owner, `JSON path ${n.src}`, names
         ? _`const ${name} = (d: unknown) => jp.memberPlaces(d, ${names});`
-        : _`const ${name} = (d: unknown) => rt.jsonPathPlaces(${n.src}, d);`);
+        : steps
+          ? _`const ${name} = (d: unknown) => jp.stepPlaces(d, ${steps});`
+          : _`const ${name} = (d: unknown) => rt.jsonPathPlaces(${n.src}, d);`);
       break;
     }
     case 'path': {

@@ -296,12 +296,13 @@ function sales_report_ByRegion_post_aggregate_specialised(d: unknown, _a: unknow
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: the data is not an array");
   const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
-  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
+  const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
     const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
     sales_report_ByRegion_post_aggregate_bucket(all, x0);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
-    const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+    const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
     if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
     sales_report_ByRegion_post_aggregate_bucket(g.b, x0);
@@ -384,7 +385,12 @@ function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(el);
-      if (!sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0)) continue;
+      if (
+        !(typeof v0 === "number"
+          ? v0 > 0
+          : sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0))
+      )
+        continue;
       kept.push(el);
     }
     return kept;
@@ -459,14 +465,15 @@ function sales_summary_Totals_post_aggregate_specialised(d: unknown, _a: unknown
     lo2: 0,
     hi2: 0,
   };
-  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
+  const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
     const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
     const x1 = rt.sp.toNumber(rt.sp.getDotted(it, "__proto__"));
     const x2 = rt.sp.toNumber(rt.sp.getDotted(it, "unit_price"));
     sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
-    const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+    const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
     if (!g)
       groups.set(
@@ -531,12 +538,18 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
     lo2: 0,
     hi2: 0,
   };
-  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
+  const tokens = new Map<string, object>();
   try {
     for (const el of list) {
       let r = el as Record<string, unknown>;
       const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(r);
-      if (!sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0)) continue;
+      if (
+        !(typeof v0 === "number"
+          ? v0 > 0
+          : sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0))
+      )
+        continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
       const m1 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_0_total_calc(r), 2);
       const m2 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_1_proto_calc(r), 2);
@@ -545,7 +558,7 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
       const x2 = rt.sp.toNumber(Object.hasOwn(r, "unit_price") ? r.unit_price : undefined);
       sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
       const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
-      const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+      const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
       if (!g)
         groups.set(
@@ -692,12 +705,13 @@ function sales_summary_Paged_post_aggregate_specialised(d: unknown, _a: unknown,
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: over is not an array");
   const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
-  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
+  const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
     const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
     sales_summary_Paged_post_aggregate_bucket(all, x0);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
-    const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+    const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
     if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
     sales_summary_Paged_post_aggregate_bucket(g.b, x0);
@@ -714,7 +728,8 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
   const list = rt.sp.ownArray(d, "items");
   if (list === undefined) return rt.sp.UNFUSED;
   const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
-  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();
+  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
+  const tokens = new Map<string, object>();
   try {
     for (const el of list) {
       let r = el as Record<string, unknown>;
@@ -725,7 +740,7 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
       const x0 = rt.sp.toNumber(m1);
       sales_summary_Paged_post_aggregate_bucket(all, x0);
       const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
-      const id = typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0]);
+      const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
       if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
       sales_summary_Paged_post_aggregate_bucket(g.b, x0);

@@ -5,10 +5,10 @@ import type { ActionOutcome } from '../actions/types.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import { copyRecord, setOwn } from '../values/build.ts';
 import { timerMs } from '../values/bounds.ts';
-import type { RunState } from '../run-state.ts';
+import type { RunState, SeqState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-import { newSeq, runSequence } from './sequence.ts';
+import { newSeq, runSequence, type Paused } from './sequence.ts';
 
 interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
 
@@ -19,11 +19,12 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   const nested = a.actions ?? [];
   const results: ItemResult[] = new Array(items.length);
   const inherit = (lk.inherit?.(s) ?? []) as Array<[string, DataFn]>;
+  const httpOut = httpOutputs(nested);
   let next = 0;
   const worker = async () => {
     while (next < items.length && !signal?.aborted) {
       const i = next++;
-      const r = await runItem(nested, items[i], s, run, services, lk.itemTimeoutMs);
+      const r = await runItem(nested, httpOut, items[i], s, run, services, lk.itemTimeoutMs);
       results[i] = inherit.length && r.ok ? { ...r, data: await withInherited(r.data, items[i], inherit, s) } : r;
     }
   };
@@ -41,24 +42,48 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   return { ok: true, data: results.map((r) => r.data) };
 }
 
-async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunState, services: Services, timeoutMs?: number): Promise<ItemResult> {
+function runItem(nested: ActionPlan[], httpOut: ReadonlySet<string>, item: unknown, s: Scope, run: RunState, services: Services, timeoutMs?: number): Promise<ItemResult> {
   const scope: Scope = { ...s, body: item, steps: Object.assign(Object.create(null), s.steps) };
   const seq = newSeq();
-  const work = runSequence(nested, scope, seq, run, services).then((paused): ItemResult => {
-    if (paused) return { ok: false, data: null, error: `${nested[paused.index]!.name}: a lookup item cannot suspend the run (${paused.suspend.reason})` };
-    const ran = [...seq.order].reverse().filter((n) => scope.steps[n]!.outcome !== 'skipped');
-    const outName = ran.find((n) => nested.find((x) => x.name === n)?.output === 'http') ?? ran[0];
-    const rec = outName ? scope.steps[outName]! : undefined;
-    const failedName = seq.unhandled[seq.unhandled.length - 1];
-    const failedRec = failedName ? scope.steps[failedName] : undefined;
-    const status = (failedRec ?? rec)?.status;
-    const ok = seq.unhandled.length === 0 && (status === undefined || status < 400);
-    return { ok, data: rec?.data ?? null, ...(status !== undefined ? { status } : {}), ...(failedRec?.error ? { error: failedRec.error } : {}) };
-  });
-  if (timeoutMs === undefined) return work;
+  const work = runSequence(nested, scope, seq, run, services).then((paused) => itemResult(nested, httpOut, scope, seq, paused));
+  return timeoutMs === undefined ? work : withItemTimeout(work, timeoutMs);
+}
+
+/** An item's result: the data of the last action that ran with `output: http`, else of the last that
+ *  ran; failed when an action's failure went unhandled or the status is 400 or more. Plain loops:
+ *  this runs once per item. */
+function itemResult(nested: ActionPlan[], httpOut: ReadonlySet<string>, scope: Scope, seq: SeqState, paused: Paused | undefined): ItemResult {
+  if (paused) return { ok: false, data: null, error: `${nested[paused.index]!.name}: a lookup item cannot suspend the run (${paused.suspend.reason})` };
+  let outName: string | undefined, lastRan: string | undefined;
+  for (let k = seq.order.length - 1; k >= 0; k--) {
+    const n = seq.order[k]!;
+    if (scope.steps[n]!.outcome === 'skipped') continue;
+    lastRan ??= n;
+    if (httpOut.has(n)) { outName = n; break; }
+  }
+  outName ??= lastRan;
+  const rec = outName ? scope.steps[outName]! : undefined;
+  const failedName = seq.unhandled[seq.unhandled.length - 1];
+  const failedRec = failedName ? scope.steps[failedName] : undefined;
+  const status = (failedRec ?? rec)?.status;
+  const r: ItemResult = { ok: seq.unhandled.length === 0 && (status === undefined || status < 400), data: rec?.data ?? null };
+  if (status !== undefined) r.status = status;
+  if (failedRec?.error) r.error = failedRec.error;
+  return r;
+}
+
+async function withItemTimeout(work: Promise<ItemResult>, timeoutMs: number): Promise<ItemResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timerMs(timeoutMs)); });
   try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
+}
+
+/** The nested actions with `output: http`, once per lookup (a plan's lists never change). */
+const httpOutputsOf = new WeakMap<ActionPlan[], ReadonlySet<string>>();
+function httpOutputs(nested: ActionPlan[]): ReadonlySet<string> {
+  let set = httpOutputsOf.get(nested);
+  if (!set) httpOutputsOf.set(nested, (set = new Set(nested.filter((x) => x.output === 'http').map((x) => x.name))));
+  return set;
 }
 
 /** lookup_inherit / lookup_inherit_jq: fields taken from the item into its (object) result (a jq regex awaited). */

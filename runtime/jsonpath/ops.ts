@@ -20,6 +20,28 @@ export function memberPlaces(v: unknown, names: readonly string[]): Array<{ v: u
   return [{ v, at: names.slice() }];
 }
 
+/** The places `$.a[*].b…` (member names, and null for a wildcard) selects in v, in json-p3's order:
+ *  array elements by index, object members in their key order. */
+export function stepPlaces(v: unknown, steps: ReadonlyArray<string | null>): Array<{ v: unknown; at: Array<string | number> }> {
+  let cur: Array<{ v: unknown; at: Array<string | number> }> = [{ v, at: [] }];
+  for (const s of steps) {
+    const next: typeof cur = [];
+    for (const p of cur) {
+      const x = p.v;
+      if (s !== null) {
+        const y = prop(x, s);
+        if (y !== undefined) next.push({ v: y, at: [...p.at, s] });
+      } else if (Array.isArray(x)) {
+        for (let i = 0; i < x.length; i++) next.push({ v: x[i], at: [...p.at, i] });
+      } else if (isObj(x)) {
+        for (const k of Object.keys(x)) next.push({ v: x[k], at: [...p.at, k] });
+      }
+    }
+    cur = next;
+  }
+  return cur;
+}
+
 /** `[i]` */
 export function at(v: unknown, i: number): unknown {
   if (!Array.isArray(v)) return undefined;

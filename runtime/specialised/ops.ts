@@ -42,3 +42,10 @@ export function ownArray(d: unknown, name: string): unknown[] | undefined {
   for (const k of Object.keys(rec)) if (rec[k] === list) return k === name ? list : undefined;
   return undefined;
 }
+
+/** The one object standing for a group id text within one aggregate run (compiler/codegen/specialise/aggregate.ts). */
+export function tokenOf(tokens: Map<string, object>, id: string): object {
+  let t = tokens.get(id);
+  if (!t) tokens.set(id, (t = {}));
+  return t;
+}

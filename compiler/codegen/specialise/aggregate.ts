@@ -74,7 +74,11 @@ export function planAggregate(e: Emitter, t: TransformIR, owner: string[]): Aggr
 /** The lines declaring the buckets before the loop. */
 export function aggregateStart(plan: AggregatePlan): string[] {
   const lines = [`  const all = ${plan.init};`];
-  if (plan.by) lines.push(`  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();`);
+  if (!plan.by) return lines;
+  // One key: a string value is its own map key (no id text built per item); other values stand for
+  // their JSON through one token object each (objects never equal a string key).
+  if (plan.by.length === 1) lines.push(`  const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();`, '  const tokens = new Map<string, object>();');
+  else lines.push(`  const groups = new Map<string, { key: Record<string, unknown>; b: typeof all }>();`);
   return lines;
 }
 
@@ -85,8 +89,8 @@ export function aggregateItem(plan: AggregatePlan, read: (field: string) => stri
   const by = plan.by;
   if (by) {
     by.forEach((f, i) => lines.push(`    const k${i} = ${read(f)} ?? null;`));
-    // The group id is JSON of the key values, as in the generic transform; one string key skips JSON.
-    const id = by.length === 1 ? `typeof k0 === "string" ? "s" + k0 : JSON.stringify([k0])` : `JSON.stringify([${by.map((_, i) => `k${i}`).join(', ')}])`;
+    // The group id is JSON of the key values, as in the generic transform; one string key is itself.
+    const id = by.length === 1 ? `typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]))` : `JSON.stringify([${by.map((_, i) => `k${i}`).join(', ')}])`;
     lines.push(
       `    const id = ${id};`,
       `    let g = groups.get(id);`,

@@ -45,6 +45,8 @@ export function emitFilter(e: Emitter, plan: FilterPlan, owner: string[]): Code 
   return name;
 }
 
+const NUMERIC: Record<string, string> = { is_greater_than: '>', is_greater_than_or_equal_to: '>=', is_less_than: '<', is_less_than_or_equal_to: '<=' };
+
 /** A Test of the field's value with literal checks: the checks called in order; otherwise the generic test. */
 function condition(e: Emitter, test: Node, owner: string[]): (v: string) => string {
   const t = test.k === 'test' ? test.test : undefined;
@@ -55,7 +57,11 @@ function condition(e: Emitter, test: Node, owner: string[]): (v: string) => stri
   const calls = t.checks.map((c) => {
     const check = e.names.make(...owner, c.op);
     e.decls.push(_`const ${check} = rt.sp.checkOf(${c.op});`);
-    return { check: check.text, arg: e.constant((c.arg as { v: unknown }).v, ...owner, c.op).text };
+    const v = (c.arg as { v: unknown }).v;
+    // A number against a finite number literal compares directly (compareOp's rule for two numbers,
+    // NaN included: every comparison with it is false); other values take the check.
+    const num = typeof v === 'number' && Number.isFinite(v) && Object.hasOwn(NUMERIC, c.op) ? NUMERIC[c.op] : undefined;
+    return { check: check.text, arg: e.constant(v, ...owner, c.op).text, num };
   });
-  return (v) => calls.map((c) => `${c.check}(${v}, ${c.arg})`).join(' && ') || 'true';
+  return (v) => calls.map((c) => (c.num === undefined ? `${c.check}(${v}, ${c.arg})` : `(typeof ${v} === "number" ? ${v} ${c.num} ${c.arg} : ${c.check}(${v}, ${c.arg}))`)).join(' && ') || 'true';
 }

@@ -12,6 +12,7 @@ import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } f
 import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
+import { singleMember } from '../../jsonpath/places.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
 export interface Fused { from: number; to: number; name: Code }
@@ -25,7 +26,7 @@ function formOf(p: StagePlan | undefined): string | undefined {
     return p.over.k === 'path' && p.over.segs.length === 1 ? String(p.over.segs[0]) : undefined;
   }
   if (!p.target) return '';
-  return p.target.k === 'jsonpath' || p.target.k === 'places' ? /^\$\.([A-Za-z_][\w-]*)$/.exec(p.target.src)?.[1] : undefined;
+  return p.target.k === 'jsonpath' || p.target.k === 'places' ? singleMember(p.target.src) : undefined;
 }
 
 /** The fusable runs of a chain's stages (two or more, one form, an aggregate only last). */

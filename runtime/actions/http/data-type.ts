@@ -23,6 +23,7 @@ export function mediaType(contentType: string | undefined): string {
 /** Infer how to decode a response from its content-type; anything unrecognised is text. */
 export function inferDataType(contentType: string | undefined): DataType {
   const mt = mediaType(contentType);
+  if (mt === 'application/json') return 'json'; // the common case first: no pattern to run
   if (/^application\/(x-)?(ndjson|jsonl|json-?lines|jsonlines)$/.test(mt)) return 'ndjson';
   if (mt === 'application/json' || mt.endsWith('+json') || mt === 'text/json') return 'json';
   if (mt === 'text/csv' || mt === 'application/csv') return 'csv';
