@@ -21,6 +21,13 @@ export function layout(text: string, width = 110): string {
   return new Layout(toks, match, pre, width).file();
 }
 
+/** Characters that end a word (a run of anything else). */
+const STOP = new Uint8Array(128);
+for (const c of ' \t\r\n"\'`,;([{)]}/') STOP[c.charCodeAt(0)] = 1;
+/** Tokens without text of their own are shared. */
+const FIXED = new Map<string, Tok>([['\n', { t: T.Newline, s: '\n' }], [' ', { t: T.Space, s: ' ' }], [',', { t: T.Comma, s: ',' }], [';', { t: T.Semi, s: ';' }],
+  ...[...OPEN].map((c): [string, Tok] => [c, { t: T.Open, s: c }]), ...[...CLOSE].map((c): [string, Tok] => [c, { t: T.Close, s: c }])]);
+
 function tokenize(src: string): Tok[] {
   const out: Tok[] = [];
   const n = src.length;
@@ -28,12 +35,13 @@ function tokenize(src: string): Tok[] {
   while (i < n) {
     const c = src[i]!;
     const start = i;
-    if (c === '\n') { out.push({ t: T.Newline, s: '\n' }); i++; continue; }
     if (c === ' ' || c === '\t' || c === '\r') {
       while (i < n && (src[i] === ' ' || src[i] === '\t' || src[i] === '\r')) i++;
-      out.push({ t: T.Space, s: ' ' });
+      out.push(FIXED.get(' ')!);
       continue;
     }
+    const fixed = FIXED.get(c);
+    if (fixed) { out.push(fixed); i++; continue; }
     if (c === '"' || c === "'") {
       i++;
       while (i < n && src[i] !== c && src[i] !== '\n') i += src[i] === '\\' ? 2 : 1;
@@ -67,11 +75,9 @@ function tokenize(src: string): Tok[] {
       out.push({ t: T.Comment, s: src.slice(start, i) });
       continue;
     }
-    if (OPEN.includes(c)) { out.push({ t: T.Open, s: c }); i++; continue; }
-    if (CLOSE.includes(c)) { out.push({ t: T.Close, s: c }); i++; continue; }
-    if (c === ',') { out.push({ t: T.Comma, s: c }); i++; continue; }
-    if (c === ';') { out.push({ t: T.Semi, s: c }); i++; continue; }
-    while (i < n && !' \t\r\n"\'`,;([{)]}'.includes(src[i]!) && !(src[i] === '/' && (src[i + 1] === '/' || src[i + 1] === '*'))) i++;
+    // A word: to the next stop; a `/` stops it only where a comment starts (else it is division).
+    i++;
+    for (let k = src.charCodeAt(i); i < n && (k >= 128 || !STOP[k] || (k === 47 && src[i + 1] !== '/' && src[i + 1] !== '*')); k = src.charCodeAt(++i));
     out.push({ t: T.Word, s: src.slice(start, i) });
   }
   return out;
