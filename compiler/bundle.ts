@@ -7,6 +7,7 @@ import { runtimeUses } from './bundle/uses.ts';
 import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
 import { startupPatchPlugin } from './bundle/patches.ts';
+import { lazyPlugin } from './bundle/lazy.ts';
 
 // The package root (where runtime/ and node_modules/ are), from the sources or from dist/compiler/.
 const root = packageRoot(fileURLToPath(new URL('.', import.meta.url)));
@@ -53,7 +54,7 @@ async function bundle(entry: string, resolveDir: string, moduleFiles: string[], 
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root), nativeAddonPlugin, startupPatchPlugin],
+    plugins: [slimPlugin(uses, `${root}runtime`), undiciPlugin(`${root}runtime`, root), lazyPlugin(`${root}runtime`, root), nativeAddonPlugin, startupPatchPlugin],
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],

@@ -8,6 +8,9 @@ const PATCHES: Array<{ file: RegExp; find: string; replace: string }> = [
   // pg probes for Cloudflare Workers at import by building a `Response`, which makes Node load its
   // whole internal fetch implementation (the largest single cost of a bundle's start measured).
   { file: /[\\/]pg[\\/]lib[\\/]stream\.js$/, find: "if (typeof Response === 'function') {", replace: 'if (false) {' },
+  // fastify checks a plugin's declared fastify version with semver, which builds ~50 regexes at
+  // load; the runtime's plugins declare none, so semver is required only if one ever does.
+  { file: /[\\/]fastify[\\/]lib[\\/]plugin-utils\.js$/, find: "const semver = require('semver')", replace: "const semver = { gt: (...a) => require('semver').gt(...a), coerce: (...a) => require('semver').coerce(...a), satisfies: (...a) => require('semver').satisfies(...a) }" },
 ];
 
 export const startupPatchPlugin: Plugin = {

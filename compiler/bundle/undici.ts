@@ -4,13 +4,12 @@
 // bundle build ("No matching export"), so this list cannot silently fall behind.
 import type { Plugin } from 'esbuild';
 
-// Two entries: the pools, which every server builds at start, and the fetch classes that only
-// multipart encoding uses (runtime/actions/http/multipart.ts imports them on first use, so the
-// bundle evaluates undici's fetch layer only then).
+// Two entries: the pools, made for the first outbound request to an origin (so undici is evaluated
+// then, not at start: the constructors below require it when first called), and the fetch classes
+// that only multipart encoding uses (runtime/actions/http/multipart.ts imports them on first use).
 const POOL = `
-import Pool from 'undici/lib/dispatcher/pool.js';
-import ProxyAgent from 'undici/lib/dispatcher/proxy-agent.js';
-export { Pool, ProxyAgent };
+export function Pool(...a) { return new (require('undici/lib/dispatcher/pool.js'))(...a); }
+export function ProxyAgent(...a) { return new (require('undici/lib/dispatcher/proxy-agent.js'))(...a); }
 `;
 const FETCH = `
 import { FormData } from 'undici/lib/web/fetch/formdata.js';

@@ -1,15 +1,16 @@
 // One generated module per config: header, runtime import, hoisted leaves, then the plan.
-// Formatted by prettier with fixed options, so the same IR always gives the same bytes.
+// Laid out by our own pass (compiler/emit/layout.ts), so the same IR always gives the same bytes.
 import type { ConfigIR } from '../../runtime/config-ir.ts';
 import { comment } from '../emit/code.ts';
+import { layout } from '../emit/layout.ts';
 import { Emitter } from './emitter.ts';
 import { planLiteral } from './emit-plan.ts';
 
 export interface ModuleOptions {
   /** Module specifier of the runtime (default: the package's own `pipewright/runtime`). */
   runtime?: string;
-  /** Format with prettier (default true): for files people read. `serve`, `run` and `test` import the
-   *  module straight away, so they skip it (prettier is the largest thing the compiler loads). */
+  /** Lay out for reading (default true): for files people read. `serve`, `run` and `test` import the
+   *  module straight away, so they skip it. */
   format?: boolean;
 }
 
@@ -30,13 +31,10 @@ export async function generateModule(ir: ConfigIR, o: ModuleOptions = {}): Promi
   ].join('\n');
   if (o.format === false) return text;
   try {
-    // Loaded on first use: `check` and `serve` never format, and prettier is a large module to load.
-    const { format } = await import('prettier');
-    return await format(text, { parser: 'typescript', printWidth: 110, singleQuote: false, trailingComma: 'all', endOfLine: 'lf' });
+    return layout(text);
   } catch (e) {
-    // A formatter failure means we emitted invalid code: say where, briefly, instead of prettier's dump.
-    const first = String((e as Error).message).split('\n')[0];
-    throw new Error(`internal error: generated code for ${ir.file} does not parse (${first})`);
+    // Unbalanced brackets mean we emitted invalid code: say so, briefly.
+    throw new Error(`internal error: generated code for ${ir.file} does not parse (${(e as Error).message})`);
   }
 }
 

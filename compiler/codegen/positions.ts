@@ -29,7 +29,7 @@ export class Positions {
     return undefined;
   }
 
-  /** The table, one entry per line (prettier keeps an object literal broken when its source is). */
+  /** The table, one entry per line (the layout keeps a line it is given). */
   table(): Code | undefined {
     if (!this.rows.length) return undefined;
     const rows = join(this.rows.map(([k, n]) => _`  ${k}: ${n},`), '\n');

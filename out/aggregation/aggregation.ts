@@ -99,7 +99,7 @@ function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknow
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = customer_overview_Orders_post_filter_conditions_0_field_path(el);
-      if (!customer_overview_Orders_post_filter_conditions_0_is_not_equal_to(v0, "cancelled")) continue;
+      if (!(customer_overview_Orders_post_filter_conditions_0_is_not_equal_to(v0, "cancelled"))) continue;
       kept.push(el);
     }
     return kept;
@@ -114,12 +114,11 @@ function customer_overview_Orders_post_rename_attributes_specialised(
 ): unknown {
   return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
     const h0 = Object.hasOwn(rec, "total");
-    if (!h0) return rec;
+    if (!(h0)) return rec;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(rec)) {
-      if (k === "total" && h0) {
-        out.amount = rec[k];
-      } else if (!(h0 && k === "amount")) rt.sp.setOwn(out, k, rec[k]);
+      if (k === "total" && h0) { out.amount = rec[k]; }
+      else if (!((h0 && k === "amount"))) rt.sp.setOwn(out, k, rec[k]);
     }
     return out;
   });
@@ -157,11 +156,7 @@ function customer_overview_Totals_post_aggregate_bucket(
   x0: number,
 ): void {
   b.n++;
-  if (Number.isFinite(x0)) {
-    b.s0 += x0;
-    b.hi0 = b.c0 ? Math.max(b.hi0, x0) : x0;
-    b.c0++;
-  }
+  if (Number.isFinite(x0)) { b.s0 += x0; b.hi0 = b.c0 ? Math.max(b.hi0, x0) : x0; b.c0++; }
 }
 
 // customer_overview › Totals › post › aggregate: aggregate, specialised (in lines.customer_overview_Totals)

@@ -31,7 +31,7 @@ function price_assert_test2_test(d: unknown, s: rt.Scope): rt.TestOutcome {
   return rt.runTest(
     rt.val(rt.at(rt.body(s), "qty")),
     price_assert_test2_checks_const as Array<[string, unknown]>,
-    'value a|body::qty|, is_between {"min":1,"max":100}',
+    "value a|body::qty|, is_between {\"min\":1,\"max\":100}",
   );
 }
 
@@ -67,9 +67,9 @@ function price_Price_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope
     out.total = rt.sp.rounded(price_Price_post_math_expressions_0_total_calc(out), 2);
     return out;
   };
-  return rt.sp.atTargets("math", d, undefined, (node) =>
-    Array.isArray(node) ? node.map(apply) : apply(node),
-  );
+  return rt.sp.atTargets("math", d, undefined, (node) => (
+    Array.isArray(node) ? node.map(apply) : apply(node)
+  ));
 }
 
 // price › Price › post: math (in lines.price_Price)

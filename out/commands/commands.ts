@@ -66,7 +66,7 @@ const exit_status_Check_command_expect_exit_const = [0, 3];
 function exit_status_Check_command(s: rt.Scope): unknown {
   return {
     expect_exit: exit_status_Check_command_expect_exit_const,
-    argv: ["/bin/sh", "-c", 'exit "$1"', "check", rt.val(rt.param(s, "code"))],
+    argv: ["/bin/sh", "-c", "exit \"$1\"", "check", rt.val(rt.param(s, "code"))],
   };
 }
 
@@ -120,8 +120,7 @@ export const plan: rt.Plan = {
       ],
       accepts: { example: { text: "one two three" } },
       api: {
-        summary:
-          'Counts words with a shell pipeline; the text reaches the script as "$1", never pasted into it.',
+        summary: "Counts words with a shell pipeline; the text reaches the script as \"$1\", never pasted into it.",
       },
     },
     {

@@ -94,7 +94,9 @@ function inventory_Result_conditional_input2_test1_test(d: unknown, s: rt.Scope)
 
 // order_status › response › custom_body (in lines.order_status)
 function order_status_response_custom_body(s: rt.Scope): unknown {
-  return '{"error":"order ' + rt.textAs("json-string", rt.param(s, "id"), "a|params::id|") + ' not found"}';
+  return "{\"error\":\"order " +
+    rt.textAs("json-string", rt.param(s, "id"), "a|params::id|") +
+    " not found\"}";
 }
 
 // order_status › Order › http (in lines.order_status_Order)

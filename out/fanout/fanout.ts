@@ -29,18 +29,15 @@ function customers_batch_Customers_lookup(s: rt.Scope): unknown {
 }
 
 // customers_batch › Customers › lookup_inherit › 0 › requested_id: jq . (in lines.customers_batch_Customers)
-const customers_batch_Customers_lookup_inherit_0_requested_id_jq = (d: unknown): unknown =>
-  rt.jqValue(
-    (
-      ((input) => {
-        try {
-          return [input];
-        } catch (e) {
-          return jq.deeper(e, ".", input);
-        }
-      }) as (input: any) => unknown[]
-    )(d),
-  );
+const customers_batch_Customers_lookup_inherit_0_requested_id_jq = (d: unknown): unknown => rt.jqValue(((((
+  input
+) => {
+  try {
+    return [input];
+  } catch (e) {
+    return jq.deeper(e, ".", input);
+  }
+})) as (input: any) => unknown[])(d));
 
 const customers_batch_Customers_lookup_inherit_args = [
   ["requested_id", customers_batch_Customers_lookup_inherit_0_requested_id_jq],
@@ -87,26 +84,21 @@ function customers_batch_Summary_input(s: rt.Scope): unknown {
 }
 
 // customers_batch › Summary › post › extract_with_jq: jq {found: (.succeeded | length), missing: [.failed[].item]} (in lines.customers_batch_Summary)
-const customers_batch_Summary_post_extract_with_jq_jq = (d: unknown): unknown =>
-  rt.jqValue(
-    (
-      ((input) => {
-        try {
-          const out = new Array();
-          const v1 = jq.length(jq.field(input, "succeeded"));
-          const a2 = new Array();
-          const v3 = jq.field(input, "failed");
-          for (const v4 of jq.iter(v3)) {
-            a2.push(jq.field(v4, "item"));
-          }
-          out.push({ found: v1, missing: a2 });
-          return out;
-        } catch (e) {
-          return jq.deeper(e, "{found: (.succeeded | length), missing: [.failed[].item]}", input);
-        }
-      }) as (input: any) => unknown[]
-    )(d),
-  );
+const customers_batch_Summary_post_extract_with_jq_jq = (d: unknown): unknown => rt.jqValue(((((input) => {
+  try {
+    const out = new Array();
+    const v1 = jq.length(jq.field(input, "succeeded"));
+    const a2 = new Array();
+    const v3 = jq.field(input, "failed");
+    for (const v4 of jq.iter(v3)) {
+      a2.push(jq.field(v4, "item"));
+    }
+    out.push({ "found": v1, "missing": a2 });
+    return out;
+  } catch (e) {
+    return jq.deeper(e, "{found: (.succeeded | length), missing: [.failed[].item]}", input);
+  }
+})) as (input: any) => unknown[])(d));
 
 // customers_batch › Summary › post: extract_with_jq (in lines.customers_batch_Summary)
 function customers_batch_Summary_post_chain(d: unknown, s: rt.Scope): unknown {

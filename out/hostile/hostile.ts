@@ -30,7 +30,7 @@ function evil_process_exit_1_process_exit_1_proto_post_chain(d: unknown, s: rt.S
     rt.transforms.add_attribute.run,
     d,
     {
-      "*/ '); process.exit(1)//": '`${1+1}` \u2028 and \u2029 " */ ' + rt.text(rt.param(s, "x")),
+      "*/ '); process.exit(1)//": "`${1+1}` \u2028 and \u2029 \" */ " + rt.text(rt.param(s, "x")),
       ["__proto__"]: "polluted?",
       constructor: rt.val(rt.at(rt.body(s), "__proto__")),
     },
@@ -45,18 +45,15 @@ function evil_process_exit_1_process_exit_1_process_exit_1_input(s: rt.Scope): u
 }
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post › extract_with_jq: jq { "k": ."*/ '); process.exit(1)//", "p": .constructor } (in lines.evil_process_exit_1_process_exit_1_process_exit_1)
-const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq = (d: unknown): unknown =>
-  rt.jqValue(
-    (
-      ((input) => {
-        try {
-          return [{ k: jq.field(input, "*/ '); process.exit(1)//"), p: jq.field(input, "constructor") }];
-        } catch (e) {
-          return jq.deeper(e, '{ "k": ."*/ \'); process.exit(1)//", "p": .constructor }', input);
-        }
-      }) as (input: any) => unknown[]
-    )(d),
-  );
+const evil_process_exit_1_process_exit_1_process_exit_1_post_extract_with_jq_jq = (
+  d: unknown
+): unknown => rt.jqValue(((((input) => {
+  try {
+    return [{ "k": jq.field(input, "*/ '); process.exit(1)//"), "p": jq.field(input, "constructor") }];
+  } catch (e) {
+    return jq.deeper(e, "{ \"k\": .\"*/ '); process.exit(1)//\", \"p\": .constructor }", input);
+  }
+})) as (input: any) => unknown[])(d));
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › '); process.exit(1)// › post: extract_with_jq (in lines.evil_process_exit_1_process_exit_1_process_exit_1)
 function evil_process_exit_1_process_exit_1_process_exit_1_post_chain(d: unknown, s: rt.Scope): unknown {
@@ -100,12 +97,11 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attribute
 ): unknown {
   return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
     const h0 = Object.hasOwn(rec, "k");
-    if (!h0) return rec;
+    if (!(h0)) return rec;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(rec)) {
-      if (k === "k" && h0) {
-        rt.sp.setOwn(out, "__proto__", rec[k]);
-      } else if (!(h0 && k === "__proto__")) rt.sp.setOwn(out, k, rec[k]);
+      if (k === "k" && h0) { rt.sp.setOwn(out, "__proto__", rec[k]); }
+      else if (!((h0 && k === "__proto__"))) rt.sp.setOwn(out, k, rec[k]);
     }
     return out;
   });
@@ -113,8 +109,8 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_post_rename_attribute
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post › extract_with_json_path: JSON path $['__proto__'] (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 const evil_process_exit_1_process_exit_1_globalThis_x_1_post_extract_with_json_path_jsonpath = (
-  d: unknown,
-): unknown => ((root) => jp.one(jp.prop(root, "__proto__")))(d);
+  d: unknown
+): unknown => (((root) => jp.one(jp.prop(root, "__proto__"))))(d);
 
 // evil */ `${process.exit(1)}` '); process.exit(1)// › ${globalThis.x = 1} › post: rename_attributes → extract_with_json_path (in lines.evil_process_exit_1_process_exit_1_globalThis_x_1)
 function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown, s: rt.Scope): unknown {

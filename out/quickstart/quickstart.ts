@@ -100,9 +100,9 @@ function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt
     out.line_total = rt.sp.rounded(order_total_Lines_post_math_expressions_0_line_total_calc(out), 2);
     return out;
   };
-  return rt.sp.atTargets("math", d, undefined, (node) =>
-    Array.isArray(node) ? node.map(apply) : apply(node),
-  );
+  return rt.sp.atTargets("math", d, undefined, (node) => (
+    Array.isArray(node) ? node.map(apply) : apply(node)
+  ));
 }
 
 // order_total › Lines › post: math (in lines.order_total_Lines)
@@ -130,12 +130,8 @@ function order_total_Summary_post_aggregate_bucket(
   x1: number,
 ): void {
   b.n++;
-  if (Number.isFinite(x0)) {
-    b.s0 += x0;
-  }
-  if (Number.isFinite(x1)) {
-    b.s1 += x1;
-  }
+  if (Number.isFinite(x0)) { b.s0 += x0; }
+  if (Number.isFinite(x1)) { b.s1 += x1; }
 }
 
 // order_total › Summary › post › aggregate: aggregate, specialised (in lines.order_total_Summary)
@@ -244,14 +240,7 @@ export const plan: rt.Plan = {
           reads: ["Lines"],
         },
       ],
-      accepts: {
-        example: {
-          items: [
-            { sku: "a", price: 2.5, qty: 2 },
-            { sku: "b", price: 10, qty: 1 },
-          ],
-        },
-      },
+      accepts: { example: { items: [{ sku: "a", price: 2.5, qty: 2 }, { sku: "b", price: 10, qty: 1 }] } },
       produces: { schema: { type: "object", required: ["count", "sum"] } },
       api: {
         summary: "Prices an order's lines and totals them.",

@@ -56,7 +56,7 @@ function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: 
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_report_Sales_post_filter_conditions_0_field_path(el);
-      if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
+      if (!(sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed"))) continue;
       kept.push(el);
     }
     return kept;
@@ -69,7 +69,7 @@ const sales_report_Sales_post_math_expressions_0_total_calc: (target: unknown) =
 
 // sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2 (in lines.sales_report_Sales)
 const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: unknown) => unknown = (
-  target,
+  target
 ) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
 
 // sales_report › Sales › post › math: math, specialised (in lines.sales_report_Sales)
@@ -84,9 +84,9 @@ function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: r
     );
     return out;
   };
-  return rt.sp.atTargets("math", d, undefined, (node) =>
-    Array.isArray(node) ? node.map(apply) : apply(node),
-  );
+  return rt.sp.atTargets("math", d, undefined, (node) => (
+    Array.isArray(node) ? node.map(apply) : apply(node)
+  ));
 }
 
 // sales_report › Sales › post › rename_attributes: rename_attributes, specialised (in lines.sales_report_Sales)
@@ -97,12 +97,11 @@ function sales_report_Sales_post_rename_attributes_specialised(
 ): unknown {
   return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
     const h0 = Object.hasOwn(rec, "cust");
-    if (!h0) return rec;
+    if (!(h0)) return rec;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(rec)) {
-      if (k === "cust" && h0) {
-        out.customer = rec[k];
-      } else if (!(h0 && k === "customer")) rt.sp.setOwn(out, k, rec[k]);
+      if (k === "cust" && h0) { out.customer = rec[k]; }
+      else if (!((h0 && k === "customer"))) rt.sp.setOwn(out, k, rec[k]);
     }
     return out;
   });
@@ -125,7 +124,7 @@ function sales_report_Sales_post_fused(d: unknown, s: rt.Scope): unknown {
     for (const el of list) {
       let r = el as Record<string, unknown>;
       const v0 = sales_report_Sales_post_filter_conditions_0_field_path(r);
-      if (!sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed")) continue;
+      if (!(sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed"))) continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
       const m1 = rt.sp.rounded(sales_report_Sales_post_math_expressions_0_total_calc(r), 2);
       const m2 = rt.sp.rounded(sales_report_Sales_post_math_expressions_1_total_with_vat_calc(r), 2);
@@ -222,7 +221,7 @@ function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_report_Big_post_filter_conditions_0_field_path(el);
-      if (!sales_report_Big_post_filter_conditions_0_test_test(v0, s).ok) continue;
+      if (!(sales_report_Big_post_filter_conditions_0_test_test(v0, s).ok)) continue;
       kept.push(el);
     }
     return kept;
@@ -230,27 +229,20 @@ function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt
 }
 
 // sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (in lines.sales_report_Big)
-const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown =>
-  rt.jqValue(
-    (
-      ((input) => {
-        try {
-          const out = new Array();
-          const v4 = jq
-            .iter(input)
-            .map((v3) => ({
-              customer: jq.field(v3, "customer"),
-              region: jq.field(v3, "region"),
-              total: jq.field(v3, "total"),
-            }));
-          out.push(jq.reverse(jq.sortBy(v4, (v5) => [jq.field(v5, "total")])));
-          return out;
-        } catch (e) {
-          return jq.deeper(e, "map({customer, region, total}) | sort_by(.total) | reverse", input);
-        }
-      }) as (input: any) => unknown[]
-    )(d),
-  );
+const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown => rt.jqValue(((((input) => {
+  try {
+    const out = new Array();
+    const v4 = jq.iter(input).map((v3) => ({
+      "customer": jq.field(v3, "customer"),
+      "region": jq.field(v3, "region"),
+      "total": jq.field(v3, "total"),
+    }));
+    out.push(jq.reverse(jq.sortBy(v4, (v5) => [jq.field(v5, "total")])));
+    return out;
+  } catch (e) {
+    return jq.deeper(e, "map({customer, region, total}) | sort_by(.total) | reverse", input);
+  }
+})) as (input: any) => unknown[])(d));
 
 // sales_report › Big › post: filter → extract_with_jq (in lines.sales_report_Big)
 function sales_report_Big_post_chain(d: unknown, s: rt.Scope): unknown {
@@ -284,10 +276,7 @@ function sales_report_ByRegion_post_aggregate_bucket(
   x0: number,
 ): void {
   b.n++;
-  if (Number.isFinite(x0)) {
-    b.s0 += x0;
-    b.c0++;
-  }
+  if (Number.isFinite(x0)) { b.s0 += x0; b.c0++; }
 }
 
 // sales_report › ByRegion › post › aggregate: aggregate, specialised (in lines.sales_report_ByRegion)
@@ -312,8 +301,8 @@ function sales_report_ByRegion_post_aggregate_specialised(d: unknown, _a: unknow
     sum: { total: rt.sp.cleanSum(b.s0) },
     avg: { total: b.c0 ? rt.sp.cleanSum(b.s0 / b.c0) : null },
   }))(all);
-  summary.groups = [...groups.values()].map((g) =>
-    ((b) => ({
+  summary.groups = [...groups.values()].map(
+    (g) => ((b) => ({
       key: g.key,
       count: b.n,
       sum: { total: rt.sp.cleanSum(b.s0) },
@@ -386,9 +375,14 @@ function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s
     for (const el of list) {
       const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(el);
       if (
-        !(typeof v0 === "number"
-          ? v0 > 0
-          : sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0))
+        !(
+          (
+            typeof v0 === "number" ? v0 > 0 : sales_summary_Totals_post_filter_conditions_0_is_greater_than(
+              v0,
+              0,
+            )
+          )
+        )
       )
         continue;
       kept.push(el);
@@ -418,9 +412,9 @@ function sales_summary_Totals_post_math_specialised(d: unknown, _a: unknown, _s:
     );
     return out;
   };
-  return rt.sp.atTargets("math", d, undefined, (node) =>
-    Array.isArray(node) ? node.map(apply) : apply(node),
-  );
+  return rt.sp.atTargets("math", d, undefined, (node) => (
+    Array.isArray(node) ? node.map(apply) : apply(node)
+  ));
 }
 
 // sales_summary › Totals › post › aggregate: aggregate, specialised: one item into a bucket (in lines.sales_summary_Totals)
@@ -431,18 +425,9 @@ function sales_summary_Totals_post_aggregate_bucket(
   x2: number,
 ): void {
   b.n++;
-  if (Number.isFinite(x0)) {
-    b.s0 += x0;
-    b.hi0 = b.c0 ? Math.max(b.hi0, x0) : x0;
-    b.c0++;
-  }
-  if (Number.isFinite(x1)) {
-    b.s1 += x1;
-  }
-  if (Number.isFinite(x2)) {
-    b.lo2 = b.c2 ? Math.min(b.lo2, x2) : x2;
-    b.c2++;
-  }
+  if (Number.isFinite(x0)) { b.s0 += x0; b.hi0 = b.c0 ? Math.max(b.hi0, x0) : x0; b.c0++; }
+  if (Number.isFinite(x1)) { b.s1 += x1; }
+  if (Number.isFinite(x2)) { b.lo2 = b.c2 ? Math.min(b.lo2, x2) : x2; b.c2++; }
 }
 
 // sales_summary › Totals › post › aggregate: aggregate, specialised (in lines.sales_summary_Totals)
@@ -475,28 +460,13 @@ function sales_summary_Totals_post_aggregate_specialised(d: unknown, _a: unknown
     const k0 = rt.sp.getDotted(it, "region") ?? null;
     const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
-    if (!g)
-      groups.set(
-        id,
-        (g = {
-          key: { region: k0 },
-          b: {
-            n: 0,
-            s0: 0,
-            c0: 0,
-            lo0: 0,
-            hi0: 0,
-            s1: 0,
-            c1: 0,
-            lo1: 0,
-            hi1: 0,
-            s2: 0,
-            c2: 0,
-            lo2: 0,
-            hi2: 0,
-          },
-        }),
-      );
+    if (!g) groups.set(
+      id,
+      (g = {
+        key: { region: k0 },
+        b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0, s1: 0, c1: 0, lo1: 0, hi1: 0, s2: 0, c2: 0, lo2: 0, hi2: 0 },
+      }),
+    );
     sales_summary_Totals_post_aggregate_bucket(g.b, x0, x1, x2);
   }
   const summary: Record<string, unknown> = ((b) => ({
@@ -506,8 +476,8 @@ function sales_summary_Totals_post_aggregate_specialised(d: unknown, _a: unknown
     min: { unit_price: b.c2 ? b.lo2 : null },
     max: { total: b.c0 ? b.hi0 : null },
   }))(all);
-  summary.groups = [...groups.values()].map((g) =>
-    ((b) => ({
+  summary.groups = [...groups.values()].map(
+    (g) => ((b) => ({
       key: g.key,
       count: b.n,
       sum: { total: rt.sp.cleanSum(b.s0), ["__proto__"]: rt.sp.cleanSum(b.s1) },
@@ -545,9 +515,14 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
       let r = el as Record<string, unknown>;
       const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(r);
       if (
-        !(typeof v0 === "number"
-          ? v0 > 0
-          : sales_summary_Totals_post_filter_conditions_0_is_greater_than(v0, 0))
+        !(
+          (
+            typeof v0 === "number" ? v0 > 0 : sales_summary_Totals_post_filter_conditions_0_is_greater_than(
+              v0,
+              0,
+            )
+          )
+        )
       )
         continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
@@ -555,33 +530,32 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
       const m2 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_1_proto_calc(r), 2);
       const x0 = rt.sp.toNumber(m1);
       const x1 = rt.sp.toNumber(m2);
-      const x2 = rt.sp.toNumber(Object.hasOwn(r, "unit_price") ? r.unit_price : undefined);
+      const x2 = rt.sp.toNumber((Object.hasOwn(r, "unit_price") ? r.unit_price : undefined));
       sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
       const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
       const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
-      if (!g)
-        groups.set(
-          id,
-          (g = {
-            key: { region: k0 },
-            b: {
-              n: 0,
-              s0: 0,
-              c0: 0,
-              lo0: 0,
-              hi0: 0,
-              s1: 0,
-              c1: 0,
-              lo1: 0,
-              hi1: 0,
-              s2: 0,
-              c2: 0,
-              lo2: 0,
-              hi2: 0,
-            },
-          }),
-        );
+      if (!g) groups.set(
+        id,
+        (g = {
+          key: { region: k0 },
+          b: {
+            n: 0,
+            s0: 0,
+            c0: 0,
+            lo0: 0,
+            hi0: 0,
+            s1: 0,
+            c1: 0,
+            lo1: 0,
+            hi1: 0,
+            s2: 0,
+            c2: 0,
+            lo2: 0,
+            hi2: 0,
+          },
+        }),
+      );
       sales_summary_Totals_post_aggregate_bucket(g.b, x0, x1, x2);
     }
   } catch {
@@ -594,8 +568,8 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
     min: { unit_price: b.c2 ? b.lo2 : null },
     max: { total: b.c0 ? b.hi0 : null },
   }))(all);
-  summary.groups = [...groups.values()].map((g) =>
-    ((b) => ({
+  summary.groups = [...groups.values()].map(
+    (g) => ((b) => ({
       key: g.key,
       count: b.n,
       sum: { total: rt.sp.cleanSum(b.s0), ["__proto__"]: rt.sp.cleanSum(b.s1) },
@@ -661,7 +635,7 @@ function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s:
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_summary_Paged_post_filter_conditions_0_field_path(el);
-      if (!sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true)) continue;
+      if (!(sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true))) continue;
       kept.push(el);
     }
     return kept;
@@ -683,9 +657,9 @@ function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: 
     out.total = sales_summary_Paged_post_math_expressions_0_total_calc(out);
     return out;
   };
-  return rt.sp.atTargets("math", d, sales_summary_Paged_post_math_target_places, (node) =>
-    Array.isArray(node) ? node.map(apply) : apply(node),
-  );
+  return rt.sp.atTargets("math", d, sales_summary_Paged_post_math_target_places, (node) => (
+    Array.isArray(node) ? node.map(apply) : apply(node)
+  ));
 }
 
 // sales_summary › Paged › post › aggregate › over: path $.items (in lines.sales_summary_Paged)
@@ -694,9 +668,7 @@ const sales_summary_Paged_post_aggregate_over_path = (d: unknown): unknown => rt
 // sales_summary › Paged › post › aggregate: aggregate, specialised: one item into a bucket (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_aggregate_bucket(b: { n: number; [k: string]: number }, x0: number): void {
   b.n++;
-  if (Number.isFinite(x0)) {
-    b.s0 += x0;
-  }
+  if (Number.isFinite(x0)) { b.s0 += x0; }
 }
 
 // sales_summary › Paged › post › aggregate: aggregate, specialised (in lines.sales_summary_Paged)
@@ -717,8 +689,8 @@ function sales_summary_Paged_post_aggregate_specialised(d: unknown, _a: unknown,
     sales_summary_Paged_post_aggregate_bucket(g.b, x0);
   }
   const summary: Record<string, unknown> = ((b) => ({ sum: { total: rt.sp.cleanSum(b.s0) } }))(all);
-  summary.groups = [...groups.values()].map((g) =>
-    ((b) => ({ key: g.key, sum: { total: rt.sp.cleanSum(b.s0) } }))(g.b),
+  summary.groups = [...groups.values()].map(
+    (g) => ((b) => ({ key: g.key, sum: { total: rt.sp.cleanSum(b.s0) } }))(g.b),
   );
   return summary;
 }
@@ -734,7 +706,7 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
     for (const el of list) {
       let r = el as Record<string, unknown>;
       const v0 = sales_summary_Paged_post_filter_conditions_0_field_path(r);
-      if (!sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true)) continue;
+      if (!(sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true))) continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
       const m1 = sales_summary_Paged_post_math_expressions_0_total_calc(r);
       const x0 = rt.sp.toNumber(m1);
@@ -749,8 +721,8 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
     return rt.sp.UNFUSED;
   }
   const summary: Record<string, unknown> = ((b) => ({ sum: { total: rt.sp.cleanSum(b.s0) } }))(all);
-  summary.groups = [...groups.values()].map((g) =>
-    ((b) => ({ key: g.key, sum: { total: rt.sp.cleanSum(b.s0) } }))(g.b),
+  summary.groups = [...groups.values()].map(
+    (g) => ((b) => ({ key: g.key, sum: { total: rt.sp.cleanSum(b.s0) } }))(g.b),
   );
   return summary;
 }
@@ -812,16 +784,14 @@ function sales_summary_Lines_post_rename_attributes_specialised(
   _s: rt.Scope,
 ): unknown {
   return rt.sp.eachRecord(d, "rename_attributes", (rec) => {
-    const h0 = Object.hasOwn(rec, "unit_price"),
-      h1 = Object.hasOwn(rec, "region");
+    const h0 = Object.hasOwn(rec, "unit_price"), h1 = Object.hasOwn(rec, "region");
     if (!(h0 || h1)) return rec;
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(rec)) {
       if (k === "unit_price" && h0) {
         out.price = rec[k];
-      } else if (k === "region" && h1) {
-        out.area = rec[k];
-      } else if (!((h0 && k === "price") || (h1 && k === "area"))) rt.sp.setOwn(out, k, rec[k]);
+      } else if (k === "region" && h1) { out.area = rec[k]; }
+      else if (!((h0 && k === "price") || (h1 && k === "area"))) rt.sp.setOwn(out, k, rec[k]);
     }
     return out;
   });
