@@ -1,9 +1,10 @@
 // Test helpers: a config as a fast-path plan (generated module imported from a temp folder) or an
 // interpreted plan, served on a free port with a controllable environment.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Plan } from '../../runtime/plan.ts';
@@ -65,7 +66,8 @@ async function moduleText(ir: ReturnType<typeof irOf>): Promise<string> {
 
 function sourcesHash(): string {
   const h = createHash('sha256');
-  const prettier = join(root, 'node_modules/prettier/package.json');
+  // Resolved, not joined to root: Stryker's sandbox has no node_modules folder of its own.
+  const prettier = join(dirname(createRequire(import.meta.url).resolve('prettier')), 'package.json');
   h.update((JSON.parse(readFileSync(prettier, 'utf8')) as { version: string }).version);
   for (const top of ['compiler', 'runtime']) {
     for (const f of (readdirSync(join(root, top), { recursive: true }) as string[]).filter((x) => x.endsWith('.ts')).sort()) {
