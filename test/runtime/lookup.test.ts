@@ -163,4 +163,22 @@ interfaces:
 `, ids(2));
     expect(r.response.body).toEqual([{ value: 'm1', member: 1 }, { value: 'm2', member: 2 }]);
   });
+
+  it('inherited fields wrap an array or null result too; an object result is copied, not changed in place', async () => {
+    const r = await both(`
+interfaces:
+  x:
+    actions:
+      - name: Wrapped
+        lookup: a|body::items|
+        lookup_inherit: { member: id }
+        output: http
+        actions:
+          - name: Pick
+            input: a|body::value|
+`, { items: [{ id: 1, value: [1, 2] }, { id: 2, value: null }, { id: 3 }, { id: 4, value: { k: 'v' } }] });
+    expect(r.response.body).toEqual([{ value: [1, 2], member: 1 }, { value: null, member: 2 }, { value: null, member: 3 }, { k: 'v', member: 4 }]);
+    expect(r.state.steps.Wrapped!.data).toEqual(r.response.body);
+  });
 });
+
