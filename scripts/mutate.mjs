@@ -20,6 +20,8 @@ const TESTS = {
   'runtime/exec/params.ts': ['test/runtime/params.test.ts'],
   'runtime/exec/lookup.ts': ['test/runtime/lookup.test.ts'],
   'runtime/exec/on-error.ts': ['test/runtime/on-error.test.ts'],
+  // Its served and durable tests (test/ops/shutdown: dist/; test/durable) cannot reach a sandboxed mutant.
+  'runtime/exec/shutdown.ts': ['test/runtime/sequence.test.ts'],
   'runtime/actions/http/expect-status.ts': ['test/http-action/expect-status.test.ts', 'test/runtime/retry-rules.test.ts'],
   'runtime/actions/http/decode-body.ts': ['test/http-action/decoding.test.ts'],
   'runtime/calc/round.ts': ['test/calc/round.test.ts', 'test/transforms-calc/math.test.ts', 'test/runtime/math.test.ts'],
