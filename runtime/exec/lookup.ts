@@ -15,8 +15,10 @@ interface ItemResult { ok: boolean; data: unknown; status?: number; error?: stri
 export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: AbortSignal | undefined): Promise<ActionOutcome> {
   const lk = a.lookup!;
   const over = lk.over(s);
+  // Stryker disable next-line ConditionalExpression: `lookup` is a marker, which reads a missing value as null, never undefined
   const items = Array.isArray(over) ? over : over === null || over === undefined ? [] : [over];
   const nested = a.actions ?? [];
+  // Stryker disable next-line ArrayDeclaration: every index is assigned before results are read; the length only presizes
   const results: ItemResult[] = new Array(items.length);
   const inherit = (lk.inherit?.(s) ?? []) as Array<[string, DataFn]>;
   let next = 0;
@@ -34,6 +36,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
     const failed: unknown[] = [];
     results.forEach((r, i) => {
       if (r.ok) succeeded.push(r.data);
+      // Stryker disable next-line ConditionalExpression: an http_code of undefined leaves no key in the JSON data
       else failed.push({ item: items[i], ...(r.status !== undefined ? { http_code: r.status } : {}), ...(r.error ? { error: r.error } : {}), data: r.data });
     });
     return { ok: true, data: { succeeded, failed } };
@@ -53,11 +56,13 @@ async function runItem(nested: ActionPlan[], item: unknown, s: Scope, run: RunSt
     const failedRec = failedName ? scope.steps[failedName] : undefined;
     const status = (failedRec ?? rec)?.status;
     const ok = seq.unhandled.length === 0 && (status === undefined || status < 400);
+    // Stryker disable next-line ConditionalExpression: a status of undefined reads as none (`r.status !== undefined` below)
     return { ok, data: rec?.data ?? null, ...(status !== undefined ? { status } : {}), ...(failedRec?.error ? { error: failedRec.error } : {}) };
   });
   if (timeoutMs === undefined) return work;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ItemResult>((resolve) => { timer = setTimeout(() => resolve({ ok: false, data: null, error: `item timed out after ${timeoutMs} ms` }), timerMs(timeoutMs)); });
+  // Stryker disable next-line BlockStatement: a timer left running resolves a race already decided; it only keeps the process up to item_timeout longer
   try { return await Promise.race([work, timeout]); } finally { clearTimeout(timer); }
 }
 

@@ -198,6 +198,10 @@ interfaces:
     const services = { clock: systemClock, store: Object.assign(new MemoryStore(), { durable: true }) };
     const r = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services });
     expect(r.response).toEqual({ status: 200, headers: {}, body: { succeeded: [], failed: [{ item: { id: 1 }, error: 'Pause: a lookup item cannot suspend the run (delay)', data: null }] } });
+    // Without one the delay is refused: a failure with no HTTP status still fails the item.
+    const refused = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services: { clock: systemClock } });
+    expect(refused.response.body).toMatchObject({ succeeded: [], failed: [{ item: { id: 1 }, data: null }] });
+    expect(String((refused.response.body as { failed: Array<{ error: unknown }> }).failed[0]!.error)).toMatch(/^delay of 3600000 ms exceeds SERVICE__MAX_DELAY_SECS/);
   });
 });
 
