@@ -6,6 +6,7 @@ import { concurrencyOf } from '../../runtime/exec/lookup.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
+import { MemoryStore } from '../../runtime/store/memory.ts';
 import { planOf } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 
@@ -163,4 +164,44 @@ interfaces:
 `, ids(2));
     expect(r.response.body).toEqual([{ value: 'm1', member: 1 }, { value: 'm2', member: 2 }]);
   });
+
+  it('inherited fields wrap an array or null result too; an object result is copied, not changed in place', async () => {
+    const r = await both(`
+interfaces:
+  x:
+    actions:
+      - name: Wrapped
+        lookup: a|body::items|
+        lookup_inherit: { member: id }
+        output: http
+        actions:
+          - name: Pick
+            input: a|body::value|
+`, { items: [{ id: 1, value: [1, 2] }, { id: 2, value: null }, { id: 3 }, { id: 4, value: { k: 'v' } }] });
+    expect(r.response.body).toEqual([{ value: [1, 2], member: 1 }, { value: null, member: 2 }, { value: null, member: 3 }, { k: 'v', member: 4 }]);
+    expect(r.state.steps.Wrapped!.data).toEqual(r.response.body);
+  });
+
+  it.each(['compiled', 'interpreted'] as const)('an item that would suspend the run (a long delay, a durable store) fails instead (%s)', async (mode) => {
+    const plan = await planOf(`lookup${++seq}.yaml`, mode, `
+interfaces:
+  x:
+    actions:
+      - name: Waits
+        lookup: a|body::ids|
+        lookup_partition: true
+        output: http
+        actions:
+          - name: Pause
+            delay: 1h
+`);
+    const services = { clock: systemClock, store: Object.assign(new MemoryStore(), { durable: true }) };
+    const r = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services });
+    expect(r.response).toEqual({ status: 200, headers: {}, body: { succeeded: [], failed: [{ item: { id: 1 }, error: 'Pause: a lookup item cannot suspend the run (delay)', data: null }] } });
+    // Without one the delay is refused: a failure with no HTTP status still fails the item.
+    const refused = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services: { clock: systemClock } });
+    expect(refused.response.body).toMatchObject({ succeeded: [], failed: [{ item: { id: 1 }, data: null }] });
+    expect(String((refused.response.body as { failed: Array<{ error: unknown }> }).failed[0]!.error)).toMatch(/^delay of 3600000 ms exceeds SERVICE__MAX_DELAY_SECS/);
+  });
 });
+

@@ -3,7 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
-import type { ErrorHandlers } from '../../runtime/exec/on-error.ts';
+import { ErrorHandlers } from '../../runtime/exec/on-error.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -43,6 +44,7 @@ interfaces:
             run: a|body->run_uuid|
             config: a|body->config|
             data: a|body->data|
+            type: a|header::content-type|
 `;
 
 describe('on_error', () => {
@@ -53,10 +55,11 @@ describe('on_error', () => {
     expect((await fetch(`${url}/fine`)).status).toBe(200);
     const handlers = (app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers;
     await Promise.all(handlers.running);
+    expect(handlers.running.size).toBe(0); // a finished handler leaves the set
     expect(up.count('/record') - before).toBe(2);
     expect(handlers.skipped).toBe(1);
     const sent = JSON.parse(up.hits.filter((h) => h.path === '/record').at(-1)!.body);
-    expect(sent).toMatchObject({ what: 'work', code: 502, config: 'handled', data: { error: { status: 502, action: 'Call' } } });
+    expect(sent).toMatchObject({ what: 'work', code: 502, config: 'handled', data: { error: { status: 502, action: 'Call' } }, type: 'application/json' });
     expect(sent.run).toMatch(/^00000000-0000-4000-8000-/);
     await app.close();
   });
@@ -187,5 +190,25 @@ interfaces:
     await Promise.all((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running);
     expect(warnings).toEqual(['on_error: handler notify crashed: store down']);
     await app.close();
+  });
+
+  it.each(['compiled', 'interpreted'] as const)('a config without on_error answers its failures as usual (%s)', async (mode) => {
+    const { app, url } = await serveOn([await planOf('plain.yaml', mode, cfg('/record').replace(/^on_error:\n(  .*\n)*/m, ''))], testEnv({ API: up.url }));
+    const res = await fetch(`${url}/work`);
+    expect(res.status).toBe(502);
+    expect((app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers.running.size).toBe(0);
+    await app.close();
+  });
+
+  it('a failed run answered below 200 (not over HTTP: a schedule, a tool call) starts the handler by default', async () => {
+    const plan = await planOf('low.yaml', 'interpreted', rules('').replace('http_code_on_error: 300', 'http_code_on_error: 150'));
+    const services = { clock: systemClock };
+    const env = testEnv({ API: up.url });
+    const r = await executeInterface(plan, plan.interfaces.find((i) => i.name === 'w300')!, { method: 'POST', path: '/w300', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env, services });
+    expect(r.response.status).toBe(150);
+    const handlers = new ErrorHandlers(env, services, { warn: () => {} });
+    handlers.afterRun(plan, 'w300', r);
+    expect(handlers.running.size).toBe(1);
+    await Promise.all(handlers.running);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { executeInterface } from '../../runtime/exec/run.ts';
 import { RunCancelled } from '../../runtime/exec/sequence.ts';
+import { RunStopped } from '../../runtime/exec/shutdown.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
@@ -13,11 +14,13 @@ import { runBoth } from '../support/run-both.ts';
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
 let disconnect: (() => void) | undefined;
+let shutdown: (() => void) | undefined;
 beforeAll(async () => {
   up = await countingUpstream({
     '/first': (_q, res) => { disconnect?.(); json(res, 200, { n: 1 }); },
     '/second': (_q, res) => json(res, 200, { n: 2 }),
     '/missing': (_q, res) => json(res, 404, {}),
+    '/shut': (_q, res) => { shutdown?.(); json(res, 200, { n: 0 }); },
   });
 });
 afterAll(async () => { await up.close(); await closeHttpPools(); });
@@ -129,3 +132,37 @@ interfaces:
     disconnect = undefined;
   });
 });
+
+describe('a shutdown during a run (in process; the served and durable cases: test/ops/shutdown, test/durable/shutdown-park)', () => {
+  const yaml = `
+interfaces:
+  x:
+    actions:
+      - name: First
+        url: a|var::API|/second
+      - name: During
+        url: a|var::API|/shut
+      - name: After
+        url: a|var::API|/second
+`;
+  const start = async (mode: 'compiled' | 'interpreted', durable: boolean) => {
+    const plan = await planOf('shutdown.yaml', mode, yaml);
+    const stop = new AbortController();
+    shutdown = () => stop.abort();
+    const store = Object.assign(new MemoryStore(), { durable });
+    return executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store, shutdown: stop.signal } });
+  };
+  it.each(['compiled', 'interpreted'] as const)('without a durable store the run is stopped with its id (%s)', async (mode) => {
+    const run = start(mode, false);
+    await expect(run).rejects.toThrow(RunStopped);
+    await expect(run).rejects.toMatchObject({ statusCode: 503, runId: '00000000-0000-4000-8000-000000000001' });
+    shutdown = undefined;
+  });
+  it.each(['compiled', 'interpreted'] as const)('with a durable store it is parked at the action in flight (%s)', async (mode) => {
+    const r = await start(mode, true);
+    expect(r.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'During', reason: 'shutdown' } });
+    expect(r.state.cursor).toBe(1);
+    shutdown = undefined;
+  });
+});
+
