@@ -48,7 +48,7 @@ const server = spawn(process.execPath, [...profile, ...traceGc, 'bin/pipewright.
 if (profile.length) console.error(`server pid ${server.pid}`);
 const base = await new Promise<string>((resolve) => {
   let out = '';
-  server.stdout!.on('data', (d) => { out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
+  server.stdout!.on('data', (d) => { if (traceGc.length) process.stderr.write(d); out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
 });
 const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]);
 await new Promise((r) => setTimeout(r, 500));
