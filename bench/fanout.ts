@@ -8,7 +8,18 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FromClients, ToClients } from './fanout-clients.ts';
+import { readFileSync as read } from 'node:fs';
 import { cpuUs } from './proc.ts';
+
+/** The server's kernel-mode CPU (µs) and its context switches (voluntary: it waited; involuntary:
+ *  preempted), from /proc: where its time per frame goes, and how often it gave up a core. */
+function serverKernel(pid: number | undefined): { sysUs: number; switches: number } {
+  const stat = read(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const status = read(`/proc/${pid}/status`, 'utf8');
+  const n = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { sysUs: (Number(f[12]) * 1e6) / 100, switches: n('voluntary_ctxt_switches') + n('nonvoluntary_ctxt_switches') };
+}
 
 const SOCKETS = Number(process.env.SOCKETS ?? 1000);
 const RATE = Number(process.env.RATE ?? 100);
@@ -29,12 +40,15 @@ interfaces:
         output: http
 `);
 
-// PROFILE_DIR=<dir>: the server writes a V8 CPU profile there when it exits (compare before/after a change).
+// PROFILE_DIR=<dir>: the server and each client process write a V8 CPU profile there when they exit
+// (the server's file name has its pid, printed below). TRACE_GC=1: they log their collections to stderr.
 const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
-const server = spawn(process.execPath, [...profile, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+const traceGc = process.env.TRACE_GC ? ['--trace-gc'] : [];
+const server = spawn(process.execPath, [...profile, ...traceGc, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+if (profile.length) console.error(`server pid ${server.pid}`);
 const base = await new Promise<string>((resolve) => {
   let out = '';
-  server.stdout!.on('data', (d) => { out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
+  server.stdout!.on('data', (d) => { if (traceGc.length) process.stderr.write(d); out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
 });
 const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]);
 await new Promise((r) => setTimeout(r, 500));
@@ -49,12 +63,14 @@ const now = () => performance.timeOrigin + performance.now();
 const arrivals = new Map<number, { sent: number; got: number; last: number; done?: () => void }>();
 const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
   const count = Math.floor(SOCKETS / CLIENT_PROCS) + (i < SOCKETS % CLIENT_PROCS ? 1 : 0);
-  const child = fork('bench/fanout-clients.ts', [], { execArgv: ['--import', 'tsx'], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
+  const child = fork('bench/fanout-clients.ts', [], { execArgv: ['--import', 'tsx', ...profile, ...traceGc], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
   const ready = new Promise<void>((resolve) => child.on('message', (m: FromClients) => {
     if (m.kind === 'ready') resolve();
     else if (m.kind === 'all') {
-      const a = arrivals.get(m.seq);
-      if (a) { a.got += count; a.last = Math.max(a.last, m.at); if (a.got === SOCKETS) a.done?.(); }
+      m.seqs.forEach((seq, k) => {
+        const a = arrivals.get(seq);
+        if (a) { a.got += count; a.last = Math.max(a.last, m.ats[k]!); if (a.got === SOCKETS) a.done?.(); }
+      });
     }
   }));
   return { child, ready };
@@ -64,12 +80,14 @@ await new Promise((r) => setTimeout(r, 500));
 const connected = rssKiB();
 /** CPU time (µs) used so far by the server and by all client processes, and the frames received. */
 const cpu = async () => {
-  const fromClients = await Promise.all(clients.map(({ child }) => new Promise<{ us: number; frames: number }>((resolve) => {
+  const fromClients = await Promise.all(clients.map(({ child }) => new Promise<Extract<FromClients, { kind: 'cpu' }>>((resolve) => {
     const on = (m: FromClients) => { if (m.kind === 'cpu') { child.off('message', on); resolve(m); } };
     child.on('message', on);
     child.send({ kind: 'cpu' } satisfies ToClients);
   })));
-  return { server: cpuUs(server.pid), clients: fromClients.reduce((a, c) => a + c.us, 0), frames: fromClients.reduce((a, c) => a + c.frames, 0) };
+  const k = serverKernel(server.pid);
+  const sum = (key: 'us' | 'sysUs' | 'switches' | 'frames') => fromClients.reduce((a, c) => a + c[key], 0);
+  return { server: cpuUs(server.pid), serverSys: k.sysUs, serverSwitches: k.switches, clients: sum('us'), clientsSys: sum('sysUs'), clientsSwitches: sum('switches'), frames: sum('frames') };
 };
 
 let seq = 0;
@@ -92,7 +110,12 @@ const latencies = () => {
 // CPU per delivered frame stays meaningful on a loaded machine, where the latencies do not.
 const cpuPerFrame = (a: Awaited<ReturnType<typeof cpu>>, b: Awaited<ReturnType<typeof cpu>>) => {
   const per = (us: number) => +(us / (b.frames - a.frames)).toFixed(2);
-  return { serverUsPerFrame: per(b.server - a.server), clientsUsPerFrame: per(b.clients - a.clients) };
+  const share = (part: number, whole: number) => +(part / whole).toFixed(2);
+  return {
+    serverUsPerFrame: per(b.server - a.server), clientsUsPerFrame: per(b.clients - a.clients),
+    serverKernelShare: share(b.serverSys - a.serverSys, b.server - a.server), clientsKernelShare: share(b.clientsSys - a.clientsSys, b.clients - a.clients),
+    serverSwitchesPerFrame: per(b.serverSwitches - a.serverSwitches), clientsSwitchesPerFrame: per(b.clientsSwitches - a.clientsSwitches),
+  };
 };
 
 // Warm-up (JIT, socket buffers), not measured.
@@ -104,9 +127,12 @@ arrivals.clear();
 // is one publish's work alone (no batching, no queue): the work per publish, and the latency
 // without load of the benchmark's own.
 const ONE_AT_A_TIME = 100;
+const prompt = (on: boolean) => { for (const { child } of clients) child.send({ kind: 'prompt', on } satisfies ToClients); };
+prompt(true);
 const cpuA = await cpu();
 for (let n = 0; n < ONE_AT_A_TIME; n++) await Promise.race([publish().delivered, new Promise((r) => setTimeout(r, 2000))]);
 const cpuB = await cpu();
+prompt(false);
 const oneAtATime = { publishes: ONE_AT_A_TIME, ...latencies(), cpu: cpuPerFrame(cpuA, cpuB) };
 arrivals.clear();
 
