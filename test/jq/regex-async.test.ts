@@ -68,11 +68,11 @@ describe('jq regexes off the main thread', () => {
   });
 
   it('gives each of more catastrophic programs than workers its deadline, then answers again', async () => {
-    process.env.SERVICE__JQ_REGEX_TIMEOUT_MS = '100';
+    process.env.SERVICE__JQ_REGEX_TIMEOUT_MS = '20'; // under the time the engine needs to reach its own retry limit
     const runs = Array.from({ length: POOL_SIZE + 1 }, () => jqAllAsync('test("(a+)+$")', `${'a'.repeat(40)}b`).then(() => 'answered', (e: unknown) => (e instanceof JqError ? e.message : String(e))));
     // A program without a regex does not wait for the pool.
     expect(await jqAllAsync('.a + 1', { a: 1 })).toEqual([2]);
-    for (const r of await Promise.all(runs)) expect(r).toMatch(/did not finish within 100 ms/);
+    for (const r of await Promise.all(runs)) expect(r).toMatch(/did not finish within 20 ms/);
     expect(await jqAllAsync('[match("(?<x>b)").captures[0].name]', 'abc')).toEqual([['x']]);
     await expect(jqAllAsync('test("(")', 'a')).rejects.toThrow(/unmatched parenthesis/);
     await expect(jqAllAsync('test(', 'a')).rejects.toThrow(/syntax error/);
