@@ -4,7 +4,6 @@
 // mutation score per file. Reports: reports/mutation/<file>.html and .json. See docs/testing.md.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { build } from 'esbuild';
 
 const executor = ['test/runtime/executor.test.ts', 'test/runtime/conditions.test.ts', 'test/runtime/responses.test.ts'];
 /** Mutated file → the test files that cover it (behaviour through requests, on both paths). */
@@ -35,10 +34,6 @@ const args = process.argv.slice(2);
 const c = args.indexOf('--concurrency');
 if (c >= 0) process.env.MUTATE_CONCURRENCY = args.splice(c, 2)[1];
 const files = args.length ? args : Object.keys(TESTS);
-// test/support/plans.ts caches generated modules, generated before any mutant is active: a file that
-// codegen itself imports (calc/round.ts) could change the generated text, so it runs uncached.
-const codegen = await build({ entryPoints: ['compiler/codegen/module.ts'], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
-const usedByCodegen = new Set(Object.keys(codegen.metafile.inputs));
 const scores = [];
 for (const file of files) {
   const tests = (TESTS[file] ?? []).filter((t) => existsSync(t));
@@ -52,7 +47,7 @@ for (const file of files) {
   rmSync(`reports/mutation/${name}.json`, { force: true }); // a failed run must not show an old score
   const r = spawnSync('npx', ['stryker', 'run', '--mutate', file], {
     stdio: 'inherit',
-    env: { ...process.env, MUTATE_NAME: name, MUTATE_TESTS: tests.join(','), ...(usedByCodegen.has(file) ? { PIPEWRIGHT_PLAN_CACHE: 'off' } : {}) },
+    env: { ...process.env, MUTATE_NAME: name, MUTATE_TESTS: tests.join(',') },
   });
   if (r.status !== 0) process.exitCode = 1;
   scores.push([file, scoreOf(`reports/mutation/${name}.json`)]);

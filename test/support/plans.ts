@@ -1,14 +1,13 @@
 // Test helpers: a config as a fast-path plan (generated module imported from a temp folder) or an
 // interpreted plan, served on a free port with a controllable environment.
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Plan } from '../../runtime/plan.ts';
 import type { Environment } from '../../runtime/scope.ts';
+import type { RequestData } from '../../runtime/run-state.ts';
 import { interpretConfig } from '../../runtime/interpret/plan.ts';
 import { initJq } from '../../runtime/jq/engine.ts';
 import { buildApp } from '../../runtime/server/app.ts';
@@ -31,51 +30,13 @@ export async function planOf(file: string, mode: 'compiled' | 'interpreted', tex
   if (mode === 'interpreted') return interpretConfig(ir);
   dir ??= mkdtempSync(join(tmpdir(), 'pw-test-'));
   const target = join(dir, `${ir.name}_${++counter}.mts`);
-  writeFileSync(target, await moduleText(ir));
+  writeFileSync(target, await generateModule(ir, { runtime: runtimeUrl }));
   return ((await import(pathToFileURL(target).href)) as { plan: Plan }).plan;
 }
 
-// Generated modules are cached on disk: formatting one with prettier costs seconds, and a mutation run
-// repeats every test per mutant. The key is the IR plus every compiler and runtime source (codegen calls
-// a few runtime helpers) and prettier's version, so any change there regenerates. The cached text names
-// a placeholder, not the runtime: each run imports the runtime it sits next to (Stryker's sandbox, a
-// worktree). PIPEWRIGHT_PLAN_CACHE=off generates afresh (scripts/mutate.mjs, for files codegen imports).
-const root = join(import.meta.dirname, '../..');
-const cacheDir = join(tmpdir(), 'pipewright-plans'); // not node_modules/.cache: worktrees share node_modules
-const placeholder = JSON.stringify('pipewright-test-runtime');
-let sources: string | undefined;
-
-async function moduleText(ir: ReturnType<typeof irOf>): Promise<string> {
-  if (process.env.PIPEWRIGHT_PLAN_CACHE === 'off') return generateModule(ir, { runtime: runtimeUrl });
-  sources ??= sourcesHash();
-  const file = join(cacheDir, `${createHash('sha256').update(sources).update(JSON.stringify(ir)).digest('hex').slice(0, 40)}.mts`);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    text = await generateModule(ir, { runtime: JSON.parse(placeholder) as string });
-    mkdirSync(cacheDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`; // written whole, then renamed: a parallel reader never sees half
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  }
-  const parts = text.split(placeholder);
-  if (parts.length !== 2) throw new Error(`cached module ${file} does not name the runtime placeholder once`);
-  return parts.join(JSON.stringify(runtimeUrl));
-}
-
-function sourcesHash(): string {
-  const h = createHash('sha256');
-  // Resolved, not joined to root: Stryker's sandbox has no node_modules folder of its own.
-  const prettier = join(dirname(createRequire(import.meta.url).resolve('prettier')), 'package.json');
-  h.update((JSON.parse(readFileSync(prettier, 'utf8')) as { version: string }).version);
-  for (const top of ['compiler', 'runtime']) {
-    for (const f of (readdirSync(join(root, top), { recursive: true }) as string[]).filter((x) => x.endsWith('.ts')).sort()) {
-      const path = join(root, top, f);
-      h.update(`\0${relative(root, path)}\0`).update(readFileSync(path));
-    }
-  }
-  return h.digest('hex');
+/** A POST to `path` with `body` as JSON, as the HTTP server hands a run its request. */
+export function postRequest(path: string, body: unknown = null, o: { params?: Record<string, string>; headers?: Record<string, string> } = {}): RequestData {
+  return { method: 'POST', path, params: o.params ?? {}, headers: o.headers ?? {}, body, rawBody: body === null ? '' : JSON.stringify(body) };
 }
 
 /** A deterministic environment: variables from the map, uuids from a counter. */
