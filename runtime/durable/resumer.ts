@@ -10,7 +10,7 @@ import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { failHeld } from './failed-run.ts';
-import { countTakeover, DEFAULT_MAX_TAKEOVERS, takeoverLimit } from './takeovers.ts';
+import { countTakeover, DEFAULT_MAX_TAKEOVERS } from './takeovers.ts';
 
 export interface ResumerOptions {
   plans: Plan[];
@@ -29,7 +29,6 @@ export interface ResumerOptions {
 
 export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {
   const state = { stopped: false, resumed: 0, running: Promise.resolve() };
-  o = { ...o, maxTakeovers: o.maxTakeovers ?? takeoverLimit() };
   const tick = async () => {
     while (!state.stopped) {
       const due = await o.store.claimDue(new Date(o.services.clock.now()), o.batch ?? 50, o.node).catch((e: unknown) => {

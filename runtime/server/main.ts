@@ -11,7 +11,6 @@ import { processEnvironment } from '../environment.ts';
 import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
-import { takeoverLimit } from '../durable/takeovers.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
 import { closeDatabasePools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
@@ -70,7 +69,6 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
-  try { takeoverLimit(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
@@ -108,7 +106,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
     afterRun: (plan, iface, result) => runHooksOf.afterRun(plan, iface, result),
   });
-  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
+  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, maxTakeovers: ops.maxTakeovers, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
   await startMqtt(app, plans, {
     environment: process.env.SERVICE__ENVIRONMENT || DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),

@@ -7,22 +7,26 @@ export interface OpsSettings {
   runRetentionMs: number;
   /** SERVICE__SHUTDOWN_GRACE_SECS (10): on SIGTERM/SIGINT, in-flight runs get this long to finish. */
   shutdownGraceMs: number;
+  /** SERVICE__MAX_TAKEOVERS (5): takeovers of a run at one action before it fails (runtime/durable/takeovers.ts). */
+  maxTakeovers: number;
 }
 
 import { StartupError } from './startup-errors.ts';
+import { DEFAULT_MAX_TAKEOVERS } from '../durable/takeovers.ts';
 
-function seconds(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
+function number(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number, whole = false): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return dflt;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > max) throw new StartupError(`${name}=${raw} must be a number between 0 and ${max}`);
+  if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < 0 || n > max) throw new StartupError(`${name}=${raw} must be a ${whole ? 'whole number' : 'number'} between 0 and ${max}`);
   return n;
 }
 
 export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {
   return {
-    runDeadlineMs: seconds(env, 'SERVICE__RUN_DEADLINE_SECS', 86_400, 30 * 86_400) * 1000,
-    runRetentionMs: seconds(env, 'SERVICE__RUN_RETENTION_HOURS', 24, 24 * 365) * 3_600_000,
-    shutdownGraceMs: seconds(env, 'SERVICE__SHUTDOWN_GRACE_SECS', 10, 3600) * 1000,
+    runDeadlineMs: number(env, 'SERVICE__RUN_DEADLINE_SECS', 86_400, 30 * 86_400) * 1000,
+    runRetentionMs: number(env, 'SERVICE__RUN_RETENTION_HOURS', 24, 24 * 365) * 3_600_000,
+    shutdownGraceMs: number(env, 'SERVICE__SHUTDOWN_GRACE_SECS', 10, 3600) * 1000,
+    maxTakeovers: number(env, 'SERVICE__MAX_TAKEOVERS', DEFAULT_MAX_TAKEOVERS, 1000, true),
   };
 }

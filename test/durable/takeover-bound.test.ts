@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { startResumer } from '../../runtime/durable/resumer.ts';
-import { countTakeover, takeoverLimit } from '../../runtime/durable/takeovers.ts';
+import { countTakeover } from '../../runtime/durable/takeovers.ts';
+import { opsSettings } from '../../runtime/server/ops-settings.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
 import type { RunState } from '../../runtime/run-state.ts';
 import { systemClock } from '../../runtime/services.ts';
@@ -97,9 +98,10 @@ describe('takeovers at one action', () => {
   });
 
   it('SERVICE__MAX_TAKEOVERS: 5 unless set; a malformed value names the setting', () => {
-    expect(takeoverLimit({})).toBe(5);
-    expect(takeoverLimit({ SERVICE__MAX_TAKEOVERS: '0' })).toBe(0);
-    expect(() => takeoverLimit({ SERVICE__MAX_TAKEOVERS: 'lots' })).toThrow('SERVICE__MAX_TAKEOVERS=lots must be a whole number between 0 and 1000');
+    expect(opsSettings({}).maxTakeovers).toBe(5);
+    expect(opsSettings({ SERVICE__MAX_TAKEOVERS: '0' }).maxTakeovers).toBe(0);
+    expect(() => opsSettings({ SERVICE__MAX_TAKEOVERS: 'lots' })).toThrow('SERVICE__MAX_TAKEOVERS=lots must be a whole number between 0 and 1000');
+    expect(() => opsSettings({ SERVICE__MAX_TAKEOVERS: '1.5' })).toThrow('SERVICE__MAX_TAKEOVERS=1.5 must be a whole number between 0 and 1000');
     // serve stops with that one line (no stack), before opening the store.
     const file = join(mkdtempSync(join(tmpdir(), 'pw-takeovers-')), 'hello.yaml');
     writeFileSync(file, 'interfaces:\n  hello:\n    actions:\n      - { name: A, input: hi, output: http }\n');
