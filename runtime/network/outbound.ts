@@ -22,8 +22,22 @@ export function outboundPolicy(env: Record<string, string | undefined> = process
   return cached.policy;
 }
 
-/** Why `host` (as named in the URL) at `address` (as resolved) may not be reached, or undefined. */
+/** Why `host` (as named in the URL) at `address` (as resolved) may not be reached, or undefined.
+ *  Remembered per policy (a new object whenever the settings change) and host/address: a lookup
+ *  fan-out to one origin asks the same question once per item. Bounded: hosts come from requests. */
 export function refusal(p: OutboundPolicy, host: string, address: string): string | undefined {
+  let known = verdicts.get(p);
+  if (!known) verdicts.set(p, (known = new Map()));
+  const key = host === address ? host : `${host} ${address}`;
+  if (known.has(key)) return known.get(key);
+  const why = decide(p, host, address);
+  if (known.size >= 1000) known.clear();
+  known.set(key, why);
+  return why;
+}
+const verdicts = new WeakMap<OutboundPolicy, Map<string, string | undefined>>();
+
+function decide(p: OutboundPolicy, host: string, address: string): string | undefined {
   if (hasHost(p.deny, host) || hasAddress(p.deny, address)) return `${host} is denied by SERVICE__OUTBOUND_DENY`;
   const allowedIp = hasAddress(p.allow, address);
   if (!p.allow.empty && !allowedIp && !hasHost(p.allow, host)) return `${host} is not in SERVICE__OUTBOUND_ALLOW`;

@@ -25,7 +25,7 @@ export function inferDataType(contentType: string | undefined): DataType {
   const mt = mediaType(contentType);
   if (mt === 'application/json') return 'json'; // the common case first: no pattern to run
   if (/^application\/(x-)?(ndjson|jsonl|json-?lines|jsonlines)$/.test(mt)) return 'ndjson';
-  if (mt === 'application/json' || mt.endsWith('+json') || mt === 'text/json') return 'json';
+  if (mt.endsWith('+json') || mt === 'text/json') return 'json';
   if (mt === 'text/csv' || mt === 'application/csv') return 'csv';
   if (mt === 'application/xml' || mt === 'text/xml' || mt.endsWith('+xml')) return 'xml';
   return 'text';

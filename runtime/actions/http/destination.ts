@@ -5,7 +5,7 @@
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { Refused } from '../../refused.ts';
-import { outboundPolicy, refusal, type OutboundPolicy } from '../../network/outbound.ts';
+import { outboundPolicy, refusal } from '../../network/outbound.ts';
 
 /** The error a refused destination fails with (answered 403, never retried). */
 export const denied = (why: string) => new Refused(`outbound call refused: ${why}`, 403);
@@ -24,21 +24,8 @@ export const guardedLookup: LookupFunction = (host, options, callback) => {
 /** For a URL whose host is an IP literal: checked here, since no lookup happens. */
 function checkLiteral(url: string): void {
   const host = literalHost(url);
-  if (host === undefined) return;
-  // The verdict per policy (a new object whenever the settings change) and host: a lookup fan-out
-  // checks the same literal once per item.
-  const policy = outboundPolicy();
-  let known = verdicts.get(policy);
-  if (!known) verdicts.set(policy, (known = new Map()));
-  let why = known.get(host);
-  if (why === undefined && !known.has(host)) {
-    why = refusal(policy, host, host);
-    if (known.size >= 1000) known.clear();
-    known.set(host, why);
-  }
-  if (why) throw denied(why);
+  if (host !== undefined) refuseLiteral(host);
 }
-const verdicts = new WeakMap<OutboundPolicy, Map<string, string | undefined>>();
 
 /** A URL's host as net.connect and the policy take it: an IPv6 literal without its brackets. */
 const hostOf = (url: string): string => new URL(url).hostname.replace(/^\[|\]$/g, '');
