@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
 import { concurrencyOf } from '../../runtime/exec/lookup.ts';
-import { systemClock } from '../../runtime/services.ts';
+import { systemClock, type Services } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { processEnvironment } from '../../runtime/environment.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -28,13 +28,13 @@ beforeAll(async () => {
 afterAll(async () => { await up.close(); await closeHttpPools(); });
 
 let seq = 0;
-async function both(yaml: string, body: unknown): Promise<RunResult> {
+async function both(yaml: string, body: unknown, services: Services = { clock: systemClock }): Promise<RunResult> {
   const results: RunResult[] = [];
   for (const mode of ['compiled', 'interpreted'] as const) {
     const plan = await planOf(`lookup${++seq}.yaml`, mode, yaml);
     const i = plan.interfaces[0]!;
     const env = processEnvironment({ SERVICE__VAR__API: up.url });
-    results.push(await executeInterface(plan, i, { method: 'POST', path: '/x', params: {}, headers: {}, body, rawBody: JSON.stringify(body) }, { trigger: 'test', env, services: { clock: systemClock } }));
+    results.push(await executeInterface(plan, i, { method: 'POST', path: '/x', params: {}, headers: {}, body, rawBody: JSON.stringify(body) }, { trigger: 'test', env, services }));
   }
   expect(JSON.stringify(results[1]!.response)).toBe(JSON.stringify(results[0]!.response));
   return results[0]!;
@@ -182,8 +182,8 @@ interfaces:
     expect(r.state.steps.Wrapped!.data).toEqual(r.response.body);
   });
 
-  it.each(['compiled', 'interpreted'] as const)('an item that would suspend the run (a long delay, a durable store) fails instead (%s)', async (mode) => {
-    const plan = await planOf(`lookup${++seq}.yaml`, mode, `
+  it('an item that would suspend the run (a long delay, a durable store) fails instead, the same on both paths', async () => {
+    const yaml = `
 interfaces:
   x:
     actions:
@@ -194,14 +194,13 @@ interfaces:
         actions:
           - name: Pause
             delay: 1h
-`);
-    const services = { clock: systemClock, store: Object.assign(new MemoryStore(), { durable: true }) };
-    const r = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services });
+`;
+    const durable = { clock: systemClock, store: Object.assign(new MemoryStore(), { durable: true }) };
+    const r = await both(yaml, ids(1), durable);
     expect(r.response).toEqual({ status: 200, headers: {}, body: { succeeded: [], failed: [{ item: { id: 1 }, error: 'Pause: a lookup item cannot suspend the run (delay)', data: null }] } });
     // Without one the delay is refused: a failure with no HTTP status still fails the item.
-    const refused = await executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: ids(1), rawBody: '' }, { trigger: 'test', env: processEnvironment({}), services: { clock: systemClock } });
+    const refused = await both(yaml, ids(1));
     expect(refused.response.body).toMatchObject({ succeeded: [], failed: [{ item: { id: 1 }, data: null }] });
     expect(String((refused.response.body as { failed: Array<{ error: unknown }> }).failed[0]!.error)).toMatch(/^delay of 3600000 ms exceeds SERVICE__MAX_DELAY_SECS/);
   });
 });
-

@@ -8,7 +8,7 @@ import { executeInterface } from '../../runtime/exec/run.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
-import { planOf, serveOn, testEnv } from '../support/plans.ts';
+import { planOf, postRequest, serveOn, testEnv } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
@@ -204,7 +204,7 @@ interfaces:
     const plan = await planOf('low.yaml', 'interpreted', rules('').replace('http_code_on_error: 300', 'http_code_on_error: 150'));
     const services = { clock: systemClock };
     const env = testEnv({ API: up.url });
-    const r = await executeInterface(plan, plan.interfaces.find((i) => i.name === 'w300')!, { method: 'POST', path: '/w300', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env, services });
+    const r = await executeInterface(plan, plan.interfaces.find((i) => i.name === 'w300')!, postRequest('/w300'), { trigger: 'test', env, services });
     expect(r.response.status).toBe(150);
     const handlers = new ErrorHandlers(env, services, { warn: () => {} });
     handlers.afterRun(plan, 'w300', r);

@@ -9,7 +9,7 @@ import { RunStopped } from '../../runtime/exec/shutdown.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
-import { planOf, testEnv } from '../support/plans.ts';
+import { planOf, postRequest, testEnv } from '../support/plans.ts';
 import { runBoth } from '../support/run-both.ts';
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
@@ -150,7 +150,7 @@ interfaces:
     const stop = new AbortController();
     shutdown = () => stop.abort();
     const store = Object.assign(new MemoryStore(), { durable });
-    return executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store, shutdown: stop.signal } });
+    return executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store, shutdown: stop.signal } });
   };
   it.each(['compiled', 'interpreted'] as const)('without a durable store the run is stopped with its id (%s)', async (mode) => {
     const run = start(mode, false);
@@ -165,4 +165,3 @@ interfaces:
     shutdown = undefined;
   });
 });
-

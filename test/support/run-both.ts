@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
 import { systemClock, type Services } from '../../runtime/services.ts';
-import { planOf, testEnv } from './plans.ts';
+import { planOf, postRequest, testEnv } from './plans.ts';
 
 export interface InlineRequest {
   body?: unknown;
@@ -16,8 +16,7 @@ export async function runBoth(yaml: string, iface: string, req: InlineRequest = 
   for (const mode of ['compiled', 'interpreted'] as const) {
     const plan = await planOf('inline.yaml', mode, yaml);
     const i = plan.interfaces.find((x) => x.name === iface)!;
-    const request = { method: 'POST', path: i.route, params: req.params ?? {}, headers: req.headers ?? {}, body: req.body ?? null, rawBody: req.body === undefined ? '' : JSON.stringify(req.body) };
-    out.push(await executeInterface(plan, i, request, { trigger: 'test', env: testEnv(vars), services }));
+    out.push(await executeInterface(plan, i, postRequest(i.route, req.body ?? null, req), { trigger: 'test', env: testEnv(vars), services }));
   }
   expect(JSON.stringify(out[1]!.response)).toBe(JSON.stringify(out[0]!.response));
   return out[0]!;
