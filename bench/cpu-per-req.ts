@@ -4,15 +4,12 @@
 // scenario of bench/scenarios/ served the chosen ways, in interleaved rounds. CPU per request is what
 // a loaded machine leaves intact (req/s is not); the ratio hand_written ÷ way is the speed ratio the
 // scenario's targets compare. Prints each round, the median per way and the ratios.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
-import type { Scenario } from './scenario.ts';
-import { readFileSync } from 'node:fs';
-import { cpuUs, startServer, stopServer, timeCommand, type Server } from './proc.ts';
+import { cpuUs, startServer, stopServer, type Server } from './proc.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
 import { buildDir, cli } from './paths.ts';
 import { answerOf } from './load.ts';
 
@@ -25,15 +22,7 @@ const { values: o, positionals } = parseArgs({ allowPositionals: true, options: 
 const name = positionals[0] ?? 'passthrough';
 const REQUESTS = Number(o.requests), ROUNDS = Number(o.rounds);
 const ways = o.ways!.split(',');
-const s = ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
-
-/** Plain JavaScript for a helper process (no TypeScript loader in a measured process). */
-async function script(file: string, contents: string): Promise<string> {
-  const entry = join(buildDir, `${file}-entry.ts`), out = join(buildDir, `${file}.mjs`);
-  writeFileSync(entry, contents);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' });
-  return out;
-}
+const s = await scenarioNamed(name);
 
 /** User CPU µs of the process's main thread alone: the JavaScript, without GC helper threads and
  *  without system time (on loopback the kernel's TCP work for the peer is charged to whoever runs,
@@ -56,20 +45,14 @@ async function cpuRound(x: Server, amount: number): Promise<{ all: number; main:
   return { all: (cpuUs(x.child.pid) - c0) / n, main: (mainUserUs(x.child.pid) - m0) / n };
 }
 
-mkdirSync(buildDir, { recursive: true });
-const dir = join(buildDir, 'cpu', s.name);
-mkdirSync(dir, { recursive: true });
-const file = s.name.replace(/-/g, '_');
-const config = join(dir, `${file}.yaml`);
-writeFileSync(config, s.config);
-const upstream = await startServer('upstream', process.execPath, [await script('upstream', `import "../upstream.ts";\n`)]);
+const upstream = await startUpstream();
 const env = { SERVICE__VAR__UPSTREAM: upstream.url };
 const servers: Server[] = [];
 try {
-  if (ways.includes('bundle')) await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
+  const { config, bundle } = await compiledScenario(s, join(buildDir, 'cpu', s.name));
   for (const w of ways) {
-    const args = w === 'bundle' ? [join(dir, 'out', file, 'server.mjs'), '--port', '0']
-      : w === 'hand_written' ? [await script(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`), upstream.url]
+    const args = w === 'bundle' ? [bundle, '--port', '0']
+      : w === 'hand_written' ? [await handWrittenScript(s), upstream.url]
       : [cli, 'serve', config, '--port', '0', ...(w === 'interpreter' ? ['--no-fastpath'] : [])];
     servers.push(await startServer(w, process.execPath, args, { env }));
   }

@@ -6,18 +6,16 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
-import type { Scenario } from './scenario.ts';
-import { peakRssMb, startServer, stopServer, timeCommand, type Server } from './proc.ts';
+import { peakRssMb, startServer, stopServer, type Server } from './proc.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
 import { buildDir, cli } from './paths.ts';
 
 const { values: o, positionals } = parseArgs({ allowPositionals: true, options: {
   requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' },
 } });
 const name = positionals[0] ?? 'passthrough';
-const s = ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
+const s = await scenarioNamed(name);
 const dir = join(buildDir, 'memory', s.name);
 mkdirSync(dir, { recursive: true });
 
@@ -25,21 +23,12 @@ const sampler = join(dir, 'sampler.mjs');
 writeFileSync(sampler, `import v8 from 'node:v8'; import { appendFileSync } from 'node:fs';
 setInterval(() => { const old = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'old_space');
   appendFileSync(process.env.PW_MEMORY_SAMPLES, JSON.stringify({ old: old.space_used_size, rss: process.memoryUsage.rss() }) + '\\n'); }, 250).unref();\n`);
-async function bundleScript(file: string, contents: string): Promise<string> {
-  const entry = join(dir, `${file}-entry.ts`), out = join(dir, `${file}.mjs`);
-  writeFileSync(entry, contents);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' });
-  return out;
-}
-const upstream = await startServer('upstream', process.execPath, [await bundleScript('upstream', `import ${JSON.stringify(join(import.meta.dirname, 'upstream.ts'))};\n`)]);
-const file = s.name.replace(/-/g, '_');
-const config = join(dir, `${file}.yaml`);
-writeFileSync(config, s.config);
-await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
-const hand = await bundleScript('hand', `import { scenario } from ${JSON.stringify(join(import.meta.dirname, 'scenarios', `${s.name}.ts`))};\nimport { serveHandWritten } from ${JSON.stringify(join(import.meta.dirname, 'hand-server.ts'))};\nawait serveHandWritten(scenario, process.argv[2]);\n`);
+const upstream = await startUpstream();
+const { config, bundle } = await compiledScenario(s, dir);
+const hand = await handWrittenScript(s);
 const ways: Record<string, string[]> = {
   hand_written: [hand, upstream.url],
-  bundle: [join(dir, 'out', file, 'server.mjs'), '--port', '0'],
+  bundle: [bundle, '--port', '0'],
   fast: [cli, 'serve', config, '--port', '0'],
 };
 const results: Record<string, { peak: number; oldMaxMb: number }[]> = {};

@@ -2,13 +2,11 @@
 // scenario of bench/scenarios/ with `node --cpu-prof`, drives it with autocannon, and prints the
 // self time by function (top 40) of the server's CPU profile. Profiles are relative, so they stay
 // meaningful on a loaded machine; absolute req/s here are not.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
-import type { Scenario } from './scenario.ts';
-import { startServer, stopServer, timeCommand } from './proc.ts';
+import { startServer, stopServer } from './proc.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
 import { buildDir, cli } from './paths.ts';
 import { answerOf, loadRound } from './load.ts';
 import { summarise } from './profile-summary.ts';
@@ -18,30 +16,16 @@ const { values: o, positionals } = parseArgs({ allowPositionals: true, options: 
   top: { type: 'string', default: '40' },
 } });
 const name = positionals[0] ?? 'passthrough';
-const s = ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
+const s = await scenarioNamed(name);
 
-mkdirSync(buildDir, { recursive: true });
-const upEntry = join(buildDir, 'upstream-entry.ts'), upJs = join(buildDir, 'upstream.mjs');
-writeFileSync(upEntry, `import "../upstream.ts";\n`);
-await build({ entryPoints: [upEntry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: upJs, logLevel: 'error' });
-const upstream = await startServer('upstream', process.execPath, [upJs]);
+const upstream = await startUpstream();
 const dir = join(buildDir, 'profile', s.name);
-mkdirSync(dir, { recursive: true });
-const file = s.name.replace(/-/g, '_');
-const config = join(dir, `${file}.yaml`);
-writeFileSync(config, s.config);
-await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
+const { config, bundle } = await compiledScenario(s, dir);
 const profDir = join(dir, 'prof', o.way!);
 rmSync(profDir, { recursive: true, force: true });
 const prof = ['--cpu-prof', '--cpu-prof-dir', profDir];
-async function handWritten(): Promise<string> {
-  const entry = join(buildDir, `hand-${s.name}-entry.ts`), out = join(buildDir, `hand-${s.name}.mjs`);
-  writeFileSync(entry, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: out, logLevel: 'error' });
-  return out;
-}
-const args = o.way === 'bundle' ? [...prof, join(dir, 'out', file, 'server.mjs'), '--port', '0']
-  : o.way === 'hand_written' ? [...prof, await handWritten(), upstream.url]
+const args = o.way === 'bundle' ? [...prof, bundle, '--port', '0']
+  : o.way === 'hand_written' ? [...prof, await handWrittenScript(s), upstream.url]
   : [...prof, cli, 'serve', config, '--port', '0', ...(o.way === 'interpreter' ? ['--no-fastpath'] : [])];
 let startedMs = 0;
 const t0 = performance.now();

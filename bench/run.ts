@@ -8,16 +8,16 @@
 //          `startup` in the list they are skipped; `sql` and `fanout` are the two scenarios with harnesses
 //          of their own, bench/sql.ts and bench/fanout.ts, run after the others) --no-static (skip the
 //          start-up and CLI measurements)
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import type { Scenario, ServerName } from './scenario.ts';
-import { cpuUs, peakRssMb, startServer, stopServer, timeCommand, type Server } from './proc.ts';
+import { cpuUs, peakRssMb, startServer, stopServer, type Server } from './proc.ts';
 import { benchDir, buildDir, cli } from './paths.ts';
 import { answerOf, loadRound, type Round } from './load.ts';
 import { measureStatic, type StaticResults } from './static.ts';
+import { compiledScenario, handWrittenScript, startUpstream } from './servers.ts';
 import { writeReport, type ScenarioResult } from './report.ts';
 import { OWN_HARNESS, ownLines, runOwnHarness } from './own-harness.ts';
 
@@ -41,23 +41,9 @@ async function scenarios(): Promise<Scenario[]> {
 
 const only = o.only?.split(',');
 
-/** Plain JavaScript for a helper process (no TypeScript loader in a measured process). */
-async function buildScript(name: string, contents: string): Promise<string> {
-  const outfile = join(buildDir, `${name}.mjs`);
-  const entry = join(buildDir, `${name}-entry.ts`);
-  writeFileSync(entry, contents);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
-  return outfile;
-}
-
 async function startAll(s: Scenario, upstream: string): Promise<Server[]> {
-  const dir = join(buildDir, s.name);
-  mkdirSync(dir, { recursive: true });
-  const config = join(dir, `${s.name.replace(/-/g, '_')}.yaml`);
-  writeFileSync(config, s.config);
-  await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
-  const bundle = join(dir, 'out', s.name.replace(/-/g, '_'), 'server.mjs');
-  const hand = await buildScript(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
+  const { config, bundle } = await compiledScenario(s, join(buildDir, s.name));
+  const hand = await handWrittenScript(s);
   const env = { SERVICE__VAR__UPSTREAM: upstream };
   const servers: Server[] = [];
   // One at a time: start-up is CPU-bound and the machine may be small.
@@ -103,8 +89,7 @@ async function main() {
   const results: ScenarioResult[] = [];
   const chosen = await scenarios();
   if (chosen.length) {
-    const upstreamJs = await buildScript('upstream', `import "../upstream.ts";\n`);
-    const upstream = await startServer('upstream', process.execPath, [upstreamJs]);
+    const upstream = await startUpstream();
     try {
       for (const s of chosen) {
         process.stderr.write(`bench: ${s.name}\n`);

@@ -1,0 +1,45 @@
+// What every side-by-side benchmark starts: a scenario by name, the upstream, the hand-written server
+// and the compiled config, as plain JavaScript for helper processes (no TypeScript loader in a
+// measured process). Used by run.ts, profile.ts, cpu-per-req.ts and memory.ts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import type { Scenario } from './scenario.ts';
+import { startServer, timeCommand, type Server } from './proc.ts';
+import { buildDir, cli } from './paths.ts';
+
+/** bench/scenarios/<name>.ts */
+export async function scenarioNamed(name: string): Promise<Scenario> {
+  return ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
+}
+
+/** `contents` (TypeScript) bundled into buildDir/<name>.mjs. */
+export async function buildScript(name: string, contents: string): Promise<string> {
+  mkdirSync(buildDir, { recursive: true });
+  const outfile = join(buildDir, `${name}.mjs`);
+  const entry = join(buildDir, `${name}-entry.ts`);
+  writeFileSync(entry, contents);
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'error' });
+  return outfile;
+}
+
+/** The local upstream every scenario's config calls (bench/upstream.ts). */
+export async function startUpstream(): Promise<Server> {
+  return startServer('upstream', process.execPath, [await buildScript('upstream', `import "../upstream.ts";\n`)]);
+}
+
+/** The scenario's hand-written fastify + undici server; run it with the upstream's URL as argument. */
+export function handWrittenScript(s: Scenario): Promise<string> {
+  return buildScript(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
+}
+
+/** The scenario's config written under `dir` and compiled there: its path and its bundle's. */
+export async function compiledScenario(s: Scenario, dir: string): Promise<{ config: string; bundle: string }> {
+  mkdirSync(dir, { recursive: true });
+  const file = s.name.replace(/-/g, '_');
+  const config = join(dir, `${file}.yaml`);
+  writeFileSync(config, s.config);
+  await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
+  return { config, bundle: join(dir, 'out', file, 'server.mjs') };
+}
