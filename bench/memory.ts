@@ -1,10 +1,11 @@
-// `npm run bench:memory -- [scenario] [--requests N] [--rounds N] [--interpreter] [--also name=path]`: peak RSS of the hand-written
+// `npm run bench:memory -- [scenario] [--requests N] [--rounds N] [--interpreter] [--also name=path[,flag...]]`: peak RSS of the hand-written
 // server, the bundle and the fast path (`serve`) after the same number of requests each (not the same
 // time: a slower server would otherwise be measured after less work), interleaved rounds. Each
 // server samples its own heap every 250 ms (a preloaded script): the largest old space seen tells
 // promotion (request data that outlived young collections) apart from what stays resident.
-// `--interpreter` adds `serve --no-fastpath`; `--also name=path` one more way for an A/B: another
-// checkout's bin/pipewright.mjs (its `serve`) or a saved server.mjs.
+// `--interpreter` adds `serve --no-fastpath`; `--also name=path[,flag...]` one more way for an A/B:
+// another checkout's bin/pipewright.mjs (its `serve`, e.g. `base=…/bin/pipewright.mjs,--no-fastpath`)
+// or a saved server.mjs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,8 +37,8 @@ const ways: Record<string, string[]> = {
   ...(o.interpreter ? { interpreter: [cli, 'serve', config, '--port', '0', '--no-fastpath'] } : {}),
 };
 for (const a of o.also!) {
-  const [w, f] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
-  ways[w] = f.endsWith('pipewright.mjs') ? [f, 'serve', config, '--port', '0'] : [f, '--port', '0'];
+  const [f, ...flags] = a.slice(a.indexOf('=') + 1).split(',');
+  ways[a.slice(0, a.indexOf('='))] = [...(f!.endsWith('pipewright.mjs') ? [f!, 'serve', config] : [f!]), '--port', '0', ...flags];
 }
 const results: Record<string, { peak: number; oldMaxMb: number }[]> = {};
 try {
