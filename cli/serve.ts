@@ -48,8 +48,9 @@ export async function serve(files: string[], o: { port?: string; host?: string; 
 }
 
 /** Runs cli/serve-build.ts in a fresh node (built or through tsx, as this CLI runs) with this
- *  process's stdout and stderr; its exit code (1 if it was killed). None of this process's node
- *  options are passed on: a preload or an inspector port is meant for the server. */
+ *  process's stdout and stderr; its exit code (1 if it was killed). This process's command-line
+ *  node options are not passed on (a preload or an inspector port is meant for the server);
+ *  NODE_OPTIONS, in the environment, applies to both. */
 async function compileApart(dir: string, mode: 'fast' | 'ir', files: string[]): Promise<number> {
   const fromSource = import.meta.url.endsWith('.ts');
   const script = fileURLToPath(new URL(fromSource ? './serve-build.ts' : './serve-build.js', import.meta.url));
