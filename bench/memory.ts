@@ -1,8 +1,11 @@
-// `npm run bench:memory -- [scenario] [--requests N] [--rounds N]`: peak RSS of the hand-written
+// `npm run bench:memory -- [scenario] [--requests N] [--rounds N] [--interpreter] [--also name=path[,flag...]]`: peak RSS of the hand-written
 // server, the bundle and the fast path (`serve`) after the same number of requests each (not the same
 // time: a slower server would otherwise be measured after less work), interleaved rounds. Each
 // server samples its own heap every 250 ms (a preloaded script): the largest old space seen tells
 // promotion (request data that outlived young collections) apart from what stays resident.
+// `--interpreter` adds `serve --no-fastpath`; `--also name=path[,flag...]` one more way for an A/B:
+// another checkout's bin/pipewright.mjs (its `serve`, e.g. `base=…/bin/pipewright.mjs,--no-fastpath`)
+// or a saved server.mjs.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,6 +16,7 @@ import { buildDir, cli } from './paths.ts';
 
 const { values: o, positionals } = parseArgs({ allowPositionals: true, options: {
   requests: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' },
+  interpreter: { type: 'boolean' }, also: { type: 'string', multiple: true, default: [] },
 } });
 const name = positionals[0] ?? 'passthrough';
 const s = await scenarioNamed(name);
@@ -30,7 +34,12 @@ const ways: Record<string, string[]> = {
   hand_written: [hand, upstream.url],
   bundle: [bundle, '--port', '0'],
   fast: [cli, 'serve', config, '--port', '0'],
+  ...(o.interpreter ? { interpreter: [cli, 'serve', config, '--port', '0', '--no-fastpath'] } : {}),
 };
+for (const a of o.also!) {
+  const [f, ...flags] = a.slice(a.indexOf('=') + 1).split(',');
+  ways[a.slice(0, a.indexOf('='))] = [...(f!.endsWith('pipewright.mjs') ? [f!, 'serve', config] : [f!]), '--port', '0', ...flags];
+}
 const results: Record<string, { peak: number; oldMaxMb: number }[]> = {};
 try {
   for (let r = 0; r < Number(o.rounds); r++) {

@@ -10,7 +10,3 @@ export function loadConfigs(files: string[]): Array<Compiled & { ir: NonNullable
   if (all.some((c) => !c.ok || !c.ir) || printCrossFile(all)) return null;
   return all as Array<Compiled & { ir: NonNullable<Compiled['ir']> }>;
 }
-
-export function fastpathDisabled(flag: boolean | undefined): boolean {
-  return flag === true || /^(1|true|yes)$/i.test(process.env.SERVICE__DISABLE_FASTPATH ?? '');
-}

@@ -9,7 +9,7 @@ import { type Plan, interpretConfig, initJq } from '../runtime/index.ts';
 import { generateModule } from '../compiler/index.ts';
 import { loadConfigs } from './configs.ts';
 
-export { fastpathDisabled } from './configs.ts';
+export { fastpathDisabled } from './fastpath.ts';
 
 const runtimeEntry = pathToFileURL(fileURLToPath(new URL('../runtime/index.ts', import.meta.url))).href;
 

@@ -2,8 +2,6 @@
 // and the runtime through runtime/index.ts, nothing deeper.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { schemaFile, writeTypes } from '../compiler/index.ts';
-import { check } from './check.ts';
 import { err } from './output.ts';
 
 const USAGE = `usage:
@@ -26,14 +24,15 @@ export async function main(argv: string[]): Promise<number> {
   const { values: o, positionals: files } = parsed;
   const needFiles = (min: number) => { if (files.length < min) { err(USAGE); return false; } return true; };
   switch (cmd) {
-    // Commands that run configs load the runtime (and esbuild for compile) only when used: check stays light.
+    // Each command loads what it uses when it runs: check and compile never load the whole runtime,
+    // and serve's own process loads no compiler (cli/serve.ts compiles in another process).
     case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;
-    case 'check': return needFiles(1) ? check(files) : 2;
+    case 'check': return needFiles(1) ? (await import('./check.ts')).check(files) : 2;
     case 'test': return needFiles(1) ? (await import('./test-cmd.ts')).testConfigs(files, o) : 2;
-    case 'schema': process.stdout.write(readFileSync(schemaFile, 'utf8')); return 0;
-    case 'gen-types': await writeTypes(); return 0;
+    case 'schema': process.stdout.write(readFileSync((await import('../compiler/index.ts')).schemaFile, 'utf8')); return 0;
+    case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;
   }
 }

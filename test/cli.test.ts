@@ -1,9 +1,11 @@
 // The command line as a user runs it: real processes, real ports, real files.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { compileConfig } from '../compiler/index.ts';
 
 // Each test starts one to three CLI processes that compile a config: on a machine shared with other
 // work that takes longer than the suite's 20 s default (a limit, not a speed check; speed is in bench/).
@@ -40,6 +42,40 @@ describe('pipewright serve', () => {
     const bad = await fetch(`${url}/hello?name=${encodeURIComponent('<b>')}`);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: { status: 400, message: 'name must be 1-40 letters' } });
+  });
+
+  // The configs are compiled by another process (cli/serve-build.ts): its diagnostics and exit code are serve's.
+  it.each([[[]], [['--no-fastpath']]])('stops on a config error with the diagnostic and its code frame, exit 1 %j', (extra) => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'interfaces:\n  hello:\n    method: GETT\n    actions:\n      - name: A\n        output: http\n');
+    const r = cli(['serve', file, '--port', '0', ...extra]);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`${file}:3:13: error: method "GETT" of interface "hello" is not an HTTP method
+  1 | interfaces:
+  2 |   hello:
+> 3 |     method: GETT
+    |             ^
+  4 |     actions:
+  5 |       - name: A
+hint: use one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE, QUERY (several separated by commas)
+`);
+  });
+
+  it('stops on routes that two configs both serve, exit 1', () => {
+    const r = cli(['serve', 'fixtures/quickstart.yaml', 'fixtures/quickstart.yaml', '--port', '0', '--no-fastpath']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^fixtures\/quickstart\.yaml:\d+:\d+: error: /);
+    expect(r.out).toBe('');
+  });
+
+  // `serve --no-fastpath` gets the IR from the compiling process through v8's serialisation: the
+  // interpreter must see the same values, plain objects all (no class, function or symbol in the IR).
+  it.each(readdirSync('fixtures').filter((f) => f.endsWith('.yaml')))('hands the interpreter the IR of %s unchanged', (f) => {
+    const { ir } = compileConfig(join('fixtures', f));
+    expect(ir).toBeDefined();
+    expect(deserialize(serialize(ir))).toStrictEqual(ir);
   });
 
   it('answers a malformed JSON body with a clear 400, never a stack trace', async () => {

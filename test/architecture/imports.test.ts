@@ -30,6 +30,10 @@ describe('import graph', () => {
     expect(up).toEqual([]);
   });
 
+  it("serve's process loads no compiler: the configs are compiled in another (cli/serve-build.ts)", () => {
+    expect([...reachable(files, 'cli/serve.ts')].filter((f) => f.startsWith('compiler/') || f === 'cli/serve-build.ts')).toEqual([]);
+  });
+
   it("the runtime files the compiler uses load no engine, server or registry", () => {
     const heavy = /^runtime\/(index\.ts|server\/|exec\/|interpret\/|store\/|actions\/index\.ts|transforms\/index\.ts)/;
     const pulled = COMPILER_USES_RUNTIME.flatMap((f) => [...reachable(files, f)].filter((r) => heavy.test(r)).map((r) => `${f} -> ${r}`));
