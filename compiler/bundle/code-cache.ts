@@ -1,0 +1,16 @@
+// `server.mjs.cache`: V8's compiled code of a bundle, for the Node that compiles it. The server writes
+// it itself (loader.ts) in a process of its own that evaluates the bundle's modules and exits before
+// anything starts: no port, store or setting is touched. Evaluation failing there would fail every
+// start of the server too, so it fails the build.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+export async function writeCodeCache(serverFile: string): Promise<void> {
+  const cacheFile = `${serverFile}.cache`;
+  rmSync(cacheFile, { force: true });
+  const child = spawn(process.execPath, [serverFile], { env: { ...process.env, PIPEWRIGHT_WRITE_CODE_CACHE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`pipewright: writing ${cacheFile} failed (${code}): ${err}`);
+}
