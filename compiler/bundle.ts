@@ -24,7 +24,7 @@ function packageRoot(dir: string): string {
 /** `outFile` (server.mjs: bundle/loader.ts) and beside it V8's code cache of it (`outFile`.cache),
  *  unless `codeCache` is false. */
 export async function bundleServer(moduleFile: string, outFile: string, o: { codeCache?: boolean } = {}): Promise<void> {
-  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nexport const run = () => main([plan]);\n`;
+  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([plan]);\nexport const warm = () => warmUp([plan]);\n`;
   writeFileSync(outFile, serverFile(await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true)));
   if (o.codeCache !== false) await writeCodeCache(outFile);
 }

@@ -1,7 +1,7 @@
 // `server.mjs.cache`: V8's compiled code of a bundle, for the Node that compiles it. The server writes
-// it itself (loader.ts) in a process of its own that evaluates the bundle's modules and exits before
-// anything starts: no port, store or setting is touched. Evaluation failing there would fail every
-// start of the server too, so it fails the build.
+// it itself (loader.ts) in a process of its own that evaluates the bundle's modules, builds its
+// routes (runtime/server/warm.ts) and exits: no port, store or setting is touched. Evaluation
+// failing there would fail every start of the server too, so it fails the build.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 

@@ -42,7 +42,8 @@ const script = new vm.Script(source, {
 const module = { exports: {} };
 script.runInThisContext()(module.exports, createRequire(url), module, file, dirname(file), url);
 if (process.env.PIPEWRIGHT_WRITE_CODE_CACHE === '1') {
-  // After evaluation, so the code of every module's top level is in it too.
+  // After evaluation and the routes built once (no port, store or timer), so their code is in it too.
+  await module.exports.warm?.();
   writeFileSync(cacheFile + '.' + process.pid, Buffer.concat([Buffer.from(BUILD, 'latin1'), script.createCachedData()]));
   renameSync(cacheFile + '.' + process.pid, cacheFile);
 } else {
@@ -51,7 +52,8 @@ if (process.env.PIPEWRIGHT_WRITE_CODE_CACHE === '1') {
 `;
 }
 
-/** server.mjs's text around `script`, esbuild's CommonJS output exporting `run`. */
+/** server.mjs's text around `script`, esbuild's CommonJS output exporting `run` (the server) and
+ *  optionally `warm` (run before the cache is written). */
 export function serverFile(script: string): string {
   if (/[^\x00-\x7f]/.test(script)) throw new Error('internal error: the bundle is not ASCII');
   const escape = ESCAPES.find((e) => !script.includes(e));
