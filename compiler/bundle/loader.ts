@@ -46,6 +46,8 @@ if (process.env.PIPEWRIGHT_WRITE_CODE_CACHE === '1') {
   await module.exports.warm?.();
   writeFileSync(cacheFile + '.' + process.pid, Buffer.concat([Buffer.from(BUILD, 'latin1'), script.createCachedData()]));
   renameSync(cacheFile + '.' + process.pid, cacheFile);
+  // Whatever the routes' plugins left open (sockets of surfaces, timers) must not keep it running.
+  process.exit(0);
 } else {
   await module.exports.run();
 }
