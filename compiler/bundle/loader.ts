@@ -15,7 +15,7 @@ const CLOSE = '\n})\n*/\n';
 
 /** The loader, for the build `id`. The cache file starts with the id: V8 itself only checks a cache's
  *  source length, so a cache of another build of the same length would otherwise be taken. */
-function loader(id: string, escape: string): string {
+function loader(id: string, escape: string, encoding: 'latin1' | 'utf8'): string {
   return `// A pipewright server: \`node server.mjs [--port N] [--host H]\`. The bundle is the script in the
 // comment below, run through node:vm with V8's compiled code from server.mjs.cache when that file
 // belongs to this build (\`PIPEWRIGHT_WRITE_CODE_CACHE=1 node server.mjs\` writes it for this Node).
@@ -26,8 +26,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 const BUILD = ${JSON.stringify(id)};
 const url = import.meta.url, file = fileURLToPath(url), cacheFile = file + '.cache';
-// ASCII only (esbuild escapes the rest), so read as latin1: no UTF-8 decoding of 1.3 MB.
-const text = readFileSync(file, 'latin1');
+const text = readFileSync(file, ${JSON.stringify(encoding)});
 const start = text.indexOf(${JSON.stringify(OPEN.slice(0, 3))}) + 3;
 const source = text.slice(start, text.lastIndexOf(${JSON.stringify(CLOSE.slice(3))})).replaceAll(${JSON.stringify(escape)}, '*/');
 let cachedData;
@@ -57,9 +56,11 @@ if (process.env.PIPEWRIGHT_WRITE_CODE_CACHE === '1') {
 /** server.mjs's text around `script`, esbuild's CommonJS output exporting `run` (the server) and
  *  optionally `warm` (run before the cache is written). */
 export function serverFile(script: string): string {
-  if (/[^\x00-\x7f]/.test(script)) throw new Error('internal error: the bundle is not ASCII');
+  // esbuild escapes what is not ASCII except in some regex literals (a heavy transform's library has
+  // one): an ASCII bundle is read as latin1, which skips decoding 1.3 MB of UTF-8.
+  const encoding = /[^\x00-\x7f]/.test(script) ? 'utf8' : 'latin1';
   const escape = ESCAPES.find((e) => !script.includes(e));
   if (!escape) throw new Error('internal error: no comment escape is free in this bundle');
   const id = createHash('sha256').update(script).digest('hex').slice(0, 32);
-  return loader(id, escape) + OPEN + script.replaceAll('*/', escape) + CLOSE;
+  return loader(id, escape, encoding) + OPEN + script.replaceAll('*/', escape) + CLOSE;
 }

@@ -85,7 +85,8 @@ describe('a bundle and its code cache', { timeout: 60_000 }, () => {
   });
 
   it('gives the script back exactly from its comment, whatever escape the text leaves free', async () => {
-    const texts = ['*/', '**//', '*~/', '/* x */', '*^/'];
+    // Not ASCII either (as in the heavy transforms' bundles): the file is then read as UTF-8.
+    const texts = ['*/', '**//', '*~/', '/* x */', '*^/', 'café ☕'];
     const file = join(dir, 'escape.mjs');
     writeFileSync(file, serverFile(`exports.run = () => {\n  console.log(JSON.stringify(${JSON.stringify(texts)}));\n  throw new Error("where");\n};\n`));
     await writeCodeCache(file);
