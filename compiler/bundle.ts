@@ -1,5 +1,5 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slimPlugin } from './bundle/slim.ts';
@@ -8,6 +8,8 @@ import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
 import { startupPatchPlugin } from './bundle/patches.ts';
 import { lazyPlugin } from './bundle/lazy.ts';
+import { serverFile } from './bundle/loader.ts';
+import { writeCodeCache } from './bundle/code-cache.ts';
 
 // The package root (where runtime/ and node_modules/ are), from the sources or from dist/compiler/.
 const root = packageRoot(fileURLToPath(new URL('.', import.meta.url)));
@@ -19,9 +21,12 @@ function packageRoot(dir: string): string {
   }
 }
 
-export async function bundleServer(moduleFile: string, outFile: string): Promise<void> {
-  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main } from "pipewright/runtime";\nawait main([plan]);\n`;
-  await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true);
+/** `outFile` (server.mjs: bundle/loader.ts) and beside it V8's code cache of it (`outFile`.cache),
+ *  unless `codeCache` is false. */
+export async function bundleServer(moduleFile: string, outFile: string, o: { codeCache?: boolean } = {}): Promise<void> {
+  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([plan]);\nexport const warm = () => warmUp([plan]);\n`;
+  writeFileSync(outFile, serverFile(await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true)));
+  if (o.codeCache !== false) await writeCodeCache(outFile);
 }
 
 /** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
@@ -30,27 +35,29 @@ export async function bundleServer(moduleFile: string, outFile: string): Promise
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
   const imports = moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${basename(f)}`)};\n`).join('');
   const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
-  await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false);
+  writeFileSync(outFile, await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false));
 }
 
-async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, minify: boolean): Promise<void> {
+/** The bundle's text: for a server (minified), a CommonJS script for loader.ts; for `serve`, an ES module. */
+async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean): Promise<string> {
   // What the modules use together: the union of what each one's text asks for.
   const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
   // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.
   const { build } = await import('esbuild');
-  await build({
+  const out = await build({
     stdin: { contents: entry, resolveDir, sourcefile: 'server-entry.ts', loader: 'ts' },
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: script ? 'cjs' : 'esm',
     target: 'node20',
     outfile: outFile,
+    write: false,
     nodePaths: [`${root}node_modules`],
     alias: { 'pipewright/runtime': `${root}runtime/index.ts` },
     // Some bundled CommonJS packages call require() or read __dirname (ssh2's poly1305 loader); give
-    // the ESM bundle both (the bundle's own folder).
-    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);\nconst __pwFilename = new URL(import.meta.url).pathname;\nconst __pwDirname = __pwFilename.slice(0, __pwFilename.lastIndexOf('/'));" },
-    define: { __dirname: '__pwDirname', __filename: '__pwFilename' },
+    // the bundle both (the bundle's own folder). The script gets them, and import.meta.url, from its loader.
+    ...(script ? {} : { banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);\nconst __pwFilename = new URL(import.meta.url).pathname;\nconst __pwDirname = __pwFilename.slice(0, __pwFilename.lastIndexOf('/'));" } }),
+    define: { __dirname: '__pwDirname', __filename: '__pwFilename', ...(script ? { 'import.meta.url': '__pwUrl' } : {}) },
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
@@ -58,6 +65,7 @@ async function bundle(entry: string, resolveDir: string, moduleFiles: string[], 
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],
-    minify,
+    minify: script,
   });
+  return out.outputFiles[0]!.text;
 }

@@ -1,6 +1,6 @@
 // The command line as a user runs it: real processes, real ports, real files.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -95,6 +95,8 @@ describe('pipewright compile', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain('[2/2] compiling fixtures/report.yaml');
     expect(readFileSync(join(out, 'quickstart/quickstart.ts'), 'utf8')).toBe(readFileSync('out/quickstart/quickstart.ts', 'utf8'));
+    expect(statSync(join(out, 'quickstart/server.mjs.cache')).size).toBeGreaterThan(0);
+    // Copied alone: a server without its code cache compiles its script and serves the same.
     const elsewhere = mkdtempSync(join(tmpdir(), 'pw-run-'));
     copyFileSync(join(out, 'quickstart/server.mjs'), join(elsewhere, 'server.mjs'));
     const url = await start(['server.mjs', '--port', '0', '--host', '127.0.0.1'], elsewhere);

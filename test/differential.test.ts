@@ -1,5 +1,5 @@
 // Every fixture with its recorded requests gives byte-identical responses through the fast path,
-// the interpreter, and the standalone bundle run from a temporary folder with no node_modules.
+// the interpreter, and the standalone bundle (with its code cache) run from a temporary folder with no node_modules.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,8 @@ async function startBundle(file: string, vars: Record<string, string>): Promise<
   writeFileSync(moduleFile, await generateModule(ir));
   await bundleServer(moduleFile, join(build, 'server.mjs'));
   const run = mkdtempSync(join(tmpdir(), 'pw-run-'));
-  copyFileSync(join(build, 'server.mjs'), join(run, 'server.mjs'));
+  // With its code cache, as `pipewright compile` leaves it (test/cli.test.ts runs one without).
+  for (const f of ['server.mjs', 'server.mjs.cache']) copyFileSync(join(build, f), join(run, f));
   const env = { ...process.env, ...Object.fromEntries(Object.entries(vars).map(([k, v]) => [`SERVICE__VAR__${k}`, v])) };
   const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: run, env, stdio: ['ignore', 'pipe', 'pipe'] });
   stops.push(() => child.kill('SIGKILL'));
