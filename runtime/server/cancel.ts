@@ -3,10 +3,11 @@
 // suspended is parked in the store and unaffected.
 import type { FastifyRequest } from 'fastify';
 import { connectionOf, type Connection } from './connections.ts';
+import { RunCancel } from '../exec/cancel.ts';
 
-/** The controller of one run, aborted when its client's connection closes before runOver. */
-export function abortOnDisconnect(req: FastifyRequest): AbortController {
-  const ac = new AbortController();
+/** The cancellation of one run, aborted when its client's connection closes before runOver. */
+export function abortOnDisconnect(req: FastifyRequest): RunCancel {
+  const ac = new RunCancel();
   const socket = req.raw.socket;
   if (!socket) return ac;
   if (socket.destroyed) ac.abort(new Error('the client disconnected'));
@@ -17,7 +18,7 @@ export function abortOnDisconnect(req: FastifyRequest): AbortController {
 }
 
 /** The run is over (its response is being written): a connection closed after this cancels nothing. */
-export function runOver(req: FastifyRequest, ac: AbortController): void {
+export function runOver(req: FastifyRequest, ac: RunCancel): void {
   const socket = req.raw.socket;
   if (!socket) return;
   const c: Connection = connectionOf(socket);

@@ -4,12 +4,13 @@
 // runtime/server/cancel.ts), rather than a listener each: node adds and removes its own 'close'
 // listener on the socket for every response, which costs more the longer the socket's list is.
 import type { Socket } from 'node:net';
+import type { RunCancel } from '../exec/cancel.ts';
 
 export interface Connection {
   /** The run under way (a keep-alive connection carries one request at a time)… */
-  run: AbortController | undefined;
+  run: RunCancel | undefined;
   /** …and any further ones (pipelined requests), rarely. */
-  more: Set<AbortController> | undefined;
+  more: Set<RunCancel> | undefined;
   /** What else the close does (the drain forgets the connection). */
   onClose: (() => void) | undefined;
 }
