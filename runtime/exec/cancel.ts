@@ -39,3 +39,14 @@ export class RunCancel {
     };
   }
 }
+
+/** What aborts an action's work: an AbortSignal, or the run's cancellation itself (no signal made). */
+export type Abortable = AbortSignal | RunCancel;
+
+/** Calls `fn` when `s` aborts (not if it already has: check `aborted` first); returns the unsubscribe. */
+export function listenAbort(s: Abortable | undefined, fn: () => void): () => void {
+  if (!s) return () => {};
+  if (s instanceof RunCancel) return s.onAbort(fn);
+  s.addEventListener('abort', fn, { once: true });
+  return () => s.removeEventListener('abort', fn);
+}

@@ -3,7 +3,7 @@
 // (connect vs timeout classification) and lets an abort settle at once even while still connecting.
 import type { Dispatcher } from 'undici';
 import { SendError } from './transport-error.ts';
-import { RunCancel } from '../../exec/cancel.ts';
+import { listenAbort, type Abortable } from '../../exec/cancel.ts';
 
 export interface SendOptions { origin: string; method: string; path: string; headers: Record<string, string | string[]>; body?: Buffer }
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
@@ -13,7 +13,7 @@ export class BodyTooLargeError extends Error {
 }
 
 /** `signal`: what aborts the exchange, an AbortSignal or the run's cancellation itself. */
-export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal | RunCancel | undefined, maxBytes: number): Promise<RawResponse> {
+export function send(dispatcher: Dispatcher, o: SendOptions, signal: Abortable | undefined, maxBytes: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let sent = false, settled = false, status = 0, size = 0;
@@ -50,12 +50,7 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal
     };
 
     if (signal?.aborted) return onAbort();
-    if (signal instanceof RunCancel) unlisten = signal.onAbort(onAbort);
-    else if (signal) {
-      const target = signal;
-      target.addEventListener('abort', onAbort, { once: true });
-      unlisten = () => target.removeEventListener('abort', onAbort);
-    }
+    unlisten = listenAbort(signal, onAbort);
     try {
       // `origin` routes the request on a ProxyAgent; a Pool ignores it (it has its own).
       dispatcher.dispatch({ origin: o.origin, path: o.path, method: o.method as Dispatcher.HttpMethod, headers: o.headers, body: o.body ?? null }, handler);
