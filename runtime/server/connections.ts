@@ -1,8 +1,7 @@
 // One record per client connection, with one 'close' listener, shared by the drain (the responses
 // under way when shutdown starts get `Connection: close`: runtime/server/drain.ts) and the runs'
 // cancellation (a client that goes away aborts the runs under way on its connection:
-// runtime/server/cancel.ts), rather than a listener each: node adds and removes its own 'close'
-// listener on the socket for every response, which costs more the longer the socket's list is.
+// runtime/server/cancel.ts), rather than a listener each.
 import type { Socket } from 'node:net';
 import type { RunCancel } from '../exec/cancel.ts';
 
