@@ -1,4 +1,5 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
+import type { RunCancel } from './exec/cancel.ts';
 import type { Store } from './store-types.ts';
 import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';
@@ -20,7 +21,7 @@ export interface Services {
   /** Operational log (runtime/log); absent = nothing is logged (tests, `pipewright run`). */
   log?: Logger;
   /** Per-run copies only: aborted when the HTTP client waiting for the run goes away. */
-  cancel?: AbortSignal;
+  cancel?: RunCancel;
   /** Aborted when the server's shutdown grace ends: a run still under way is parked or stopped (runtime/exec/shutdown.ts). */
   shutdown?: AbortSignal;
   /** The served plans by config name: actions that run other interfaces (agent tools) find them here. */

@@ -1,5 +1,5 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
-import type { ActionOutcome, Suspend } from '../actions/types.ts';
+import type { ActionContext, ActionOutcome, Suspend } from '../actions/types.ts';
 import { actionKinds } from '../actions/index.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
@@ -58,7 +58,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
       run.retry = { action: a.name, attempts: attempt, executionId };
       return { ...last, suspend: { at: services.clock.now() + wait, reason: 'retry' } };
     }
-    try { await services.clock.sleep(wait, services.cancel); } catch { break; }
+    try { await services.clock.sleep(wait, services.cancel?.signal); } catch { break; }
   }
   return ended(a, s, run, services, last!);
 }
@@ -87,14 +87,20 @@ function retryStop(run: RunState, services: Services, wait: number): string | un
 async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, executionId: string): Promise<StepResult & { retryAfterMs?: number }> {
   let outcome: ActionOutcome;
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
+  const cancel = services.cancel;
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
-  const signal = timeout && services.cancel ? AbortSignal.any([timeout, services.cancel]) : (timeout ?? services.cancel);
+  // Without a timeout the run's own signal is made only if the action reads ctx.signal; the http
+  // action listens through ctx.cancel instead.
+  const signal = timeout && cancel ? AbortSignal.any([timeout, cancel.signal]) : timeout;
   try {
     const input = a.input || a.conditionalInput ? await resolveInput(a, s) : undefined;
-    if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal);
+    if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal ?? cancel);
     else {
       const config = a.config ? a.config(s) : undefined;
-      outcome = await actionKinds[a.kind]!(config, { signal, run, scope: s, services, attempt, input, executionId });
+      const ctx: ActionContext = signal || !cancel
+        ? { signal, run, scope: s, services, attempt, input, executionId }
+        : { get signal() { return cancel.signal; }, cancel, run, scope: s, services, attempt, input, executionId };
+      outcome = await actionKinds[a.kind]!(config, ctx);
     }
   } catch (e) {
     reportTransformFailure(run, a, e, services);

@@ -12,7 +12,7 @@ import { newSeq, runSequence, type Paused } from './sequence.ts';
 
 interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
 
-export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: AbortSignal | undefined): Promise<ActionOutcome> {
+export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services: Services, signal: { readonly aborted: boolean } | undefined): Promise<ActionOutcome> {
   const lk = a.lookup!;
   const over = lk.over(s);
   // Stryker disable next-line ConditionalExpression: `lookup` is a marker, which reads a missing value as null, never undefined

@@ -110,7 +110,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         let result;
         const cancel = abortOnDisconnect(req);
         try {
-          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel: cancel.signal } });
+          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel } });
         } catch (e) {
           if (e instanceof RunStopped) return answerStopped(reply, plan, i, e);
           throw e;

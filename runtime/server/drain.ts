@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
 import type { RunStopped } from '../exec/shutdown.ts';
+import { connectionOf } from './connections.ts';
 
 /** Seconds a client is asked to wait before retrying a run stopped by a shutdown (another node, or this one restarted). */
 export const STOPPED_RETRY_AFTER_SECS = 5;
@@ -41,11 +42,12 @@ export function answerStopped(reply: FastifyReply, plan: Plan, i: InterfacePlan,
 }
 
 export function closeConnectionsWhenDraining(app: FastifyInstance): void {
-  // The open connections, one Set entry each (rather than an onSend hook run on every response).
+  // The open connections, one Set entry each (rather than an onSend hook run on every response),
+  // forgotten by the connection's one 'close' listener (./connections.ts).
   const open = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     open.add(socket);
-    socket.once('close', () => open.delete(socket));
+    connectionOf(socket).onClose = () => open.delete(socket);
   });
   // The responses under way when the close starts are told here (node keeps a connection's current
   // response as socket._httpMessage); requests arriving later get fastify's 503 with Connection: close.

@@ -8,7 +8,8 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
 import { scopeOf } from '../exec/run.ts';
 import type { Environment } from '../scope.ts';
-import type { Logger } from '../log/logger.ts';
+import { writeFlatLine, type Logger } from '../log/logger.ts';
+import type { Level } from 'pino';
 import { LiveList, type LiveEntry } from '../live-list.ts';
 
 interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult; pending?: LiveEntry<[string, Served]> }
@@ -63,15 +64,15 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
     // One shape for every line (no spreads); pino leaves the undefined fields out.
-    const line: Record<string, unknown> = {
+    const line: Record<string, string | number | undefined> = {
       req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)), config: s?.plan.name, interface: s?.iface.name,
       method: req.method, path: pathOf(req.url), status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10,
     };
-    if (custom?.fields && s?.result) {
-      try { line.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { line.fields_error = (e as Error).message; }
-    }
-    const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as 'info';
-    log[level](line, 'request');
+    const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as Level;
+    if (!(custom?.fields && s?.result)) { writeFlatLine(log, level, line, 'request'); return; }
+    const full: Record<string, unknown> = line;
+    try { full.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { full.fields_error = (e as Error).message; }
+    log[level](full, 'request');
   }
 }
 

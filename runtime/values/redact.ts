@@ -13,15 +13,18 @@ export interface Redactor {
   <T>(value: T): T;
   /** JSON text of the redacted value: one serialisation when it holds no secret. */
   json(value: unknown): string;
+  /** Whether a line of JSON text holds none of the secrets, as they are or as JSON escapes them. */
+  cleanText(text: string): boolean;
 }
 
 /** A redactor for a fixed set of secrets (needles computed once, longest first so a secret
  *  containing another is replaced whole). */
 export function makeRedactor(secrets: readonly string[]): Redactor {
   const needles = [...new Set(secrets.flatMap((s) => (s ? [s, encodeURIComponent(s)] : [])))].sort((a, b) => b.length - a.length);
-  if (!needles.length) return Object.assign(<T>(v: T) => v, { json: (v: unknown) => JSON.stringify(v) });
+  if (!needles.length) return Object.assign(<T>(v: T) => v, { json: (v: unknown) => JSON.stringify(v), cleanText: () => true });
   // The needles as they appear inside JSON text (strings and keys are escaped there; numbers are not).
   const inJson = needles.map((n) => JSON.stringify(n).slice(1, -1));
+  const textForms = [...new Set([...needles, ...inJson])];
   const text = (s: string) => needles.reduce((acc, n) => (acc.includes(n) ? acc.split(n).join(REDACTED) : acc), s);
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
@@ -58,6 +61,7 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
   };
   return Object.assign(redact, {
     json: (value: unknown) => cleanJson(value, inJson) ?? JSON.stringify(walk(value, 0)),
+    cleanText: (t: string) => { for (const n of textForms) if (t.includes(n)) return false; return true; },
   });
 }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { executeInterface } from '../../runtime/exec/run.ts';
 import { RunCancelled } from '../../runtime/exec/sequence.ts';
+import { RunCancel } from '../../runtime/exec/cancel.ts';
 import { RunStopped } from '../../runtime/exec/shutdown.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -122,10 +123,10 @@ interfaces:
       - name: Second
         url: a|var::API|/second
 `);
-    const cancel = new AbortController();
-    disconnect = () => cancel.abort();
+    const cancel = new RunCancel();
+    disconnect = () => cancel.abort(new Error('the client disconnected'));
     const before = up.count('/second');
-    const run = executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, cancel: cancel.signal } });
+    const run = executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: null, rawBody: '' }, { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, cancel } });
     await expect(run).rejects.toThrow(RunCancelled);
     await expect(run).rejects.toMatchObject({ statusCode: 499, message: 'run cancelled: the client disconnected' });
     expect(up.count('/second')).toBe(before);

@@ -17,7 +17,7 @@ export const database: ActionKind = async (config, ctx) => {
     if (params.length > MAX_PARAMS) return fail(`database: at most ${MAX_PARAMS} params`);
     const multi = c.multi === true;
     if (multi && params.length) return fail('database: multi: true cannot be used with params');
-    const rows = await driverFor(dbSettings(c.db)).query(c.query, params, { multi, signal: ctx.signal });
+    const rows = await driverFor(dbSettings(c.db)).query(c.query, params, { multi, signal: ctx.cancel ?? ctx.signal });
     return { ok: true, data: rows };
   } catch (e) {
     return failed(e);

@@ -3,6 +3,7 @@
 // any other failure is the driver's message with its SQLSTATE. The connection always goes back.
 import { describeUrl } from './url.ts';
 import { DbError, type DbSettings } from './types.ts';
+import { listenAbort, type Abortable } from '../../exec/cancel.ts';
 
 export interface Lease<C> {
   conn: C;
@@ -15,7 +16,7 @@ export interface Lease<C> {
 export type Classify = (e: unknown) => { message: string; cls: DbError['cls'] };
 
 export async function withConnection<C, T>(
-  db: DbSettings, signal: AbortSignal | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
+  db: DbSettings, signal: Abortable | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
 ): Promise<T> {
   let lease: Lease<C>;
   try {
@@ -26,7 +27,7 @@ export async function withConnection<C, T>(
   }
   let broken = false;
   const abort = () => { broken = true; lease.destroy(); };
-  signal?.addEventListener('abort', abort, { once: true });
+  const unlisten = listenAbort(signal, abort);
   try {
     if (signal?.aborted) throw signal.reason;
     return await use(lease.conn);
@@ -35,7 +36,7 @@ export async function withConnection<C, T>(
     const c = classify(e);
     throw new DbError(`database "${db.label}": ${c.message}`, c.cls);
   } finally {
-    signal?.removeEventListener('abort', abort);
+    unlisten();
     if (!broken) lease.release();
   }
 }

@@ -1,4 +1,5 @@
 // What the database kinds share: the resolved settings of one database, and a driver's contract.
+import type { Abortable } from '../../exec/cancel.ts';
 
 /** A database as an action sees it after interpolation (declared under `databases:` or conn_string). */
 export interface DbSettings {
@@ -16,7 +17,8 @@ export interface QueryOptions {
   multi?: boolean;
   /** false: an unnamed statement (texts built per call, which a per-connection cache must not keep). */
   prepare?: boolean;
-  signal?: AbortSignal;
+  /** The action's signal, or the run's cancellation itself when that is all it follows. */
+  signal?: Abortable;
 }
 
 export interface Driver {

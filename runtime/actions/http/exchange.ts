@@ -25,7 +25,10 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   // A signal only where something can abort: the request's own timeout and/or the action's signal.
   const timer = timeoutMs === undefined ? undefined : new AbortController();
   const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
-  const signal = timer && ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer?.signal ?? ctx.signal;
+  // Without one, the run's cancellation alone is listened to, as it is (no AbortSignal made).
+  const cancel = timer ? undefined : ctx.cancel;
+  const outer = cancel ? undefined : ctx.signal;
+  const signal = cancel ?? (timer && outer ? AbortSignal.any([outer, timer.signal]) : timer?.signal ?? outer);
   try {
     const vetted = preflight(target.origin, plan.transport.proxy);
     if (vetted) await vetted;

@@ -3,6 +3,7 @@
 // (connect vs timeout classification) and lets an abort settle at once even while still connecting.
 import type { Dispatcher } from 'undici';
 import { SendError } from './transport-error.ts';
+import { listenAbort, type Abortable } from '../../exec/cancel.ts';
 
 export interface SendOptions { origin: string; method: string; path: string; headers: Record<string, string | string[]>; body?: Buffer }
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
@@ -11,13 +12,15 @@ export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) { super(`response body exceeds the ${limit}-byte limit`); }
 }
 
-export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal | undefined, maxBytes: number): Promise<RawResponse> {
+/** `signal`: what aborts the exchange, an AbortSignal or the run's cancellation itself. */
+export function send(dispatcher: Dispatcher, o: SendOptions, signal: Abortable | undefined, maxBytes: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let sent = false, settled = false, status = 0, size = 0;
+    let unlisten: (() => void) | undefined;
     let headers: RawResponse['headers'] = {};
     const chunks: Buffer[] = [];
-    const finish = (fn: () => void) => { if (settled) return; settled = true; signal?.removeEventListener('abort', onAbort); fn(); };
+    const finish = (fn: () => void) => { if (settled) return; settled = true; unlisten?.(); fn(); };
     const fail = (err: unknown, aborted = false) =>
       finish(() => reject(new SendError(err, { sent, aborted, ...(status ? { status, headers } : {}) })));
     const stop = (c: Dispatcher.DispatchController, err: Error) => { fail(err); c.abort(err); };
@@ -47,7 +50,7 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: AbortSignal
     };
 
     if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    unlisten = listenAbort(signal, onAbort);
     try {
       // `origin` routes the request on a ProxyAgent; a Pool ignores it (it has its own).
       dispatcher.dispatch({ origin: o.origin, path: o.path, method: o.method as Dispatcher.HttpMethod, headers: o.headers, body: o.body ?? null }, handler);
