@@ -2,7 +2,7 @@
 // process, in-memory store); publishes through ws_publish at a fixed rate, then as fast as they are
 // delivered. Reports delivery latency from the publish to the LAST socket (p50/p99), the CPU time of
 // the server and of the clients per delivered frame, delivered publishes per second, and server
-// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS to vary it)
+// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS, CLIENT_KIND=ws to vary it)
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -172,7 +172,7 @@ const report = {
   memory: { serverRssBeforeMiB: +(before / 1024).toFixed(1), serverRssWithSocketsMiB: +(connected / 1024).toFixed(1), perSocketKiB: +((connected - before) / SOCKETS).toFixed(1) },
   target: 'p99 < 50 ms at 100 publishes/s to 1,000 sockets',
   met: fixed.p99Ms < 50 && fixed.deliveredToAll === fixed.publishes,
-  note: `the client sockets run in ${CLIENT_PROCS} processes of their own on the same cores as the server`,
+  note: `the client sockets (${process.env.CLIENT_KIND === 'ws' ? 'ws WebSockets' : 'lean TCP readers, bench/ws-reader.ts'}) run in ${CLIENT_PROCS} processes of their own on the same cores as the server`,
 };
 console.log(JSON.stringify(report, null, 2));
 mkdirSync('bench/results', { recursive: true });
