@@ -1,6 +1,6 @@
 // One client process of the fanout benchmark (bench/fanout.ts starts several): opens COUNT WebSocket
 // clients to URL, subscribes each to the channel "bench", and tells the parent over IPC, for each
-// publish's sequence number, when the last of its own sockets received it. Spread over processes,
+// publish's sequence number, when the first and the last of its own sockets received it. Spread over processes,
 // the clients read in parallel: one process reading all 1,000 sockets one after the other added its
 // own queue to the latency the benchmark is meant to show of the server.
 //
@@ -17,7 +17,7 @@ import { openReader } from './ws-reader.ts';
 
 export type FromClients =
   | { kind: 'ready' }
-  | { kind: 'all'; seqs: number[]; ats: number[] }
+  | { kind: 'all'; seqs: number[]; ats: number[]; firsts: number[] }
   | { kind: 'cpu'; us: number; sysUs: number; switches: number; frames: number };
 /** `prompt`: report each publish as soon as all of this process's sockets have it (the parent waits
  *  for it), rather than in batches. */
@@ -32,9 +32,11 @@ const now = () => performance.timeOrigin + performance.now();
 
 // Sequence numbers are small integers counted from 1: an array indexed by them holds the counts.
 const got: number[] = [];
+/** When the first of this process's sockets received each publish. */
+const first: number[] = [];
 let frames = 0;
 let prompt = false;
-let pending: { seqs: number[]; ats: number[] } | undefined;
+let pending: { seqs: number[]; ats: number[]; firsts: number[] } | undefined;
 const flush = () => { if (pending) { send({ kind: 'all', ...pending }); pending = undefined; } };
 
 /** The publish body's sequence number, read from the frame's bytes (`"seq":<digits>`); -1 if none. */
@@ -54,13 +56,15 @@ function onFrame(d: Buffer): void {
   if (seq < 0) return;
   frames++;
   const n = (got[seq] ?? 0) + 1;
+  const at = now();
+  if (n === 1) first[seq] = at;
   if (n < count) { got[seq] = n; return; }
   got[seq] = 0;
-  const at = now();
-  if (prompt) { send({ kind: 'all', seqs: [seq], ats: [at] }); return; }
-  if (!pending) { pending = { seqs: [], ats: [] }; setTimeout(flush, BATCH_MS); }
+  if (prompt) { send({ kind: 'all', seqs: [seq], ats: [at], firsts: [first[seq]!] }); return; }
+  if (!pending) { pending = { seqs: [], ats: [], firsts: [] }; setTimeout(flush, BATCH_MS); }
   pending.seqs.push(seq);
   pending.ats.push(at);
+  pending.firsts.push(first[seq]!);
 }
 
 const SUBSCRIBE = JSON.stringify({ type: 'ap_subscribe', channel: 'bench' });
