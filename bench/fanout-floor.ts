@@ -1,6 +1,7 @@
 // What a fan-out costs Node and the kernel alone, with no WebSocket and no pipewright: SOCKETS
-// loopback TCP sockets, one 90-byte write to each per "publish", one publish at a time (a reader
-// process reports when all arrived), as the fanout benchmark's one-at-a-time phase does. Prints CPU
+// loopback TCP sockets, one 90-byte write to each per "publish", one publish at a time (READERS
+// reader processes, 1 by default, report when all arrived), as the fanout benchmark's one-at-a-time
+// phase does. Prints CPU
 // µs per write (writer) and per read (reader); `fd` writes with fs.writeSync on the socket's file
 // descriptor instead of the stream, to show what Node's stream layer adds.
 // Run: node --import tsx bench/fanout-floor.ts [rounds] [stream|fd]
@@ -9,18 +10,19 @@ import { writeSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 const SOCKETS = Number(process.env.SOCKETS ?? 1000);
+const READERS = Number(process.env.READERS ?? 1);
 const BYTES = 90;
 const cpuUs = () => { const u = process.resourceUsage(); return u.userCPUTime + u.systemCPUTime; };
 
 if (process.argv[2] === 'reader') {
-  // The reader: SOCKETS connections reading into one buffer (as bench/ws-reader.ts does).
-  const port = Number(process.argv[3]);
+  // A reader: its share of the connections, reading into one buffer (as bench/ws-reader.ts does).
+  const port = Number(process.argv[3]), mine = Number(process.argv[4]);
   const read = Buffer.allocUnsafe(64 * 1024);
   let got = 0;
-  for (let i = 0; i < SOCKETS; i++) {
+  for (let i = 0; i < mine; i++) {
     connect({ port, host: '127.0.0.1', onread: { buffer: read, callback: (n) => {
       got += n;
-      if (got >= SOCKETS * BYTES) { got -= SOCKETS * BYTES; process.send!('all'); }
+      if (got >= mine * BYTES) { got -= mine * BYTES; process.send!('all'); }
       return true;
     } } });
   }
@@ -32,8 +34,9 @@ if (process.argv[2] === 'reader') {
   const sockets: Socket[] = [];
   const server = createServer((s) => { s.setNoDelay(true); sockets.push(s); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const reader = fork(new URL(import.meta.url).pathname, ['reader', String((server.address() as AddressInfo).port)], { execArgv: ['--import', 'tsx'] });
-  const next = () => new Promise<unknown>((r) => reader.once('message', r));
+  const port = String((server.address() as AddressInfo).port);
+  const readers = Array.from({ length: READERS }, (_, i) => fork(new URL(import.meta.url).pathname, ['reader', port, String(Math.floor(SOCKETS / READERS) + (i < SOCKETS % READERS ? 1 : 0))], { execArgv: ['--import', 'tsx'] }));
+  const next = () => Promise.all(readers.map((r) => new Promise<unknown>((resolve) => r.once('message', resolve))));
   await next();
   while (sockets.length < SOCKETS) await new Promise((r) => setTimeout(r, 10));
   const bytes = Buffer.alloc(BYTES, 'x');
@@ -47,12 +50,12 @@ if (process.argv[2] === 'reader') {
     }
   };
   await publish(50);
-  const cpu = async () => { reader.send('cpu'); return (await next()) as number; };
+  const cpu = async () => { const all = next(); for (const r of readers) r.send('cpu'); return ((await all) as number[]).reduce((a, b) => a + b, 0); };
   const r0 = await cpu(), w0 = cpuUs(), t0 = performance.now();
   await publish(rounds);
   const w1 = cpuUs(), t1 = performance.now(), r1 = await cpu();
   const per = (us: number) => +(us / (rounds * SOCKETS)).toFixed(2);
-  console.log(JSON.stringify({ write: viaFd ? 'fs.writeSync' : 'socket.write', writerUsPerWrite: per(w1 - w0), readerUsPerRead: per(r1 - r0), msPerPublish: +((t1 - t0) / rounds).toFixed(1) }));
-  reader.kill();
+  console.log(JSON.stringify({ readers: READERS, write: viaFd ? 'fs.writeSync' : 'socket.write', writerUsPerWrite: per(w1 - w0), readerUsPerRead: per(r1 - r0), msPerPublish: +((t1 - t0) / rounds).toFixed(1) }));
+  for (const r of readers) r.kill();
   process.exit(0);
 }
