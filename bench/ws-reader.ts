@@ -1,8 +1,8 @@
 // A lean WebSocket client for the fanout benchmark: a plain TCP socket that does the RFC 6455
 // handshake (checking Sec-WebSocket-Accept), sends masked text frames, answers pings, and splits
 // what it reads into whole frames itself. What it leaves out, next to `ws`: the stream machinery
-// (Node's readable stream, ws's Receiver, a Buffer per read), UTF-8 validation and closing
-// handshakes. Reads land in one buffer shared by every socket of the process (`onread`): each read
+// (Node's readable stream, ws's Receiver, a Buffer per read), UTF-8 validation, closing handshakes
+// and fragmented messages (continuation frames are skipped: the server sends every message whole). Reads land in one buffer shared by every socket of the process (`onread`): each read
 // is split into frames before the next one, and only a frame cut across reads is copied.
 // Every frame is still read and delimited by its header, so a receipt is the whole frame's bytes.
 import { createHash, randomBytes } from 'node:crypto';
