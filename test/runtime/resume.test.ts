@@ -8,6 +8,7 @@ import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { executeInterface, newRunState, resumeRun, type RunOptions } from '../../runtime/exec/run.ts';
 import type { RunState } from '../../runtime/run-state.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
+import { capturedLog } from '../ops/helpers.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, postRequest, testEnv } from '../support/plans.ts';
 
@@ -47,6 +48,8 @@ interfaces:
       - name: Flaky
         url: a|var::API|/flaky/a|body::k|
         retry: { attempts: 3, delay: 60000, jitter: none }
+        pre_log: [{ msg: "polling", level: info }]
+        success_log: [{ msg: "polled a|Flaky::status|", level: info }]
   held:
     actions:
       - name: First
@@ -64,13 +67,14 @@ async function setup(mode: 'compiled' | 'interpreted') {
   const store = Object.assign(new MemoryStore(), { durable: true });
   // Unguessable callback tokens (a counter's uuids are refused as a token).
   const env = { ...testEnv({ API: up.url }), uuid: () => randomUUID() };
-  const services = { clock, store, maxDelayMs: 1000 };
+  const { log, lines } = capturedLog(env);
+  const services = { clock, store, maxDelayMs: 1000, log };
   const iface = (name: string) => plan.interfaces.find((i) => i.name === name)!;
   const start = (name: string, body: unknown = null, o: Partial<RunOptions> = {}) => executeInterface(plan, iface(name), postRequest(`/${name}`, body), { trigger: 'test', env, services, ...o });
   const resume = (state: RunState, delivery: Parameters<typeof resumeRun>[2]) => resumeRun(plan, state, delivery, { env, services });
   /** The parked run as the resumer claims it once due. */
   const due = async (at: number) => { clock.t = at; const [s] = await store.claimDue(new Date(at), 10, 'node'); return s!; };
-  return { plan, clock, store, env, services, iface, start, resume, due };
+  return { plan, clock, store, env, services, iface, start, resume, due, lines };
 }
 
 describe('a run parked by a delay', () => {
@@ -123,14 +127,15 @@ describe('a run waiting for a callback', () => {
 });
 
 describe('a retry wait longer than the in-process limit', () => {
-  it.each(MODES)('parks the run between attempts; resumed, the action runs again (%s)', async (mode) => {
-    const { start, due, resume } = await setup(mode);
+  it.each(MODES)('parks the run between attempts; resumed, the action runs again, its pre_log written once (%s)', async (mode) => {
+    const { start, due, resume, lines } = await setup(mode);
     const first = await start('polling', { k: mode });
     expect(first.response.body).toMatchObject({ status: 'suspended', action: 'Flaky', reason: 'retry', resume_at: '2026-03-01T10:01:00.250Z' });
     const r = await resume(await due(t0 + 60_000), { kind: 'wake' });
     expect(r.response).toMatchObject({ status: 200 });
     expect(r.state.steps.Flaky).toMatchObject({ outcome: 'succeeded', attempts: 2 });
     expect(up.count(`/flaky/${mode}`)).toBe(2);
+    expect(lines.filter((l) => l.action === 'Flaky').map((l) => [l.log, l.msg])).toEqual([['pre_log', 'polling'], ['success_log', 'polled 200']]);
   });
 });
 
