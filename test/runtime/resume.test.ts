@@ -24,13 +24,15 @@ afterAll(async () => { await up.close(); await closeHttpPools(); });
 const CONFIG = `
 interfaces:
   later:
+    params:
+      lang: { default_value: en }
     actions:
       - name: First
         input: a|body::id|
       - name: Wait
         delay: 10s
       - name: After
-        input: { first: a|First|, waited: a|Wait| }
+        input: { first: a|First|, waited: a|Wait|, lang: a|params::lang| }
   approval:
     actions:
       - name: Token
@@ -89,7 +91,8 @@ describe('a run parked by a delay', () => {
     });
     const state = await due(t0 + 10_000);
     const r = await resume(state, { kind: 'wake' });
-    expect(r.response).toMatchObject({ status: 200, body: { First: 7, Wait: null, After: { first: 7, waited: null } } });
+    // The resumed run sees the params as resolved when it began (the default included).
+    expect(r.response).toMatchObject({ status: 200, body: { First: 7, Wait: null, After: { first: 7, waited: null, lang: 'en' } } });
     expect(r.state).toMatchObject({ status: 'succeeded', cursor: 3, startedAt: '2026-03-01T10:00:00.250Z', wake: undefined });
     expect(r.state.steps.Wait).toEqual({ outcome: 'succeeded', attempts: 1, data: null });
   });
