@@ -73,8 +73,11 @@ export async function executeInterface(plan: Plan, i: InterfacePlan, request: Re
   return begin(i, newRunState(plan, i, request, o), o);
 }
 
+/** What a run reads once its state exists (the trigger and id are in the state by then). */
+type Continuing = Omit<RunOptions, 'trigger' | 'runId'>;
+
 /** A new run: params, then the actions from the first. */
-async function begin(i: InterfacePlan, state: RunState, o: RunOptions): Promise<RunResult> {
+async function begin(i: InterfacePlan, state: RunState, o: Continuing): Promise<RunResult> {
   const s = scopeOf(state, o.env);
   // No awaits where nothing is asynchronous: each costs a promise and a turn on every request.
   if (i.params.length) {
@@ -92,14 +95,14 @@ export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | 
   /** Its node died mid-run: continue from the last checkpoint, re-running the action in flight. */
   | { kind: 'takeover' };
 
-export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Omit<RunOptions, 'trigger' | 'runId'>): Promise<RunResult> {
+export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Continuing): Promise<RunResult> {
   if (delivery.kind === 'takeover') {
     const i = plan.interfaces.find((x) => x.name === state.iface);
     if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
     state.status = 'running';
     // A tick's run stored with its claim by a node that died before starting it: started here.
-    if (state.unstarted) { delete state.unstarted; return begin(i, state, { ...o, trigger: 'resume' }); }
-    return proceed(i, state, scopeOf(state, o.env), { ...o, trigger: 'resume' }, state.cursor);
+    if (state.unstarted) { delete state.unstarted; return begin(i, state, o); }
+    return proceed(i, state, scopeOf(state, o.env), o, state.cursor);
   }
   const i = plan.interfaces.find((x) => x.name === state.iface);
   if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
@@ -121,10 +124,10 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
     state.seq.order.push(a.name);
     start++;
   }
-  return proceed(i, state, s, { ...o, trigger: 'resume' }, start);
+  return proceed(i, state, s, o, start);
 }
 
-async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOptions, start: number): Promise<RunResult> {
+async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: Continuing, start: number): Promise<RunResult> {
   const checkpoint = o.checkpoint;
   const settled = checkpoint && (async (next: number) => {
     state.cursor = next;
@@ -145,7 +148,7 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: RunOption
 }
 
 /** Parks the run in the store; the caller gets 202 with the run id. */
-async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: RunOptions): Promise<RunResult> {
+async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: Continuing): Promise<RunResult> {
   const store = o.services.store!;
   const at = p.suspend.at !== undefined ? new Date(p.suspend.at) : null;
   state.cursor = p.index;
