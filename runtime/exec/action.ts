@@ -63,9 +63,10 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   return ended(a, s, run, services, last!);
 }
 
-/** The action's logs once it has its final record (success_log or error_log, then post_log). */
+/** The action's logs once it has its final record (success_log or error_log, then post_log). Never
+ *  called for a suspension: runAction returns those first. */
 function ended(a: ActionPlan, s: Scope, run: RunState, services: Services, r: StepResult): StepResult {
-  if (!services.log || r.suspend) return r;
+  if (!services.log) return r;
   // The messages read the action's own record, as its assert does.
   setOwn(s.steps, a.name, r.record);
   if (r.record.outcome === 'failed') {

@@ -65,7 +65,7 @@ const MODES = ['compiled', 'interpreted'] as const;
 
 async function setup(mode: 'compiled' | 'interpreted') {
   const plan = await planOf('resume.yaml', mode, CONFIG);
-  const clock = { t: t0, now: () => clock.t, sleep: async () => {} };
+  const clock = { t: t0, now: () => clock.t, sleep: async (_ms: number) => {} };
   const store = Object.assign(new MemoryStore(), { durable: true });
   // Unguessable callback tokens (a counter's uuids are refused as a token).
   const env = { ...testEnv({ API: up.url }), uuid: () => randomUUID() };
@@ -139,6 +139,21 @@ describe('a retry wait longer than the in-process limit', () => {
     expect(r.state.steps.Flaky).toMatchObject({ outcome: 'succeeded', attempts: 2 });
     expect(up.count(`/flaky/${mode}`)).toBe(2);
     expect(lines.filter((l) => l.action === 'Flaky').map((l) => [l.log, l.msg])).toEqual([['pre_log', 'polling'], ['success_log', 'polled 200']]);
+  });
+});
+
+describe('retry waits that stay in process', () => {
+  it.each(MODES)('without a durable store, or up to the limit itself, the wait happens in process (%s)', async (mode) => {
+    const { start, clock } = await setup(mode);
+    const slept: number[] = [];
+    clock.sleep = async (ms: number) => { slept.push(ms); };
+    const plain = await start('polling', { k: `${mode}-memory` }, { services: { clock, store: new MemoryStore(), maxDelayMs: 1000 } });
+    expect(plain.response).toMatchObject({ status: 200 });
+    expect(plain.state.steps.Flaky).toMatchObject({ outcome: 'succeeded', attempts: 2 });
+    const durable = Object.assign(new MemoryStore(), { durable: true });
+    const atLimit = await start('polling', { k: `${mode}-limit` }, { services: { clock, store: durable, maxDelayMs: 60_000 } });
+    expect(atLimit.response).toMatchObject({ status: 200 });
+    expect(slept).toEqual([60_000, 60_000]);
   });
 });
 
