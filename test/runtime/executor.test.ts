@@ -199,6 +199,26 @@ interfaces:
 `, 'x', { body: { id: 9 } });
     expect(r.response).toEqual({ status: 201, headers: { location: '/things/9' }, body: '{"created":9}' });
   });
+  it('the last action that succeeded with a response_on_success decides; skipped ones and later plain ones do not', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: First
+        input: a
+        response_on_success: { http_code: 201, body: first }
+      - name: Second
+        input: b
+        response_on_success: { http_code: 202, body: second }
+      - name: Skipped
+        run_when_failed: [First]
+        input: c
+        response_on_success: { http_code: 203, body: skipped }
+      - name: Plain
+        input: d
+`, 'x');
+    expect(r.response).toEqual({ status: 202, headers: {}, body: 'second' });
+  });
 });
 
 describe('assert verdicts as the response and the run record show them', () => {
