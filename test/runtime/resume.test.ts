@@ -157,6 +157,16 @@ describe('retry waits that stay in process', () => {
   });
 });
 
+describe('a retry wait past the run\'s deadline', () => {
+  it.each(MODES)('is not taken: the action fails saying why (%s)', async (mode) => {
+    const { start, clock } = await setup(mode);
+    const r = await start('polling', { k: `${mode}-deadline` }, { services: { clock, store: new MemoryStore(), runDeadlineMs: 30_000 } });
+    expect(r.response.status).toBe(502);
+    expect(r.state.steps.Flaky!.error).toBe(`HTTP 503 from GET ${up.url}/flaky/${mode}-deadline (expected 2xx or 304); retries stopped: the run's deadline (2026-03-01T10:00:30.250Z) comes before the next attempt`);
+    expect(up.count(`/flaky/${mode}-deadline`)).toBe(1);
+  });
+});
+
 describe('a run taken over from its last checkpoint', () => {
   it.each(MODES)('continues from the action in flight, which is sent again with the same idempotency key (%s)', async (mode) => {
     const { start, plan, env, services } = await setup(mode);
