@@ -28,6 +28,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   const retry = a.retry;
   const attempts = retry?.attempts ?? 1;
   // A retry resumed after a suspension continues its attempt budget and keeps its execution id.
+  // Stryker disable next-line ConditionalExpression: whenever run.retry is set it names the action at hand (set at the checkpoint before it, cleared below)
   const resumed = run.retry?.action === a.name ? run.retry : undefined;
   run.retry = undefined;
   const executionId = resumed?.executionId ?? s.env.uuid();
