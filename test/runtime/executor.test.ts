@@ -221,6 +221,28 @@ interfaces:
   });
 });
 
+describe('what ::body reads after post_transforms', () => {
+  it('the upstream body for an HTTP action, the transformed data for any other', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Call
+        http: { url: a|var::API|/echo, method: POST, body: { n: 1 } }
+        post_transforms:
+          - extract_with_jq: ".body"
+      - name: Made
+        input: { n: 2 }
+        post_transforms:
+          - extract_with_jq: ".n"
+      - name: Reads
+        input: { call: a|Call::body->method|, callData: a|Call|, made: a|Made::body|, madeData: a|Made| }
+`, 'x');
+    expect(r.response.status).toBe(200);
+    expect((r.response.body as { Reads: unknown }).Reads).toEqual({ call: 'POST', callData: '{"n":1}', made: 2, madeData: 2 });
+  });
+});
+
 describe('assert verdicts as the response and the run record show them', () => {
   it('every test is evaluated: each failure is listed in the detail, the success_message is kept on success', async () => {
     const yaml = `
