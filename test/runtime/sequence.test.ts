@@ -172,6 +172,12 @@ interfaces:
     expect(r.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'During', reason: 'shutdown' } });
     expect(r.state.cursor).toBe(1);
     shutdown = undefined;
+    // Resumed (on this node after a restart, or another), the action cut short runs again.
+    const plan = await planOf('shutdown.yaml', mode, yaml);
+    const shut = up.count('/shut');
+    const again = await resumeRun(plan, r.state, { kind: 'wake' }, { env: testEnv({ API: up.url }), services: { clock: systemClock, store: storeOf('durable') } });
+    expect(again.response).toMatchObject({ status: 200, body: { First: { n: 2 }, During: { n: 0 }, After: { n: 2 } } });
+    expect(up.count('/shut')).toBe(shut + 1);
   });
   it.each(['compiled', 'interpreted'] as const)('a shutdown that never comes changes nothing (%s)', async (mode) => {
     const before = up.count('/second');
