@@ -243,6 +243,29 @@ interfaces:
   });
 });
 
+describe('how a failed run says why', () => {
+  it('a refused request value names the action and the reason; an interface assert without a message says so', async () => {
+    const refused = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Get
+        url: a|var::API|/items/a|body::id|
+`, 'x', { body: { id: '..' } });
+    expect(refused.response).toEqual({ status: 400, headers: {}, body: { error: { status: 400, message: 'action "Get" refused: a|body::id| is "..", which would move the URL path: refused', action: 'Get' } } });
+    const asserted = await runBoth(`
+interfaces:
+  x:
+    assert:
+      tests: [{ value: a|A|, is_equal_to: b }]
+    actions:
+      - name: A
+        input: a
+`, 'x');
+    expect(asserted.response).toEqual({ status: 422, headers: {}, body: { error: { status: 422, message: 'assertion failed' } } });
+  });
+});
+
 describe('assert verdicts as the response and the run record show them', () => {
   it('every test is evaluated: each failure is listed in the detail, the success_message is kept on success', async () => {
     const yaml = `
