@@ -28,6 +28,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   const retry = a.retry;
   const attempts = retry?.attempts ?? 1;
   // A retry resumed after a suspension continues its attempt budget and keeps its execution id.
+  // Stryker disable next-line ConditionalExpression: whenever run.retry is set it names the action at hand (set at the checkpoint before it, cleared below)
   const resumed = run.retry?.action === a.name ? run.retry : undefined;
   run.retry = undefined;
   const executionId = resumed?.executionId ?? s.env.uuid();
@@ -63,9 +64,10 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   return ended(a, s, run, services, last!);
 }
 
-/** The action's logs once it has its final record (success_log or error_log, then post_log). */
+/** The action's logs once it has its final record (success_log or error_log, then post_log). Never
+ *  called for a suspension: runAction returns those first. */
 function ended(a: ActionPlan, s: Scope, run: RunState, services: Services, r: StepResult): StepResult {
-  if (!services.log || r.suspend) return r;
+  if (!services.log) return r;
   // The messages read the action's own record, as its assert does.
   setOwn(s.steps, a.name, r.record);
   if (r.record.outcome === 'failed') {

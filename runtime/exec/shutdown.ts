@@ -43,9 +43,11 @@ const waiting = new WeakMap<AbortSignal, LiveList<() => void>>();
 
 function waitingOn(signal: AbortSignal): LiveList<() => void> {
   let list = waiting.get(signal);
+  // Stryker disable next-line ConditionalExpression: a list (and listener) per run stops the same runs; sharing one only saves memory
   if (!list) {
     const runs = (list = new LiveList());
     waiting.set(signal, runs);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once; `once` only lets the listener go afterwards
     signal.addEventListener('abort', () => { for (const stop of runs.values()) stop(); }, { once: true });
   }
   return list;

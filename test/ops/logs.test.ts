@@ -5,7 +5,9 @@ import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { logSettings } from '../../runtime/server/log-settings.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { systemClock } from '../../runtime/services.ts';
-import { planOf } from '../support/plans.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { MemoryStore } from '../../runtime/store/memory.ts';
+import { planOf, postRequest } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { capturedLog, secretEnv, serveWith, until, type LogLine } from './helpers.ts';
 
@@ -84,6 +86,31 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     const line = lines.find((l) => l.msg === 'request' && l.interface === 'hello')!;
     expect(line.req_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof line.duration_ms).toBe('number');
+  });
+});
+
+describe('an action skipped for having nothing new', () => {
+  it.each(['compiled', 'interpreted'] as const)('writes its post_log only: neither success_log nor error_log (%s)', async (mode) => {
+    const plan = await planOf('skip-logs.yaml', mode, `
+interfaces:
+  x:
+    actions:
+      - name: Fresh
+        input: a|body::events|
+        only_new: { key: log-events, id: .id }
+        success_log: [{ msg: "new events", level: info }]
+        error_log: [{ msg: "failed", level: error }]
+        post_log: [{ msg: "checked", level: info }]
+`);
+    const env = secretEnv({}, {});
+    const { log, lines } = capturedLog(env);
+    const services = { clock: systemClock, store: new MemoryStore(), log };
+    const run = () => executeInterface(plan, plan.interfaces[0]!, postRequest('/x', { events: [{ id: 1 }] }), { trigger: 'test', env, services });
+    await run();
+    expect(lines.map((l) => l.msg)).toEqual(['new events', 'checked']);
+    const again = await run();
+    expect(again.state.steps.Fresh).toMatchObject({ outcome: 'skipped', skippedEmpty: true });
+    expect(lines.map((l) => l.msg)).toEqual(['new events', 'checked', 'checked']);
   });
 });
 

@@ -199,6 +199,71 @@ interfaces:
 `, 'x', { body: { id: 9 } });
     expect(r.response).toEqual({ status: 201, headers: { location: '/things/9' }, body: '{"created":9}' });
   });
+  it('the last action that succeeded with a response_on_success decides; skipped ones and later plain ones do not', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: First
+        input: a
+        response_on_success: { http_code: 201, body: first }
+      - name: Second
+        input: b
+        response_on_success: { http_code: 202, body: second }
+      - name: Skipped
+        run_when_failed: [First]
+        input: c
+        response_on_success: { http_code: 203, body: skipped }
+      - name: Plain
+        input: d
+`, 'x');
+    expect(r.response).toEqual({ status: 202, headers: {}, body: 'second' });
+  });
+});
+
+describe('what ::body reads after post_transforms', () => {
+  it('the upstream body for an HTTP action, the transformed data for any other', async () => {
+    const r = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Call
+        http: { url: a|var::API|/echo, method: POST, body: { n: 1 } }
+        post_transforms:
+          - extract_with_jq: ".body"
+      - name: Made
+        input: { n: 2 }
+        post_transforms:
+          - extract_with_jq: ".n"
+      - name: Reads
+        input: { call: a|Call::body->method|, callData: a|Call|, made: a|Made::body|, madeData: a|Made| }
+`, 'x');
+    expect(r.response.status).toBe(200);
+    expect((r.response.body as { Reads: unknown }).Reads).toEqual({ call: 'POST', callData: '{"n":1}', made: 2, madeData: 2 });
+  });
+});
+
+describe('how a failed run says why', () => {
+  it('a refused request value names the action and the reason; an interface assert without a message says so', async () => {
+    const refused = await runBoth(`
+interfaces:
+  x:
+    actions:
+      - name: Get
+        url: a|var::API|/items/a|body::id|
+`, 'x', { body: { id: '..' } });
+    expect(refused.response).toEqual({ status: 400, headers: {}, body: { error: { status: 400, message: 'action "Get" refused: a|body::id| is "..", which would move the URL path: refused', action: 'Get' } } });
+    const asserted = await runBoth(`
+interfaces:
+  x:
+    assert:
+      tests: [{ value: a|A|, is_equal_to: b }]
+    actions:
+      - name: A
+        input: a
+`, 'x');
+    expect(asserted.response).toEqual({ status: 422, headers: {}, body: { error: { status: 422, message: 'assertion failed' } } });
+  });
 });
 
 describe('assert verdicts as the response and the run record show them', () => {

@@ -14,7 +14,7 @@ import { countingUpstream, json } from '../support/counting-upstream.ts';
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
 let up: Up;
 beforeAll(async () => {
-  up = await countingUpstream({ '/fail': (_q, res) => json(res, 503, { down: true }), '/record': (_q, res) => json(res, 200, {}), '/broken': (_q, res) => json(res, 500, {}), '/rules': (_q, res) => json(res, 200, {}) });
+  up = await countingUpstream({ '/fail': (_q, res) => json(res, 503, { down: true }), '/record': (_q, res) => json(res, 200, {}), '/broken': (_q, res) => json(res, 500, {}), '/rules': (_q, res) => json(res, 200, {}), '/method': (q, res) => json(res, q.method === 'POST' ? 200 : 405, {}) });
 });
 afterAll(async () => { await up.close(); await closeHttpPools(); });
 
@@ -165,6 +165,22 @@ interfaces:
     expect(none.sent().length).toBe(before + 2);
     expect(none.handlers.skipped).toBe(1);
     await none.app.close();
+  });
+
+  it.each(['compiled', 'interpreted'] as const)('the handler is called as a POST: a passthrough of the method forwards POST (%s)', async (mode) => {
+    const before = up.hits.filter((h) => h.path === '/method').length;
+    const yaml = cfg('/record').replace(/ {8}http:\n(.*\n)*/, `        http:
+          url: a|var::API|/method
+          method: PUT
+          proxy_method: true
+          proxy_body: true
+`);
+    const m = await serve(yaml, mode);
+    expect((await m.call('/work', t0)).status).toBe(502);
+    const hits = up.hits.filter((h) => h.path === '/method').slice(before);
+    expect(hits.map((h) => JSON.parse(h.body) as unknown)).toEqual([expect.objectContaining({ interface: 'work', http_code: 502 })]);
+    expect(m.warnings).toEqual([]); // an upstream answering 405 to anything but POST would fail the handler
+    await m.app.close();
   });
 
   it('a handler that fails is reported to the operator with its status', async () => {

@@ -3,7 +3,7 @@
 // evaluated, state reads before an action, handled failures, and a client that went away mid-run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
-import { executeInterface } from '../../runtime/exec/run.ts';
+import { executeInterface, resumeRun } from '../../runtime/exec/run.ts';
 import { RunCancelled } from '../../runtime/exec/sequence.ts';
 import { RunCancel } from '../../runtime/exec/cancel.ts';
 import { RunStopped } from '../../runtime/exec/shutdown.ts';
@@ -146,23 +146,113 @@ interfaces:
       - name: After
         url: a|var::API|/second
 `;
-  const start = async (mode: 'compiled' | 'interpreted', durable: boolean) => {
-    const plan = await planOf('shutdown.yaml', mode, yaml);
+  /** A store that keeps runs durably (parks them), one that does not, or none at all. */
+  const storeOf = (kind: 'durable' | 'memory' | 'none') => kind === 'none' ? undefined : Object.assign(new MemoryStore(), { durable: kind === 'durable' });
+  /** Runs the config with a shutdown signal that `/shut` aborts, or that is aborted already. */
+  const start = async (mode: 'compiled' | 'interpreted', store: 'durable' | 'memory' | 'none', o: { abortedBefore?: boolean; config?: string; cancel?: AbortSignal } = {}) => {
+    const plan = await planOf('shutdown.yaml', mode, o.config ?? yaml);
     const stop = new AbortController();
-    shutdown = () => stop.abort();
-    const store = Object.assign(new MemoryStore(), { durable });
-    return executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store, shutdown: stop.signal } });
+    if (o.abortedBefore) stop.abort(); else shutdown = () => stop.abort();
+    return executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store: storeOf(store), shutdown: stop.signal, ...(o.cancel ? { cancel: o.cancel } : {}) } });
   };
+  const stopped = (id = '00000000-0000-4000-8000-000000000001') => ({ statusCode: 503, runId: id, message: `run ${id} stopped: the server shut down before it finished and has no durable store to keep it` });
   it.each(['compiled', 'interpreted'] as const)('without a durable store the run is stopped with its id (%s)', async (mode) => {
-    const run = start(mode, false);
+    const before = up.count('/second');
+    const run = start(mode, 'memory');
     await expect(run).rejects.toThrow(RunStopped);
-    await expect(run).rejects.toMatchObject({ statusCode: 503, runId: '00000000-0000-4000-8000-000000000001' });
+    await expect(run).rejects.toMatchObject(stopped());
+    expect(up.count('/second')).toBe(before + 1); // First only: After never starts
+    shutdown = undefined;
+  });
+  it.each(['compiled', 'interpreted'] as const)('without any store it is stopped the same way (%s)', async (mode) => {
+    await expect(start(mode, 'none')).rejects.toMatchObject(stopped());
     shutdown = undefined;
   });
   it.each(['compiled', 'interpreted'] as const)('with a durable store it is parked at the action in flight (%s)', async (mode) => {
-    const r = await start(mode, true);
+    const r = await start(mode, 'durable');
     expect(r.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'During', reason: 'shutdown' } });
     expect(r.state.cursor).toBe(1);
     shutdown = undefined;
+    // Resumed (on this node after a restart, or another), the action cut short runs again.
+    const plan = await planOf('shutdown.yaml', mode, yaml);
+    const shut = up.count('/shut');
+    const again = await resumeRun(plan, r.state, { kind: 'wake' }, { env: testEnv({ API: up.url }), services: { clock: systemClock, store: storeOf('durable') } });
+    expect(again.response).toMatchObject({ status: 200, body: { First: { n: 2 }, During: { n: 0 }, After: { n: 2 } } });
+    expect(up.count('/shut')).toBe(shut + 1);
+  });
+  it.each(['compiled', 'interpreted'] as const)('a shutdown that never comes changes nothing (%s)', async (mode) => {
+    const before = up.count('/second');
+    shutdown = undefined;
+    const plan = await planOf('shutdown.yaml', mode, yaml);
+    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env: testEnv({ API: up.url }), services: { clock: systemClock, store: storeOf('durable'), shutdown: new AbortController().signal } });
+    expect(r.response).toMatchObject({ status: 200, body: { First: { n: 2 }, During: { n: 0 }, After: { n: 2 } } });
+    expect(up.count('/second')).toBe(before + 2);
+  });
+  it.each(['compiled', 'interpreted'] as const)('a run that begins after the shutdown starts nothing: stopped, or parked at its first action (%s)', async (mode) => {
+    const before = up.count('/second');
+    await expect(start(mode, 'memory', { abortedBefore: true })).rejects.toMatchObject(stopped());
+    const r = await start(mode, 'durable', { abortedBefore: true });
+    expect(r.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'First', reason: 'shutdown' } });
+    expect(r.state.cursor).toBe(0);
+    expect(up.count('/second')).toBe(before);
+  });
+  it.each(['compiled', 'interpreted'] as const)('a client that leaves while no shutdown came: the run is cancelled as without a signal (%s)', async (mode) => {
+    const cancel = new AbortController();
+    disconnect = () => cancel.abort();
+    const run = start(mode, 'durable', { cancel: cancel.signal, config: `
+interfaces:
+  x:
+    actions:
+      - name: First
+        url: a|var::API|/first
+      - name: Second
+        url: a|var::API|/second
+` });
+    await expect(run).rejects.toThrow(RunCancelled);
+    disconnect = undefined;
+    shutdown = undefined;
+  });
+
+  // A run resumed after a delay: its earlier actions settled before this node's part began.
+  const resumable = `
+interfaces:
+  x:
+    actions:
+      - name: Wait
+        delay: 10s
+      - name: During
+        url: a|var::API|/shut
+      - name: After
+        url: a|var::API|/second
+`;
+  const resumed = async (mode: 'compiled' | 'interpreted', config: string, abortedBefore: boolean) => {
+    const plan = await planOf('shutdown-resume.yaml', mode, config);
+    const env = testEnv({ API: up.url });
+    const store = storeOf('durable');
+    const first = await executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env, services: { clock: systemClock, store, maxDelayMs: 100 } });
+    expect(first.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'Wait', reason: 'delay' } });
+    const stop = new AbortController();
+    if (abortedBefore) stop.abort(); else shutdown = () => stop.abort();
+    return resumeRun(plan, first.state, { kind: 'wake' }, { env, services: { clock: systemClock, store, maxDelayMs: 100, shutdown: stop.signal } });
+  };
+  it.each(['compiled', 'interpreted'] as const)('a resumed run is parked at the action in flight, not counting what settled before (%s)', async (mode) => {
+    const before = up.count('/second');
+    const r = await resumed(mode, resumable, false);
+    expect(r.response).toMatchObject({ status: 202, body: { status: 'suspended', action: 'During', reason: 'shutdown' } });
+    expect(r.state.cursor).toBe(1);
+    expect(up.count('/second')).toBe(before);
+    shutdown = undefined;
+  });
+  it.each(['compiled', 'interpreted'] as const)('a run resumed after its last action, with the shutdown come already, finishes (%s)', async (mode) => {
+    const r = await resumed(mode, `
+interfaces:
+  x:
+    actions:
+      - name: First
+        input: done
+      - name: Wait
+        delay: 10s
+`, true);
+    expect(r.response).toEqual({ status: 200, headers: expect.anything(), body: { First: 'done', Wait: null } });
   });
 });

@@ -1,7 +1,10 @@
 // A failed transform says why: the transform and the reason in the error detail (show_error_detail)
 // and one line on the server's error output, for any transform failure, on both paths.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { planOf, serveOn, testEnv } from '../support/plans.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { capturedLog } from '../ops/helpers.ts';
+import { planOf, postRequest, serveOn, testEnv } from '../support/plans.ts';
 import { runBoth } from '../support/run-both.ts';
 
 afterEach(() => vi.restoreAllMocks());
@@ -66,5 +69,16 @@ describe('a failed transform says why', () => {
     }
     expect(err).toHaveBeenCalledTimes(2);
     expect(String(err.mock.calls[1]![0])).toMatch(/^pipewright: inline\.x run [0-9a-f-]+: action "T" failed: add_jwt: the secret must be at least 32 bytes \(RFC 7518 §3\.2\)$/);
+  });
+
+  it.each(['compiled', 'interpreted'] as const)('with the operational log the reason is in its failed-action line, not on the error output (%s)', async (mode) => {
+    const err = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const env = testEnv({ JWT: SHORT });
+    const { log, lines } = capturedLog(env);
+    const plan = await planOf('inline.yaml', mode, cfg('add_jwt: { key: jwt, secret: a|var::JWT|, data: all }'));
+    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env, services: { clock: systemClock, log } });
+    expect(r.response.status).toBe(500);
+    expect(lines.map((l) => [l.msg, l.reason])).toEqual([['action "T" failed', 'add_jwt: the secret must be at least 32 bytes (RFC 7518 §3.2)']]);
+    expect(err).not.toHaveBeenCalled();
   });
 });
