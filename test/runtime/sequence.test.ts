@@ -149,7 +149,7 @@ interfaces:
   /** A store that keeps runs durably (parks them), one that does not, or none at all. */
   const storeOf = (kind: 'durable' | 'memory' | 'none') => kind === 'none' ? undefined : Object.assign(new MemoryStore(), { durable: kind === 'durable' });
   /** Runs the config with a shutdown signal that `/shut` aborts, or that is aborted already. */
-  const start = async (mode: 'compiled' | 'interpreted', store: 'durable' | 'memory' | 'none', o: { abortedBefore?: boolean; config?: string; cancel?: AbortSignal } = {}) => {
+  const start = async (mode: 'compiled' | 'interpreted', store: 'durable' | 'memory' | 'none', o: { abortedBefore?: boolean; config?: string; cancel?: RunCancel } = {}) => {
     const plan = await planOf('shutdown.yaml', mode, o.config ?? yaml);
     const stop = new AbortController();
     if (o.abortedBefore) stop.abort(); else shutdown = () => stop.abort();
@@ -197,9 +197,9 @@ interfaces:
     expect(up.count('/second')).toBe(before);
   });
   it.each(['compiled', 'interpreted'] as const)('a client that leaves while no shutdown came: the run is cancelled as without a signal (%s)', async (mode) => {
-    const cancel = new AbortController();
-    disconnect = () => cancel.abort();
-    const run = start(mode, 'durable', { cancel: cancel.signal, config: `
+    const cancel = new RunCancel();
+    disconnect = () => cancel.abort(new Error('the client disconnected'));
+    const run = start(mode, 'durable', { cancel, config: `
 interfaces:
   x:
     actions:
