@@ -1,5 +1,5 @@
 // Process-wide services shared by runs: clock, durable store, limits. Tests build their own.
-import type { RunCancel } from './exec/cancel.ts';
+import type { RunCancel } from './run-cancel.ts';
 import type { Store } from './store-types.ts';
 import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';

@@ -2,14 +2,14 @@
 import type { FailureInfo, RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-import type { RunCancel } from '../exec/cancel.ts';
+import type { RunCancel } from '../run-cancel.ts';
 
 export interface ActionContext {
   /** Aborted when the action's timeout passes or the run is cancelled; absent when neither can
    *  happen (a signal per run costs more than the request it guards). */
   signal?: AbortSignal;
   /** The run's cancellation, when it is all `signal` follows (no timeout): listening here makes no
-   *  AbortSignal (runtime/exec/cancel.ts). */
+   *  AbortSignal (runtime/run-cancel.ts). */
   cancel?: RunCancel;
   run: RunState;
   scope: Scope;

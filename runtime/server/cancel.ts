@@ -3,7 +3,7 @@
 // suspended is parked in the store and unaffected.
 import type { FastifyRequest } from 'fastify';
 import { connectionOf, type Connection } from './connections.ts';
-import { RunCancel } from '../exec/cancel.ts';
+import { RunCancel } from '../run-cancel.ts';
 
 /** The cancellation of one run, aborted when its client's connection closes before runOver. */
 export function abortOnDisconnect(req: FastifyRequest): RunCancel {

@@ -3,7 +3,7 @@
 // cancellation (a client that goes away aborts the runs under way on its connection:
 // runtime/server/cancel.ts), rather than a listener each.
 import type { Socket } from 'node:net';
-import type { RunCancel } from '../exec/cancel.ts';
+import type { RunCancel } from '../run-cancel.ts';
 
 export interface Connection {
   /** The run under way (a keep-alive connection carries one request at a time)… */

@@ -1,7 +1,7 @@
-// A run's cancellation makes no AbortSignal until one is read (runtime/exec/cancel.ts), yet behaves
+// A run's cancellation makes no AbortSignal until one is read (runtime/run-cancel.ts), yet behaves
 // as one: listeners and the signal, made before or after the abort, all see it with its reason.
 import { expect, it } from 'vitest';
-import { RunCancel } from '../../runtime/exec/cancel.ts';
+import { RunCancel } from '../../runtime/run-cancel.ts';
 
 it('tells listeners once, and a signal made before or after the abort is aborted with the reason', () => {
   const c = new RunCancel();

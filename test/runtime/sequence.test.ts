@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { executeInterface, resumeRun } from '../../runtime/exec/run.ts';
 import { RunCancelled } from '../../runtime/exec/sequence.ts';
-import { RunCancel } from '../../runtime/exec/cancel.ts';
+import { RunCancel } from '../../runtime/run-cancel.ts';
 import { RunStopped } from '../../runtime/exec/shutdown.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';

@@ -3,7 +3,7 @@
 // any other failure is the driver's message with its SQLSTATE. The connection always goes back.
 import { describeUrl } from './url.ts';
 import { DbError, type DbSettings } from './types.ts';
-import { listenAbort, type Abortable } from '../../exec/cancel.ts';
+import { listenAbort, type Abortable } from '../../run-cancel.ts';
 
 export interface Lease<C> {
   conn: C;

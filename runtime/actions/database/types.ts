@@ -1,5 +1,5 @@
 // What the database kinds share: the resolved settings of one database, and a driver's contract.
-import type { Abortable } from '../../exec/cancel.ts';
+import type { Abortable } from '../../run-cancel.ts';
 
 /** A database as an action sees it after interpolation (declared under `databases:` or conn_string). */
 export interface DbSettings {

@@ -3,7 +3,7 @@
 // (connect vs timeout classification) and lets an abort settle at once even while still connecting.
 import type { Dispatcher } from 'undici';
 import { SendError } from './transport-error.ts';
-import { listenAbort, type Abortable } from '../../exec/cancel.ts';
+import { listenAbort, type Abortable } from '../../run-cancel.ts';
 
 export interface SendOptions { origin: string; method: string; path: string; headers: Record<string, string | string[]>; body?: Buffer }
 export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
