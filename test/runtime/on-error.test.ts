@@ -99,6 +99,11 @@ interfaces:
     actions:
       - name: Call
         url: a|var::API|/fail
+  ok404:
+    actions:
+      - name: Fine
+        input: fine
+        response_on_success: { http_code: 404 }
   notify:
     method: POST
     assert:
@@ -131,7 +136,7 @@ interfaces:
     return { app, call, sent, warnings, handlers };
   }
 
-  it.each(['compiled', 'interpreted'] as const)('a status list picks the statuses; by default any non-2xx; never for the handler itself (%s)', async (mode) => {
+  it.each(['compiled', 'interpreted'] as const)('a status list picks the statuses; by default any non-2xx; never for the handler itself or a run that did not fail (%s)', async (mode) => {
     const before = up.hits.filter((h) => h.path === '/rules').length;
     const listed = await serve(rules('  status: [502]'), mode);
     expect((await listed.call('/work', t0)).status).toBe(502);
@@ -142,6 +147,8 @@ interfaces:
     const dflt = await serve(rules(''), mode);
     expect((await dflt.call('/notify', t0, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(422);
     expect((await dflt.call('/w200', t0)).status).toBe(200);
+    // A run that did not fail starts no handler, whatever status it answers.
+    expect((await dflt.call('/ok404', t0)).status).toBe(404);
     expect((await dflt.call('/w300', t0 + 1000)).status).toBe(300);
     // The direct call's own record (its body has no interface), then the handler for w300 only.
     expect(dflt.sent().slice(before + 1)).toEqual([{ what: null, at: null }, { what: 'w300', at: '2026-03-01T10:00:01.000Z' }]);
