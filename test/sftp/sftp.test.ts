@@ -157,7 +157,8 @@ describe.each(MODES)('sftp (%s)', (mode) => {
   it("the action's timeout abandons a stalled operation (504) and closes the connection", async () => {
     server.setStalled(true);
     try {
-      const r = await run(mode, { operation: 'list', path: '/' }, { timeout: 400 });
+      // Long enough for the SSH handshake on a loaded machine (then the stalled list is what it abandons).
+      const r = await run(mode, { operation: 'list', path: '/' }, { timeout: 2000 });
       expect(r.response.status).toBe(504);
       expect(body(r).error.detail).toBe(`sftp deploy@127.0.0.1:${server.port}: list abandoned when the action's timeout passed`);
     } finally {
