@@ -10,24 +10,19 @@ import { systemClock } from '../../runtime/services.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { open } from './helpers.ts';
 
+/** A public socket interface whose one action succeeds and answers `code`. */
+const answering = (name: string, code: number) => `
+  ${name}:
+    ws: true
+    public: true
+    actions:
+      - name: Pick
+        input: a|body|
+        output: http
+        response_on_success: { http_code: ${code} }`;
+
 const config = `
-interfaces:
-  answers:
-    ws: true
-    public: true
-    actions:
-      - name: Pick
-        input: a|body|
-        output: http
-        response_on_success: { http_code: 399 }
-  refuses:
-    ws: true
-    public: true
-    actions:
-      - name: Pick
-        input: a|body|
-        output: http
-        response_on_success: { http_code: 400 }
+interfaces:${answering('answers', 399)}${answering('refuses', 400)}
   forgives:
     ws: true
     public: true
