@@ -12,11 +12,18 @@ export function startServer(name: string, cmd: string, args: string[], o: { env?
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not start within ${o.timeoutMs ?? 60000} ms:\n${errText}`)); }, o.timeoutMs ?? 60000);
     child.stderr!.on('data', (c: Buffer) => { errText += c.toString(); });
-    child.stdout!.on('data', (c: Buffer) => {
+    const onOut = (c: Buffer) => {
       out += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ name, url: m[1]!, child, startMs: performance.now() - t0 }); }
-    });
+      if (!m) return;
+      clearTimeout(timer);
+      // From here its lines (one per request) are drained unread: kept, they grew this process by
+      // tens of MB per round, in the process that also drives the load.
+      child.stdout!.off('data', onOut).on('data', () => {});
+      out = '';
+      resolve({ name, url: m[1]!, child, startMs: performance.now() - t0 });
+    };
+    child.stdout!.on('data', onOut);
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited (${code}) before listening:\n${errText}`)); });
   });
 }

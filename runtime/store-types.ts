@@ -4,7 +4,9 @@
 import type { RunState } from './run-state.ts';
 
 /** A finished run's record as JSON text not yet redacted, and the redaction that makes it storable. */
-export interface RecordText { raw: string; redact(raw: string): string }
+/** A finished run's record as text: `parts` joined (kept apart so that a store writing them out, as the
+ *  memory store's ring does, never builds and flattens one long string), unredacted until `redact`. */
+export interface RecordText { parts: readonly string[]; redact(raw: string): string }
 
 export interface SuspendedRun {
   state: RunState;

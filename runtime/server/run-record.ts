@@ -11,20 +11,24 @@ import { redactRunJson, type Redactor } from '../values/redact.ts';
 
 const redactions = new WeakMap<Redactor, RecordText['redact']>();
 
-/** `state`: the record without the response body (what a store may keep when the text is too large). */
+/** `state`: the record without the response body (what a store may keep when the text is too large).
+ *  The text comes in parts (the state, the response's status and headers, its body's JSON): a store
+ *  writes them one after another, where one concatenated string would be copied flat twice. */
 export function finishedRecord(result: RunResult, redact: Redactor): { state: RunState; json: RecordText } {
   const st = result.state;
   const res = result.response;
   // Serialised with `response` undefined (left out of the text) and given it afterwards: the same
   // text as the state without its response, with no object-rest copies (slow paths in V8).
-  const state: RunState = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: Object.create(null) as RunState['steps'], response: undefined };
+  const state: RunState = { ...st, request: { ...st.request, body: null, rawBody: '' }, steps: {}, response: undefined };
   const head = JSON.stringify(state);
   state.response = { status: res.status, headers: res.headers, body: null };
   const body = res.body;
   const bodyJson = body === undefined ? undefined : result.bodyJson ?? JSON.stringify(body);
   const response = JSON.stringify({ status: res.status, headers: res.headers });
-  const raw = `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"response":${response.slice(0, -1)}${bodyJson === undefined ? '' : `,"body":${bodyJson}`}}}`;
+  const parts = [head.slice(0, -1), head.length > 2 ? ',"response":' : '"response":', response.slice(0, -1)];
+  if (bodyJson !== undefined) parts.push(',"body":', bodyJson);
+  parts.push('}}');
   let r = redactions.get(redact);
   if (!r) redactions.set(redact, (r = (text: string) => redactRunJson(JSON.parse(text) as RunState, redact).json));
-  return { state, json: { raw, redact: r } };
+  return { state, json: { parts, redact: r } };
 }

@@ -68,10 +68,10 @@ export class MemoryStore implements Store {
     if (typeof json === 'object') {
       if (!old && state.status !== 'running') {
         // Too large for the ring: the state as given (the caller's, without the response body).
-        if (!this.records.set(state.id, json.raw, json.redact)) this.records.set(state.id, JSON.stringify(state), json.redact);
+        if (!this.records.set(state.id, json.parts, json.redact)) this.records.set(state.id, [JSON.stringify(state)], json.redact);
         return;
       }
-      json = json.redact(json.raw);
+      json = json.redact(json.parts.join(''));
     }
     this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
     if (state.status === 'running') return;

@@ -96,7 +96,7 @@ export class PostgresStore implements Store {
     await this.pool.query(
       `INSERT INTO ${this.s}.runs (id, config, iface, status, state, updated_at) VALUES ($1, $2, $3, $4, $5::json, now())
        ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, state = EXCLUDED.state, updated_at = now()`,
-      [state.id, state.config, state.iface, state.status, typeof json === 'object' ? json.redact(json.raw) : json ?? JSON.stringify(state)]);
+      [state.id, state.config, state.iface, state.status, typeof json === 'object' ? json.redact(json.parts.join('')) : json ?? JSON.stringify(state)]);
   }
 
   async loadRun(id: string): Promise<RunState | undefined> {

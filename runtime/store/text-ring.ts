@@ -23,9 +23,12 @@ export class TextRing<Extra> {
     this.len = new Int32Array(maxTexts);
   }
 
-  /** False when the text is empty or too large to keep. */
-  set(id: string, text: string, extra: Extra): boolean {
-    const bytes = Buffer.byteLength(text);
+  /** False when the text is empty or too large to keep. A text given in parts is stored as their
+   *  concatenation, each part written where the previous ended (no joined copy made first). */
+  set(id: string, text: string | readonly string[], extra: Extra): boolean {
+    const parts = typeof text === 'string' ? [text] : text;
+    let bytes = 0;
+    for (const p of parts) bytes += Buffer.byteLength(p);
     if (bytes === 0 || bytes > this.maxBytes / 4) return false;
     let start = this.head;
     if (start + bytes > this.maxBytes) {
@@ -34,7 +37,8 @@ export class TextRing<Extra> {
     }
     this.evictOverlapping(start, start + bytes);
     if (this.count === this.maxTexts) this.evictOldest();
-    this.buf.write(text, start, 'utf8');
+    let at = start;
+    for (const p of parts) at += this.buf.write(p, at, 'utf8');
     const slot = (this.first + this.count) % this.maxTexts;
     this.ids[slot] = id;
     this.at[slot] = start;

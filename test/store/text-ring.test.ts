@@ -40,4 +40,16 @@ describe('TextRing', () => {
     expect(r.set('big', 'y'.repeat(17), '')).toBe(false);
     expect(r.set('empty', '', '')).toBe(false);
   });
+
+  it('a text given in parts reads back as their concatenation, multi-byte characters and the wrap included', () => {
+    const r = new TextRing<null>(100, 100);
+    const parts = (i: number) => [`{"i":${i},`, '"s":"é€', '', `${'x'.repeat(i % 5)}"}`];
+    for (let i = 0; i < 30; i++) {
+      expect(r.set(`p${i}`, parts(i), null)).toBe(true);
+      expect(r.get(`p${i}`)?.text).toBe(parts(i).join(''));
+    }
+    // The bound counts bytes over all parts: 26 bytes of parts is more than a quarter of 100.
+    expect(r.set('big', ['x'.repeat(14), 'é'.repeat(6)], null)).toBe(false); // 20 characters, 26 bytes
+    expect(r.set('none', ['', ''], null)).toBe(false);
+  });
 });
