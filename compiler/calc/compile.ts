@@ -4,6 +4,7 @@
 // expression can never inject code; the shape of the code comes solely from the checked tree.
 import { parseCalc, type CalcNode } from '../../runtime/calc/parse.ts';
 import { _, Code, join, Name } from '../emit/code.ts';
+import { plainKey } from '../codegen/plain-key.ts';
 
 function emit(n: CalcNode): Code {
   switch (n.k) {
@@ -11,7 +12,10 @@ function emit(n: CalcNode): Code {
       return _`${n.v}`;
     case 'field':
       // One field (the usual case) has its own helper: no rest-argument array per call.
-      if (n.path.length === 1) return _`calc.field(target, ${n.path[0]!})`;
+      if (n.path.length === 1) {
+        const f = n.path[0]!;
+        return typeof f === 'string' && plainKey(f) ? _`target?.[${f}]` : _`calc.field(target, ${f})`;
+      }
       return _`calc.get(target, ${join(n.path.map((p) => _`${p}`))})`;
     case 'neg':
     case 'not':

@@ -6,6 +6,7 @@ import { mayRunRegex } from '../../runtime/jq/uses-regex.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { memberNames, placeSteps } from '../jsonpath/places.ts';
 import { compileCalcSource } from '../calc/compile.ts';
+import { readField } from './plain-key.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
 import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
@@ -56,6 +57,7 @@ function isStatic(n: Node): boolean {
 
 export function emitRef(r: Ref): Code {
   let c = rootOf(r);
+  // A reference reads once per use, not per element: the runtime's read, the clearer code.
   for (const seg of r.path) c = _`rt.at(${c}, ${seg})`;
   if (r.default !== undefined) c = _`rt.orDefault(${c}, ${r.default})`;
   return c;
@@ -91,11 +93,12 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
     }
     case 'path': {
       let c: Code = _`d`;
-      for (const seg of n.segs) c = _`rt.at(${c}, ${seg})`;
+      for (const seg of n.segs) c = readField(c, seg);
       e.declare(owner, `path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${c};`);
       break;
     }
-    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: unknown) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
+    // `target` is typed as any run data (rt.Fields) for the plain field reads (plain-key.ts).
+    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: rt.Fields) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
     case 'test': e.declare(owner, `test ${n.test.src}`, emitTest(e, name, n.test, owner)); break;
     case 'chain': e.declare(owner, n.steps.map((t) => t.op).join(' → '), emitChain(e, name, n.steps, owner)); break;
   }
@@ -116,7 +119,7 @@ function emitTest(e: Emitter, name: Code, t: TestIR, owner: Owner): Code {
   const awaits = t.jq !== undefined && mayRunRegex(t.jq);
   if (t.value) subject = emitNode(e, t.value, [...owner, 'value']);
   else if (t.jq !== undefined) subject = new Code(`${awaits ? 'await ' : ''}(${jqFn(t.jq).text})(d)`);
-  else if (t.path) for (const seg of t.path) subject = _`rt.at(${subject}, ${seg})`;
+  else if (t.path) for (const seg of t.path) subject = readField(subject, seg);
   // Constant checks are built once, not on every call.
   const allLit = t.checks.every((c) => c.arg.k === 'lit');
   const checks = allLit

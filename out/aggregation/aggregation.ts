@@ -87,7 +87,7 @@ function customer_overview_Orders_http(s: rt.Scope): unknown {
 
 // customer_overview › Orders › post › filter › conditions › 0 › field: path status (in lines.customer_overview_Orders)
 const customer_overview_Orders_post_filter_conditions_0_field_path = (d: unknown): unknown =>
-  rt.at(d, "status");
+  (d as rt.Fields)?.["status"];
 
 const customer_overview_Orders_post_filter_conditions_0_is_not_equal_to = rt.sp.checkOf("is_not_equal_to");
 

@@ -89,8 +89,8 @@ function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOu
 }
 
 // order_total › Lines › post › math › expressions › 0 › line_total: target.price * target.qty (in lines.order_total_Lines)
-const order_total_Lines_post_math_expressions_0_line_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.field(target, "price"), calc.field(target, "qty")));
+const order_total_Lines_post_math_expressions_0_line_total_calc: (target: rt.Fields) => unknown = (target) =>
+  calc.fin(calc.mul(target?.["price"], target?.["qty"]));
 
 // order_total › Lines › post › math: math, specialised (in lines.order_total_Lines)
 function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {

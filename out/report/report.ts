@@ -44,7 +44,8 @@ function sales_report_Sales_http(s: rt.Scope): unknown {
 }
 
 // sales_report › Sales › post › filter › conditions › 0 › field: path state (in lines.sales_report_Sales)
-const sales_report_Sales_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "state");
+const sales_report_Sales_post_filter_conditions_0_field_path = (d: unknown): unknown =>
+  (d as rt.Fields)?.["state"];
 
 const sales_report_Sales_post_filter_conditions_0_is_equal_to = rt.sp.checkOf("is_equal_to");
 
@@ -64,13 +65,12 @@ function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: 
 }
 
 // sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_report_Sales)
-const sales_report_Sales_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")));
+const sales_report_Sales_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
+  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
 
 // sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2 (in lines.sales_report_Sales)
-const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: unknown) => unknown = (
-  target
-) => calc.fin(calc.mul(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")), 1.2));
+const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: rt.Fields) =>
+  unknown = (target) => calc.fin(calc.mul(calc.mul(target?.["quantity"], target?.["unit_price"]), 1.2));
 
 // sales_report › Sales › post › math: math, specialised (in lines.sales_report_Sales)
 function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -109,7 +109,7 @@ function sales_report_Sales_post_rename_attributes_specialised(
 
 // sales_report › Sales › post › extract_value: path data.records (in lines.sales_report_Sales)
 const sales_report_Sales_post_extract_value_path = (d: unknown): unknown =>
-  rt.at(rt.at(d, "data"), "records");
+  ((d as rt.Fields)?.["data"] as rt.Fields)?.["records"];
 
 const sales_report_Sales_post_numerics_const = ["quantity", "unit_price"];
 
@@ -202,7 +202,8 @@ function sales_report_Big_input(s: rt.Scope): unknown {
 }
 
 // sales_report › Big › post › filter › conditions › 0 › field: path total (in lines.sales_report_Big)
-const sales_report_Big_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "total");
+const sales_report_Big_post_filter_conditions_0_field_path = (d: unknown): unknown =>
+  (d as rt.Fields)?.["total"];
 
 // sales_report › Big › post › filter › conditions › 0 › test: test is_greater_than_or_equal_to a|params::min_total| (in lines.sales_report_Big)
 function sales_report_Big_post_filter_conditions_0_test_test(d: unknown, s: rt.Scope): rt.TestOutcome {
@@ -362,7 +363,7 @@ function sales_summary_Totals_input(s: rt.Scope): unknown {
 
 // sales_summary › Totals › post › filter › conditions › 0 › field: path quantity (in lines.sales_summary_Totals)
 const sales_summary_Totals_post_filter_conditions_0_field_path = (d: unknown): unknown =>
-  rt.at(d, "quantity");
+  (d as rt.Fields)?.["quantity"];
 
 const sales_summary_Totals_post_filter_conditions_0_is_greater_than = rt.sp.checkOf("is_greater_than");
 
@@ -392,12 +393,12 @@ function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s
 }
 
 // sales_summary › Totals › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_summary_Totals)
-const sales_summary_Totals_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")));
+const sales_summary_Totals_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
+  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
 
 // sales_summary › Totals › post › math › expressions › 1 › __proto__: target.quantity + 1 (in lines.sales_summary_Totals)
-const sales_summary_Totals_post_math_expressions_1_proto_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.add(calc.field(target, "quantity"), 1));
+const sales_summary_Totals_post_math_expressions_1_proto_calc: (target: rt.Fields) => unknown = (target) =>
+  calc.fin(calc.add(target?.["quantity"], 1));
 
 // sales_summary › Totals › post › math: math, specialised (in lines.sales_summary_Totals)
 function sales_summary_Totals_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -530,9 +531,9 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
       const m2 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_1_proto_calc(r), 2);
       const x0 = rt.sp.toNumber(m1);
       const x1 = rt.sp.toNumber(m2);
-      const x2 = rt.sp.toNumber((Object.hasOwn(r, "unit_price") ? r.unit_price : undefined));
+      const x2 = rt.sp.toNumber(r.unit_price);
       sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
-      const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
+      const k0 = r.region ?? null;
       const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
       if (!g) groups.set(
@@ -623,7 +624,8 @@ function sales_summary_Paged_input(s: rt.Scope): unknown {
 const sales_summary_Paged_post_filter_target_places = (d: unknown) => jp.memberPlaces(d, ["items"]);
 
 // sales_summary › Paged › post › filter › conditions › 0 › field: path region (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_filter_conditions_0_field_path = (d: unknown): unknown => rt.at(d, "region");
+const sales_summary_Paged_post_filter_conditions_0_field_path = (d: unknown): unknown =>
+  (d as rt.Fields)?.["region"];
 
 const sales_summary_Paged_post_filter_conditions_0_is_not_null = rt.sp.checkOf("is_not_null");
 
@@ -646,8 +648,8 @@ function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s:
 const sales_summary_Paged_post_math_target_places = (d: unknown) => jp.memberPlaces(d, ["items"]);
 
 // sales_summary › Paged › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_math_expressions_0_total_calc: (target: unknown) => unknown = (target) =>
-  calc.fin(calc.mul(calc.field(target, "quantity"), calc.field(target, "unit_price")));
+const sales_summary_Paged_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
+  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
 
 // sales_summary › Paged › post › math: math, specialised (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -663,7 +665,7 @@ function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: 
 }
 
 // sales_summary › Paged › post › aggregate › over: path $.items (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_aggregate_over_path = (d: unknown): unknown => rt.at(d, "items");
+const sales_summary_Paged_post_aggregate_over_path = (d: unknown): unknown => (d as rt.Fields)?.["items"];
 
 // sales_summary › Paged › post › aggregate: aggregate, specialised: one item into a bucket (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_aggregate_bucket(b: { n: number; [k: string]: number }, x0: number): void {
@@ -711,7 +713,7 @@ function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
       const m1 = sales_summary_Paged_post_math_expressions_0_total_calc(r);
       const x0 = rt.sp.toNumber(m1);
       sales_summary_Paged_post_aggregate_bucket(all, x0);
-      const k0 = (Object.hasOwn(r, "region") ? r.region : undefined) ?? null;
+      const k0 = r.region ?? null;
       const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
       if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));

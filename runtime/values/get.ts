@@ -1,6 +1,9 @@
 // Own-property path access: markers and paths never reach prototype members such as __proto__.
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** What generated code reads a plain field name of (compiler/codegen/plain-key.ts): any run data. */
+export type Fields = { readonly [k: string]: unknown } | null | undefined;
+
 /** One step into a value; undefined when absent. */
 export function at(value: unknown, key: string | number): unknown {
   if (value === null || typeof value !== 'object') return undefined;

@@ -1,6 +1,6 @@
 // Property: chains the compiler fuses into one loop (compiler/codegen/specialise/fuse.ts) answer
 // byte-identically through the fast path and the interpreter, on random records: hostile keys
-// (`__proto__`, `constructor`), missing fields, null, numbers as text, decimals, elements that are
+// (`__proto__`, `constructor`, `length`), missing fields, null, numbers as text, decimals, elements that are
 // not records, and the array at the top or under `items`. Each chain exercises one rule of the
 // fusion: math fields kept in variables and read by an aggregate, a filter reading a math field
 // (the record written out first), an expression reading an earlier one, a dotted read through a
@@ -37,6 +37,17 @@ const chains: Record<string, string[]> = {
     '{ math: { expressions: { c: "target.v", cat: "target.cat + 1" } } }',
     '{ aggregate: { sum: [c.x, t, cat], max: [c], group_by: [c, cat.x] } }',
   ],
+  // Plain names are read plainly by generated code, names a prototype has (`length` of a string or an
+  // array element) through the own-property read (compiler/codegen/plain-key.ts).
+  'prototype names beside plain ones': [
+    '{ filter: { conditions: { length: { is_not_null: true } } } }',
+    '{ math: { expressions: { t: "target.length + target.v", u: "target.v * 2" } } }',
+    '{ aggregate: { group_by: [length, cat], sum: [t, u, length], count: true } }',
+  ],
+  'plain reads of elements that are not records': [
+    '{ filter: { conditions: { v: { is_greater_than: -100 } } } }',
+    '{ aggregate: { group_by: [cat], sum: [v], max: [length] } }',
+  ],
   'filters only': [
     '{ filter: { conditions: { v: { is_not_null: true } } } }',
     '{ filter: { conditions: { cat: { is_one_of: [books, toys] } } } }',
@@ -44,14 +55,14 @@ const chains: Record<string, string[]> = {
   ],
 };
 
-const KEYS = ['a', 'v', 't', 'x', 'cat', 'c', '__proto__', 'constructor', 'items'];
+const KEYS = ['a', 'v', 't', 'x', 'cat', 'c', '__proto__', 'constructor', 'items', 'length'];
 function bodies() {
   const leaf = fc.oneof(
     fc.integer({ min: -50, max: 50 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
     fc.constantFrom('1.5', '-2', '0.1', '0.2', 'abc', '', ' 3 ', '1e3', 'books', 'toys'), fc.constant(null), fc.boolean(), fc.constant({ x: 1, y: null }),
   );
   const rec = fc.dictionary(fc.constantFrom(...KEYS), leaf, { maxKeys: 6 });
-  const element = fc.oneof({ weight: 12, arbitrary: rec }, fc.constant(null), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }));
+  const element = fc.oneof({ weight: 12, arbitrary: rec }, fc.constant(null), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constantFrom('abc', ''));
   const list = fc.array(element, { maxLength: 12 });
   const body = fc.oneof({ weight: 4, arbitrary: list }, { weight: 3, arbitrary: list.map((items) => ({ page: 1, items })) },
     fc.constant({ items: null }), fc.constant(7), rec);

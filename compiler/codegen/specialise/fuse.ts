@@ -13,6 +13,7 @@ import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
 import { singleMember } from '../../jsonpath/places.ts';
+import { plainKey } from '../plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
 export interface Fused { from: number; to: number; name: Code }
@@ -94,7 +95,10 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
   const read = (f: string): string => {
     const [first, ...rest] = f.split('.');
     const v = pending.get(first!);
-    if (v === undefined) return isRecord && !rest.length ? `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)` : `rt.sp.getDotted(r, ${lit(f)})`;
+    if (v === undefined) {
+      if (!isRecord || rest.length) return `rt.sp.getDotted(r, ${lit(f)})`;
+      return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
+    }
     return rest.length ? `rt.sp.getDotted(${v}, ${lit(rest.join('.'))})` : v;
   };
   if (sink) body.push(...aggregateItem(sink, read));
