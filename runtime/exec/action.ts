@@ -152,6 +152,7 @@ function reportTransformFailure(run: RunState, a: ActionPlan, e: unknown, servic
 /** An assert that expects a status expect_status refuses: the action fails first, and says so. */
 function withAssertHint(a: ActionPlan, o: ActionOutcome, error: string): string {
   const h = a.assertStatusHint;
+  // Stryker disable next-line OptionalChaining: unreachable, every failed outcome carries its failure
   if (!h || o.failure?.kind !== 'status' || !h.statuses.includes(o.failure.status)) return error;
   const list = h.statuses.join(', ');
   return `${error}; the assert expects status ${o.failure.status}, which expect_status does not accept: add "expect_status: [${list}]" (with any other accepted statuses, e.g. "2xx") to the http settings of action "${a.name}" (line ${h.line})`;

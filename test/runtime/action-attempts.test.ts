@@ -35,14 +35,14 @@ const t0 = Date.parse('2026-03-01T10:00:00.000Z');
 let seq = 0;
 
 /** Runs the one interface of `actions` (YAML list items) with a controllable clock and services. */
-async function run(mode: 'compiled' | 'interpreted', actions: string, o: { services?: Partial<Services> } = {}) {
+async function run(mode: 'compiled' | 'interpreted', actions: string, o: { services?: Partial<Services>; body?: unknown } = {}) {
   const yaml = `interfaces:\n  x:\n    show_error_detail: true\n    actions:\n${actions.replace(/^/gm, '      ')}\n`;
   const plan = await planOf(`attempts${++seq}.yaml`, mode, yaml);
   const env = testEnv({ API: up.url });
   const slept: number[] = [];
   const clock = { now: () => t0, sleep: async (ms: number) => { slept.push(ms); } };
   const services: Services = { clock, ...o.services };
-  const result = executeInterface(plan, plan.interfaces[0]!, postRequest('/x'), { trigger: 'test', env, services });
+  const result = executeInterface(plan, plan.interfaces[0]!, postRequest('/x', o.body ?? null), { trigger: 'test', env, services });
   return { result, slept };
 }
 
@@ -122,6 +122,17 @@ describe('an action\'s timeout beside the run\'s cancellation', () => {
   });
 });
 
+describe('an action that waits on the run\'s own signal (no timeout of its own)', () => {
+  it.each(MODES)('a delay ends when the client leaves, failing the action (%s)', async (mode) => {
+    const cancel = new RunCancel();
+    // The client leaves during the sleep, which then ends as an aborted sleep does.
+    const clock = { now: () => t0, sleep: async (_ms: number, signal?: AbortSignal) => { cancel.abort(new Error('the client disconnected')); if (signal?.aborted) throw signal.reason; } };
+    const { result } = await run(mode, `- name: Wait\n  delay: 1s`, { services: { cancel, clock } });
+    const r = await result;
+    expect(r.state.steps.Wait).toMatchObject({ outcome: 'failed', attempts: 1, error: 'the client disconnected' });
+  });
+});
+
 describe('what the next attempt reads', () => {
   it.each(MODES)('the failed attempt\'s record, with or without a retry_log (%s)', async (mode) => {
     const path = `/always/${mode}-${++seq}`;
@@ -150,5 +161,11 @@ describe('what a record holds', () => {
     const { result } = await run(mode, `- name: A\n  url: a|var::API|/missing/${mode}-${++seq}\n  assert:\n    tests:\n      - value: a|A::status|\n        is_one_of: [410, 404]`);
     const r = await result;
     expect(r.state.steps.A!.error).toContain('the assert expects status 404, which expect_status does not accept: add "expect_status: [404, 410]"');
+  });
+  it.each(MODES)('a refusal is no status: an assert expecting the refusal\'s status gets no hint (%s)', async (mode) => {
+    const { result } = await run(mode, `- name: A\n  url: a|body::base|/x\n  assert:\n    tests:\n      - value: a|A::status|\n        is_equal_to: 400`, { body: { base: 'not-a-url' } });
+    const r = await result;
+    expect(r.state.steps.A).toMatchObject({ outcome: 'failed', error: 'a|body::base| starts the URL but its value is not an absolute URL: refused' });
+    expect(r.response.status).toBe(400);
   });
 });
