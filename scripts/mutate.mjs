@@ -11,7 +11,7 @@ const TESTS = {
   'runtime/exec/response.ts': executor,
   'runtime/exec/conditions.ts': executor,
   'runtime/exec/retry.ts': ['test/runtime/retry.test.ts', 'test/runtime/retry-rules.test.ts'],
-  'runtime/exec/action.ts': [...executor, 'test/runtime/retry.test.ts', 'test/runtime/retry-rules.test.ts', 'test/runtime/transform-errors.test.ts', 'test/ops/logs.test.ts', 'test/runtime/resume.test.ts', 'test/runtime/sequence.test.ts', 'test/runtime/http-surface.test.ts'],
+  'runtime/exec/action.ts': [...executor, 'test/runtime/retry.test.ts', 'test/runtime/retry-rules.test.ts', 'test/runtime/transform-errors.test.ts', 'test/ops/logs.test.ts', 'test/runtime/resume.test.ts', 'test/runtime/sequence.test.ts', 'test/runtime/http-surface.test.ts', 'test/runtime/action-attempts.test.ts', 'test/runtime/lookup.test.ts'],
   'runtime/exec/sequence.ts': ['test/runtime/sequence.test.ts', 'test/runtime/conditions.test.ts', 'test/runtime/executor.test.ts'],
   'runtime/exec/run.ts': [...executor, 'test/runtime/sequence.test.ts', 'test/runtime/resume.test.ts', 'test/runtime/run-times.test.ts', 'test/realtime/ws.test.ts', 'test/realtime/ws-status.test.ts'],
   'runtime/exec/assert.ts': executor,

@@ -36,9 +36,9 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
     const succeeded: unknown[] = [];
     const failed: unknown[] = [];
     results.forEach((r, i) => {
-      if (r.ok) succeeded.push(r.data);
-      // Stryker disable next-line ConditionalExpression: an http_code of undefined leaves no key in the JSON data
-      else failed.push({ item: items[i], ...(r.status !== undefined ? { http_code: r.status } : {}), ...(r.error ? { error: r.error } : {}), data: r.data });
+      if (r.ok) { succeeded.push(r.data); return; }
+      // Stryker disable next-line ConditionalExpression: an http_code or error of undefined leaves no key in the JSON data
+      failed.push({ item: items[i], ...(r.status !== undefined ? { http_code: r.status } : {}), ...(r.error ? { error: r.error } : {}), data: r.data });
     });
     return { ok: true, data: { succeeded, failed } };
   }
@@ -70,6 +70,7 @@ function itemResult(nested: ActionPlan[], httpOut: ReadonlySet<string>, scope: S
   const failedRec = failedName ? scope.steps[failedName] : undefined;
   const status = (failedRec ?? rec)?.status;
   const r: ItemResult = { ok: seq.unhandled.length === 0 && (status === undefined || status < 400), data: rec?.data ?? null };
+  // Stryker disable next-line ConditionalExpression: equivalent, an absent and an undefined status read the same (`r.status !== undefined` above)
   if (status !== undefined) r.status = status;
   if (failedRec?.error) r.error = failedRec.error;
   return r;
@@ -85,8 +86,11 @@ async function withItemTimeout(work: Promise<ItemResult>, timeoutMs: number): Pr
 /** The nested actions with `output: http`, once per lookup (a plan's lists never change). */
 const httpOutputsOf = new WeakMap<ActionPlan[], ReadonlySet<string>>();
 function httpOutputs(nested: ActionPlan[]): ReadonlySet<string> {
-  let set = httpOutputsOf.get(nested);
-  if (!set) httpOutputsOf.set(nested, (set = new Set(nested.filter((x) => x.output === 'http').map((x) => x.name))));
+  const cached = httpOutputsOf.get(nested);
+  // Stryker disable next-line ConditionalExpression: equivalent, the cache only saves time: a set made afresh holds the same names
+  if (cached) return cached;
+  const set = new Set(nested.filter((x) => x.output === 'http').map((x) => x.name));
+  httpOutputsOf.set(nested, set);
   return set;
 }
 

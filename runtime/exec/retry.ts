@@ -4,6 +4,9 @@ import type { ActionOutcome } from '../actions/types.ts';
 
 const DEFAULT_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
+/** What the rules read of a failed attempt. */
+export type Attempt = Pick<ActionOutcome, 'failure' | 'retryAfterMs'>;
+
 type Failure = Exclude<NonNullable<ActionOutcome['failure']>, { kind: 'other' }>;
 
 /** One `on`/`except` entry against a status or transport failure. The schema admits codes as
@@ -18,7 +21,7 @@ function matches(m: number | string, f: Failure): boolean {
 /** Whether a failed attempt is worth another: HTTP by status/transport class, everything else always,
  *  except a refusal (a hostile value, a denied destination), which no attempt can change.
  *  (An HTTP action reaches here failed, or succeeded with a failed assert: that one polls.) */
-export function isRetryable(r: RetryIR, o: ActionOutcome, isHttp: boolean, assertFailed: boolean): boolean {
+export function isRetryable(r: RetryIR, o: Attempt, isHttp: boolean, assertFailed: boolean): boolean {
   const f = o.failure;
   if (f?.kind === 'refused') return false;
   if (!isHttp || assertFailed) return true;
@@ -29,7 +32,7 @@ export function isRetryable(r: RetryIR, o: ActionOutcome, isHttp: boolean, asser
 }
 
 /** The wait before attempt `next` (2-based): jittered backoff, or the upstream's Retry-After as asked. */
-export function nextWait(r: RetryIR, next: number, o: ActionOutcome, random: () => number = Math.random): number {
+export function nextWait(r: RetryIR, next: number, o: Attempt, random: () => number = Math.random): number {
   const cap = (ms: number) => (r.maxDelay !== undefined ? Math.min(ms, r.maxDelay) : ms);
   if (r.respectRetryAfter && o.retryAfterMs !== undefined) return cap(o.retryAfterMs);
   const wait = cap(r.exponential ? r.delay * 2 ** (next - 2) : r.delay);

@@ -129,13 +129,13 @@ describe('waits', () => {
   });
   it('full jitter waits a random time in [0, computed); none waits exactly; Retry-After is not jittered', () => {
     const r = { attempts: 3, delay: 300, exponential: true, jitter: 'full' as const, respectRetryAfter: true };
-    expect(nextWait(r, 2, { ok: false }, () => 0.5)).toBe(150);
-    expect(nextWait(r, 3, { ok: false }, () => 0.5)).toBe(300);
-    expect(nextWait(r, 2, { ok: false }, () => 0.999)).toBeLessThan(300);
-    expect(nextWait({ ...r, jitter: 'none' }, 3, { ok: false }, () => 0)).toBe(600);
-    expect(nextWait(r, 2, { ok: false, retryAfterMs: 2000 }, () => 0)).toBe(2000);
-    expect(nextWait({ ...r, maxDelay: 500 }, 2, { ok: false, retryAfterMs: 2000 }, () => 0)).toBe(500);
-    expect(nextWait({ ...r, respectRetryAfter: false, jitter: 'none' }, 2, { ok: false, retryAfterMs: 2000 })).toBe(300);
+    expect(nextWait(r, 2, {}, () => 0.5)).toBe(150);
+    expect(nextWait(r, 3, {}, () => 0.5)).toBe(300);
+    expect(nextWait(r, 2, {}, () => 0.999)).toBeLessThan(300);
+    expect(nextWait({ ...r, jitter: 'none' }, 3, {}, () => 0)).toBe(600);
+    expect(nextWait(r, 2, { retryAfterMs: 2000 }, () => 0)).toBe(2000);
+    expect(nextWait({ ...r, maxDelay: 500 }, 2, { retryAfterMs: 2000 }, () => 0)).toBe(500);
+    expect(nextWait({ ...r, respectRetryAfter: false, jitter: 'none' }, 2, { retryAfterMs: 2000 })).toBe(300);
   });
 });
 
