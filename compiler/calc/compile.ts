@@ -4,7 +4,7 @@
 // expression can never inject code; the shape of the code comes solely from the checked tree.
 import { parseCalc, type CalcNode } from '../../runtime/calc/parse.ts';
 import { _, Code, join, Name } from '../emit/code.ts';
-import { plainKey } from '../codegen/plain-key.ts';
+import { plainKey } from '../emit/plain-key.ts';
 
 function emit(n: CalcNode): Code {
   switch (n.k) {

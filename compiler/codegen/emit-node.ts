@@ -6,7 +6,7 @@ import { mayRunRegex } from '../../runtime/jq/uses-regex.ts';
 import { compileJsonPath } from '../jsonpath/compile.ts';
 import { memberNames, placeSteps } from '../jsonpath/places.ts';
 import { compileCalcSource } from '../calc/compile.ts';
-import { readField } from './plain-key.ts';
+import { readField } from '../emit/plain-key.ts';
 import { rootCall } from '../../runtime/values/roots.ts';
 import { Code, Name, _, join, key, lit, member } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';

@@ -73,7 +73,7 @@ describe('generated source', () => {
   });
 
   it('is an arrow function over target calling calc helpers', () => {
-    // A field no built-in prototype has is read plainly (compiler/codegen/plain-key.ts); one that
+    // A field no built-in prototype has is read plainly (compiler/emit/plain-key.ts); one that
     // some prototype has, or an index, goes through calc.field's own-property read.
     expect(compileCalcSource('target.price * target.qty')).toBe('(target) => calc.fin(calc.mul(target?.["price"], target?.["qty"]))');
     expect(compileCalcSource('round(target["unit price"], 2)')).toBe('(target) => calc.fin(calc.fn.round(target?.["unit price"], 2))');

@@ -38,7 +38,7 @@ const chains: Record<string, string[]> = {
     '{ aggregate: { sum: [c.x, t, cat], max: [c], group_by: [c, cat.x] } }',
   ],
   // Plain names are read plainly by generated code, names a prototype has (`length` of a string or an
-  // array element) through the own-property read (compiler/codegen/plain-key.ts).
+  // array element) through the own-property read (compiler/emit/plain-key.ts).
   'prototype names beside plain ones': [
     '{ filter: { conditions: { length: { is_not_null: true } } } }',
     '{ math: { expressions: { t: "target.length + target.v", u: "target.v * 2" } } }',

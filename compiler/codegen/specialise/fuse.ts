@@ -13,7 +13,7 @@ import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
 import { singleMember } from '../../jsonpath/places.ts';
-import { plainKey } from '../plain-key.ts';
+import { plainKey } from '../../emit/plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
 export interface Fused { from: number; to: number; name: Code }

@@ -6,7 +6,7 @@
 // and Buffers drivers return) and costs a fraction of the own-property test (half of a fused
 // filter → math → aggregate loop measured, "Performance: request path (round 4)"): those are
 // the names no built-in prototype of such values has, and that are not array indexes.
-import { _, type Code } from '../emit/code.ts';
+import { _, type Code } from './code.ts';
 
 const PROTOTYPES: object[] = [
   Object.prototype, Array.prototype, String.prototype, Number.prototype, Boolean.prototype,
