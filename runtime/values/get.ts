@@ -1,7 +1,7 @@
 // Own-property path access: markers and paths never reach prototype members such as __proto__.
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** What generated code reads a plain field name of (compiler/codegen/plain-key.ts): any run data. */
+/** What generated code reads a plain field name of (compiler/emit/plain-key.ts): any run data. */
 export type Fields = { readonly [k: string]: unknown } | null | undefined;
 
 /** One step into a value; undefined when absent. */
