@@ -30,11 +30,11 @@ export const DEFAULT_FANOUT_SHARE = 0.5;
 export class Hub {
   private readonly channels = new Map<string, Set<Subscriber>>();
   private pending: Pending[] = [];
-  /** When the last flush ended (performance.now()), and the rest it earned before the next. */
+  /** When the last flush ended (`now`, ms), and the rest it earned before the next. */
   private ended = -Infinity;
   private rest = 0;
 
-  constructor(private readonly share = DEFAULT_FANOUT_SHARE) {}
+  constructor(private readonly share = DEFAULT_FANOUT_SHARE, private readonly now: () => number = () => performance.now()) {}
 
   subscribe(s: Subscriber, channel: string): void {
     let set = this.channels.get(channel);
@@ -61,7 +61,7 @@ export class Hub {
     const frame: ServerFrame = { type: 'ap_message', channel, data };
     if (!this.pending.length) {
       // setImmediate, not a microtask: the publishes of the requests read in this turn share a flush.
-      const wait = this.ended + this.rest - performance.now();
+      const wait = this.ended + this.rest - this.now();
       if (wait > 0) setTimeout(() => this.flush(), wait);
       else setImmediate(() => this.flush());
     }
@@ -72,13 +72,13 @@ export class Hub {
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
-    const start = performance.now();
+    const start = this.now();
     try {
       this.write(batch);
     } finally {
       // Wall time, not CPU: a flush stretched by a busy machine earns a longer rest, so the next
       // one carries more messages per write when the cores are scarce.
-      this.ended = performance.now();
+      this.ended = this.now();
       this.rest = ((this.ended - start) * (1 - this.share)) / this.share;
     }
   }

@@ -7,7 +7,10 @@ import { Hub, type Subscriber } from '../../runtime/realtime/hub.ts';
 import { textFrame } from '../../runtime/realtime/wire.ts';
 import { wsLimitsFrom } from '../../runtime/realtime/limits.ts';
 
-/** A subscriber that records each write; `slow` makes its first write hold the loop (a long flush). */
+/** The hub's clock: a flush "lasts" as long as a slow subscriber moves it on. */
+const clock = { ms: 0 };
+const now = () => clock.ms;
+/** A subscriber that records each write; `slow` makes its first write take that long (a long flush). */
 function recorder(slow = 0): Subscriber & { writes: Buffer[] } {
   const writes: Buffer[] = [];
   return {
@@ -15,7 +18,7 @@ function recorder(slow = 0): Subscriber & { writes: Buffer[] } {
     send() { throw new Error('fan-out goes through sendFrames'); },
     sendFrames(bytes) {
       writes.push(bytes);
-      if (slow && writes.length === 1) { const end = performance.now() + slow; while (performance.now() < end); }
+      if (slow && writes.length === 1) clock.ms += slow;
     },
   };
 }
@@ -40,12 +43,12 @@ describe('hub flushes', () => {
   });
 
   it('holds publishes after a long flush and writes them together, in order, the same bytes to every subscriber', async () => {
-    const hub = new Hub(0.5);
-    const slow = recorder(100), other = recorder();
+    const hub = new Hub(0.5, now);
+    const slow = recorder(400), other = recorder();
     hub.subscribe(slow, 'c');
     hub.subscribe(other, 'c');
     hub.deliver('c', 0);
-    await turn(); // the first flush: it holds the loop ~100 ms, so the next waits ~100 ms more
+    await turn(); // the first flush lasts 400 ms by the hub's clock: the next waits 400 ms (a real timer)
     expect(slow.writes).toEqual([frameOf(0)]);
     for (let n = 1; n <= 3; n++) { hub.deliver('c', n); await turn(); }
     expect(other.writes).toHaveLength(1);
@@ -55,8 +58,8 @@ describe('hub flushes', () => {
   });
 
   it('with share 1, flushes every turn that published', async () => {
-    const hub = new Hub(1);
-    const slow = recorder(100), other = recorder();
+    const hub = new Hub(1, now);
+    const slow = recorder(400), other = recorder();
     hub.subscribe(slow, 'c');
     hub.subscribe(other, 'c');
     hub.deliver('c', 0);
@@ -67,8 +70,8 @@ describe('hub flushes', () => {
   });
 
   it('keeps each subscriber to its own channels when held publishes span several', async () => {
-    const hub = new Hub(0.5);
-    const slow = recorder(100), a = recorder(), b = recorder();
+    const hub = new Hub(0.5, now);
+    const slow = recorder(400), a = recorder(), b = recorder();
     hub.subscribe(slow, 'a');
     hub.subscribe(a, 'a');
     hub.subscribe(b, 'b');
