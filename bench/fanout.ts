@@ -2,7 +2,8 @@
 // process, in-memory store); publishes through ws_publish at a fixed rate, then as fast as they are
 // delivered. Reports delivery latency from the publish to the LAST socket (p50/p99), the CPU time of
 // the server and of the clients per delivered frame, delivered publishes per second, and server
-// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS, CLIENT_KIND=ws to vary it)
+// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS, CLIENT_KIND=ws to vary it;
+// the server sees this process's environment, so SERVICE__WS_FANOUT_SHARE=100 serves with a flush every turn)
 import { fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import type { FromClients, ToClients } from './fanout-clients.ts';
 import { readFileSync as read } from 'node:fs';
 import { cpuUs } from './proc.ts';
+import { Agent, request } from 'node:http';
 
 /** The server's kernel-mode CPU (µs) and its context switches (voluntary: it waited; involuntary:
  *  preempted), from /proc: where its time per frame goes, and how often it gave up a core. */
@@ -92,6 +94,16 @@ const cpu = async () => {
   return { server: cpuUs(server.pid), serverSys: k.sysUs, serverSwitches: k.switches, clients: sum('us'), clientsSys: sum('sysUs'), clientsSwitches: sum('switches'), frames: sum('frames') };
 };
 
+// Publishes go out as plain HTTP/1.1 requests on kept-alive connections (node:http): the publisher
+// shares the cores with the server and the clients, and fetch (undici) cost it ~1.5 ms of CPU per
+// publish against ~0.65 ms (docs/decisions.md, "Performance: fan-out (round 4)"). The latency still
+// runs from just before the request is written.
+const agent = new Agent({ keepAlive: true });
+const post = (body: string) => new Promise<void>((resolve) => {
+  const req = request(`http://${base}/publish`, { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => { res.on('end', resolve).on('error', () => resolve()).resume(); });
+  req.on('error', () => resolve());
+  req.end(body);
+});
 let seq = 0;
 /** Sends one publish; resolves with its answer, and `delivered` when all sockets have it. */
 function publish(): { answered: Promise<void>; delivered: Promise<void> } {
@@ -99,7 +111,7 @@ function publish(): { answered: Promise<void>; delivered: Promise<void> } {
   const a: Arrival = { sent: now(), got: 0, first: Infinity, last: 0 };
   const delivered = new Promise<void>((resolve) => { a.done = resolve; });
   arrivals.set(s, a);
-  const answered = fetch(`http://${base}/publish`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: s, at: Date.now() }) }).then((r) => r.arrayBuffer(), () => undefined).then(() => undefined);
+  const answered = post(JSON.stringify({ seq: s, at: Date.now() }));
   return { answered, delivered };
 }
 const settle = async (ms = 2000) => { const end = Date.now() + ms; while (Date.now() < end && [...arrivals.values()].some((a) => a.got < SOCKETS)) await new Promise((r) => setTimeout(r, 20)); };

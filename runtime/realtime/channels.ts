@@ -7,10 +7,11 @@ import { LocalBus, PgBus, type Bus, type BusMessage } from './bus.ts';
 const RETAIN_NS = 'ws-retain';
 
 export class Channels {
-  readonly hub = new Hub();
+  readonly hub: Hub;
   private bus: Bus;
 
-  constructor(private readonly store: Store | undefined, private readonly now: () => number) {
+  constructor(private readonly store: Store | undefined, private readonly now: () => number, fanoutShare?: number) {
+    this.hub = new Hub(fanoutShare);
     this.bus = new LocalBus((m) => this.arrive(m));
   }
 

@@ -3,10 +3,15 @@
 //
 // The cost of a fan-out is one write system call per socket (CPU profiles of the fanout benchmark:
 // docs/decisions.md, "Realtime: fan-out latency"). So a message is encoded once, as the WebSocket
-// frame's bytes, for all its sockets, and the messages published within one turn of the event loop
-// are delivered together at its end: a socket that gets several gets their frames in one write. A
-// server that falls behind (publishes queuing up) so makes fewer, larger writes instead of falling
-// further behind; one that keeps up adds no wait beyond the turn.
+// frame's bytes, for all its sockets, and the messages published before a flush are delivered
+// together: a socket that gets several gets their frames in one write.
+//
+// When a flush happens: at the end of the turn of the event loop in which the first pending message
+// was published, but no sooner after the previous flush ended than that flush lasted (`share` 0.5:
+// sustained fan-out takes at most half of the loop's time). A publish after a quiet spell goes out
+// at the end of its turn; publishes that keep coming are written in pairs or more, at half the system
+// calls per message on both ends of each socket, and the loop stays free half the time for the
+// requests and sockets that are not fan-out (docs/decisions.md, "Performance: fan-out (round 4)").
 import type { ServerFrame } from './frames.ts';
 import { textFrame } from './wire.ts';
 
@@ -19,9 +24,17 @@ export interface Subscriber {
 
 interface Pending { set: Set<Subscriber>; bytes: Buffer }
 
+/** The most of the event loop's time a sustained fan-out takes (0 < share ≤ 1; 1: every turn). */
+export const DEFAULT_FANOUT_SHARE = 0.5;
+
 export class Hub {
   private readonly channels = new Map<string, Set<Subscriber>>();
   private pending: Pending[] = [];
+  /** When the last flush ended (`now`, ms), and the rest it earned before the next. */
+  private ended = -Infinity;
+  private rest = 0;
+
+  constructor(private readonly share = DEFAULT_FANOUT_SHARE, private readonly now: () => number = () => performance.now()) {}
 
   subscribe(s: Subscriber, channel: string): void {
     let set = this.channels.get(channel);
@@ -40,14 +53,18 @@ export class Hub {
     for (const c of channels) this.unsubscribe(s, c);
   }
 
-  /** Queues one message for every local subscriber of the channel (sent at the end of this turn of
-   *  the event loop, in publish order); returns how many subscribers it has now. */
+  /** Queues one message for every local subscriber of the channel (sent at the next flush, in
+   *  publish order); returns how many subscribers it has now. */
   deliver(channel: string, data: unknown): number {
     const set = this.channels.get(channel);
     if (!set) return 0;
     const frame: ServerFrame = { type: 'ap_message', channel, data };
-    // setImmediate, not a microtask: the publishes of the requests read in this turn share a flush.
-    if (!this.pending.length) setImmediate(() => this.flush());
+    if (!this.pending.length) {
+      // setImmediate, not a microtask: the publishes of the requests read in this turn share a flush.
+      const wait = this.ended + this.rest - this.now();
+      if (wait > 0) setTimeout(() => this.flush(), wait);
+      else setImmediate(() => this.flush());
+    }
     this.pending.push({ set, bytes: textFrame(JSON.stringify(frame)) });
     return set.size;
   }
@@ -55,6 +72,18 @@ export class Hub {
   private flush(): void {
     const batch = this.pending;
     this.pending = [];
+    const start = this.now();
+    try {
+      this.write(batch);
+    } finally {
+      // Wall time, not CPU: a flush stretched by a busy machine earns a longer rest, so the next
+      // one carries more messages per write when the cores are scarce.
+      this.ended = this.now();
+      this.rest = ((this.ended - start) * (1 - this.share)) / this.share;
+    }
+  }
+
+  private write(batch: Pending[]): void {
     if (batch.length === 1 || batch.every((p) => p.set === batch[0]!.set)) {
       // One channel (the common case): every subscriber gets the same bytes.
       const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes));

@@ -26,10 +26,11 @@ export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: 
   if (!usesChannels(plans)) return;
   const s = o.services;
   // main.ts may have made them already (shared through Postgres); otherwise they are this node's.
-  const channels = s.channels instanceof Channels ? s.channels : new Channels(s.store, () => s.clock.now());
+  const limits = o.wsLimits ?? DEFAULT_WS_LIMITS;
+  const channels = s.channels instanceof Channels ? s.channels : new Channels(s.store, () => s.clock.now(), limits.fanoutShare);
   s.channels = channels;
   const ws = attachWebSockets(app.server, plans, {
-    org: o.org, environment: o.environment, env: o.env, services: s, channels, limits: o.wsLimits ?? DEFAULT_WS_LIMITS,
+    org: o.org, environment: o.environment, env: o.env, services: s, channels, limits,
     ...(o.authenticate ? { authenticate: o.authenticate } : {}), ...(o.afterRun ? { afterRun: o.afterRun } : {}),
   });
   app.addHook('onClose', async () => { ws.close(); await channels.close(); });

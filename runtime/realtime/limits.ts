@@ -1,4 +1,6 @@
 // Per-socket bounds (docs/realtime.md): every count and size a client controls is capped.
+import { DEFAULT_FANOUT_SHARE } from './hub.ts';
+
 export interface WsLimits {
   /** Largest text frame accepted; larger ones get an error frame (the socket stays open). */
   maxFrameBytes: number;
@@ -10,9 +12,11 @@ export interface WsLimits {
   maxBufferedBytes: number;
   /** Ping interval; a socket that missed the previous pong is closed. */
   pingMs: number;
+  /** Not per socket: the most of the event loop's time a sustained fan-out takes (hub.ts), 0–1. */
+  fanoutShare: number;
 }
 
-export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscriptions: 100, maxInFlight: 16, maxBufferedBytes: 1024 * 1024, pingMs: 30_000 };
+export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscriptions: 100, maxInFlight: 16, maxBufferedBytes: 1024 * 1024, pingMs: 30_000, fanoutShare: DEFAULT_FANOUT_SHARE };
 
 export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits {
   const n = (k: string, d: number) => {
@@ -25,5 +29,7 @@ export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits 
     maxInFlight: DEFAULT_WS_LIMITS.maxInFlight,
     maxBufferedBytes: n('SERVICE__WS_MAX_BUFFERED_BYTES', DEFAULT_WS_LIMITS.maxBufferedBytes),
     pingMs: n('SERVICE__WS_PING_MS', DEFAULT_WS_LIMITS.pingMs),
+    // A percentage, 1–100 (100: a flush at the end of every turn that published).
+    fanoutShare: Math.min(n('SERVICE__WS_FANOUT_SHARE', DEFAULT_WS_LIMITS.fanoutShare * 100), 100) / 100,
   };
 }

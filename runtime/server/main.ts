@@ -89,7 +89,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).
   const dbUrl = process.env.SERVICE__DATABASE_URL;
   if (dbUrl && usesChannels(plans)) {
-    const channels = new Channels(store, () => services.clock.now());
+    const channels = new Channels(store, () => services.clock.now(), wsLimitsFrom(process.env).fanoutShare);
     await channels.shareThrough(dbUrl, process.env.SERVICE__DATABASE_SCHEMA || 'pipewright', warn);
     services.channels = channels;
   }

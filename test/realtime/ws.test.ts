@@ -148,6 +148,35 @@ describe('publishes in one turn of the event loop', () => {
   });
 });
 
+describe('publishes that keep coming', () => {
+  it('reach every socket once each, in one order, as the same bytes, while flushes are held and batched', async () => {
+    const plan = await planOf('rt.yaml', 'compiled', config);
+    const app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const clients = await Promise.all(Array.from({ length: 40 }, async () => {
+      const c = await open(`ws://127.0.0.1:${port}/ws/local/dev/echo`);
+      c.ws.send(JSON.stringify({ type: 'ap_subscribe', channel: 'news' }));
+      expect((await c.next()).type).toBe('ap_subscribed');
+      const raw: string[] = [];
+      c.ws.on('message', (d: Buffer) => raw.push(d.toString()));
+      return { ...c, raw };
+    }));
+    // Four publishers, 60 requests each, concurrently: publishes arrive during flushes and rests.
+    const publish = (n: number) => fetch(`http://127.0.0.1:${port}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: 'news', data: { n, pad: 'x'.repeat(n % 7 * 40) } }) });
+    await Promise.all([0, 1, 2, 3].map(async (p) => { for (let i = 0; i < 60; i++) expect((await publish(p * 60 + i)).status).toBe(200); }));
+    for (let i = 0; i < 400 && clients.some((c) => c.raw.length < 240); i++) await new Promise((r) => setTimeout(r, 5));
+    const first = clients[0]!.raw;
+    expect(first).toHaveLength(240);
+    expect(first.map((t) => JSON.parse(t).data.n).sort((x: number, y: number) => x - y)).toEqual(Array.from({ length: 240 }, (_, n) => n));
+    // Each publisher's own requests were sequential, so its messages are in its order.
+    for (let p = 0; p < 4; p++) { const mine = first.map((t) => JSON.parse(t).data.n).filter((n: number) => Math.floor(n / 60) === p); expect(mine).toEqual([...mine].sort((x, y) => x - y)); }
+    for (const c of clients) expect(c.raw).toEqual(first);
+    for (const c of clients) c.ws.terminate();
+    await app.close();
+  });
+});
+
 describe('slow consumers and dead sockets', () => {
   it('closes a socket that does not read with 1013 instead of buffering without bound', async () => {
     const plan = await planOf('rt.yaml', 'interpreted', config);

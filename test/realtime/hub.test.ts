@@ -1,0 +1,101 @@
+// The hub's flush policy (hub.ts): after a flush, the next waits as long as that flush lasted (share
+// 0.5), so publishes that keep coming leave together, each socket's frames in one write; with share 1
+// every turn that published flushes. Either way each subscriber gets every message once, in publish
+// order, as the same bytes. The subscribers here record the writes they are given.
+import { describe, expect, it } from 'vitest';
+import { Hub, type Subscriber } from '../../runtime/realtime/hub.ts';
+import { textFrame } from '../../runtime/realtime/wire.ts';
+import { wsLimitsFrom } from '../../runtime/realtime/limits.ts';
+
+/** The hub's clock: a flush "lasts" as long as a slow subscriber moves it on. */
+const clock = { ms: 0 };
+const now = () => clock.ms;
+/** A subscriber that records each write; `slow` makes its first write take that long (a long flush). */
+function recorder(slow = 0): Subscriber & { writes: Buffer[] } {
+  const writes: Buffer[] = [];
+  return {
+    writes,
+    send() { throw new Error('fan-out goes through sendFrames'); },
+    sendFrames(bytes) {
+      writes.push(bytes);
+      if (slow && writes.length === 1) clock.ms += slow;
+    },
+  };
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+const frameOf = (n: number) => textFrame(JSON.stringify({ type: 'ap_message', channel: 'c', data: n }));
+/** Resolves once `s` has been written `count` times (polling one turn at a time, up to ~2 s). */
+async function writes(s: { writes: Buffer[] }, count: number): Promise<Buffer[]> {
+  for (let i = 0; i < 2000 && s.writes.length < count; i++) await new Promise((r) => setTimeout(r, 1));
+  return s.writes;
+}
+
+describe('hub flushes', () => {
+  it('sends a publish after a quiet spell at the end of its turn', async () => {
+    const hub = new Hub();
+    const s = recorder();
+    hub.subscribe(s, 'c');
+    hub.deliver('c', 0);
+    expect(s.writes).toEqual([]);
+    await turn();
+    expect(s.writes).toEqual([frameOf(0)]);
+  });
+
+  it('holds publishes after a long flush and writes them together, in order, the same bytes to every subscriber', async () => {
+    const hub = new Hub(0.5, now);
+    const slow = recorder(400), other = recorder();
+    hub.subscribe(slow, 'c');
+    hub.subscribe(other, 'c');
+    hub.deliver('c', 0);
+    await turn(); // the first flush lasts 400 ms by the hub's clock: the next waits 400 ms (a real timer)
+    expect(slow.writes).toEqual([frameOf(0)]);
+    for (let n = 1; n <= 3; n++) { hub.deliver('c', n); await turn(); }
+    expect(other.writes).toHaveLength(1);
+    const together = Buffer.concat([1, 2, 3].map(frameOf));
+    expect(await writes(other, 2)).toEqual([frameOf(0), together]);
+    expect(slow.writes).toEqual([frameOf(0), together]);
+  });
+
+  it('with share 1, flushes every turn that published', async () => {
+    const hub = new Hub(1, now);
+    const slow = recorder(400), other = recorder();
+    hub.subscribe(slow, 'c');
+    hub.subscribe(other, 'c');
+    hub.deliver('c', 0);
+    await turn();
+    for (let n = 1; n <= 3; n++) { hub.deliver('c', n); await turn(); }
+    expect(other.writes).toEqual([0, 1, 2, 3].map(frameOf));
+    expect(slow.writes).toEqual(other.writes);
+  });
+
+  it('keeps each subscriber to its own channels when held publishes span several', async () => {
+    const hub = new Hub(0.5, now);
+    const slow = recorder(400), a = recorder(), b = recorder();
+    hub.subscribe(slow, 'a');
+    hub.subscribe(a, 'a');
+    hub.subscribe(b, 'b');
+    hub.subscribe(slow, 'b');
+    hub.deliver('a', 0);
+    await turn();
+    hub.deliver('b', 1);
+    await turn();
+    hub.deliver('a', 2);
+    const f = (channel: string, n: number) => textFrame(JSON.stringify({ type: 'ap_message', channel, data: n }));
+    expect(await writes(a, 2)).toEqual([f('a', 0), f('a', 2)]);
+    expect(b.writes).toEqual([f('b', 1)]);
+    expect(slow.writes).toEqual([f('a', 0), Buffer.concat([f('b', 1), f('a', 2)])]);
+  });
+});
+
+describe('SERVICE__WS_FANOUT_SHARE', () => {
+  it('is a percentage of the loop, 50 by default, 100 at most', () => {
+    const share = (v?: string) => wsLimitsFrom(v === undefined ? {} : { SERVICE__WS_FANOUT_SHARE: v }).fanoutShare;
+    expect(share()).toBe(0.5);
+    expect(share('100')).toBe(1);
+    expect(share('25')).toBe(0.25);
+    expect(share('250')).toBe(1);
+    expect(share('0')).toBe(0.5);
+    expect(share('half')).toBe(0.5);
+  });
+});
