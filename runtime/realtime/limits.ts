@@ -18,10 +18,15 @@ export interface WsLimits {
 
 export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscriptions: 100, maxInFlight: 16, maxBufferedBytes: 1024 * 1024, pingMs: 30_000, fanoutShare: DEFAULT_FANOUT_SHARE };
 
+/** The limits from SERVICE__WS_* settings; a malformed value throws (the start refuses it, naming
+ *  the variable: runtime/server/main.ts), never a silent default. */
 export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits {
-  const n = (k: string, d: number) => {
-    const v = Number(env[k]);
-    return Number.isInteger(v) && v > 0 ? v : d;
+  const n = (k: string, d: number, max?: number) => {
+    const raw = env[k];
+    if (raw === undefined || raw === '') return d;
+    const v = Number(raw);
+    if (!Number.isInteger(v) || v < 1 || (max !== undefined && v > max)) throw new Error(`${k}=${raw} must be a whole number ${max === undefined ? 'above 0' : `between 1 and ${max}`}`);
+    return v;
   };
   return {
     maxFrameBytes: n('SERVICE__WS_MAX_FRAME_BYTES', DEFAULT_WS_LIMITS.maxFrameBytes),
@@ -30,6 +35,6 @@ export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits 
     maxBufferedBytes: n('SERVICE__WS_MAX_BUFFERED_BYTES', DEFAULT_WS_LIMITS.maxBufferedBytes),
     pingMs: n('SERVICE__WS_PING_MS', DEFAULT_WS_LIMITS.pingMs),
     // A percentage, 1–100 (100: a flush at the end of every turn that published).
-    fanoutShare: Math.min(n('SERVICE__WS_FANOUT_SHARE', DEFAULT_WS_LIMITS.fanoutShare * 100), 100) / 100,
+    fanoutShare: n('SERVICE__WS_FANOUT_SHARE', DEFAULT_WS_LIMITS.fanoutShare * 100, 100) / 100,
   };
 }

@@ -20,7 +20,7 @@ import { outboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { startMqtt } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
-import { wsLimitsFrom } from '../realtime/limits.ts';
+import { wsLimitsFrom, type WsLimits } from '../realtime/limits.ts';
 import { usesChannels } from '../realtime/index.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
@@ -69,6 +69,8 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  let wsLimits: WsLimits;
+  try { wsLimits = wsLimitsFrom(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
@@ -89,13 +91,13 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).
   const dbUrl = process.env.SERVICE__DATABASE_URL;
   if (dbUrl && usesChannels(plans)) {
-    const channels = new Channels(store, () => services.clock.now(), wsLimitsFrom(process.env).fanoutShare);
+    const channels = new Channels(store, () => services.clock.now(), wsLimits.fanoutShare);
     await channels.shareThrough(dbUrl, process.env.SERVICE__DATABASE_SCHEMA || 'pipewright', warn);
     services.channels = channels;
   }
   const app = buildApp(plans, {
     env, services, node, warn, hooks, inbound, network,
-    wsLimits: wsLimitsFrom(process.env),
+    wsLimits,
     ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
     ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),

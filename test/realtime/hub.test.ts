@@ -2,6 +2,10 @@
 // 0.5), so publishes that keep coming leave together, each socket's frames in one write; with share 1
 // every turn that published flushes. Either way each subscriber gets every message once, in publish
 // order, as the same bytes. The subscribers here record the writes they are given.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Hub, type Subscriber } from '../../runtime/realtime/hub.ts';
 import { textFrame } from '../../runtime/realtime/wire.ts';
@@ -89,13 +93,28 @@ describe('hub flushes', () => {
 });
 
 describe('SERVICE__WS_FANOUT_SHARE', () => {
-  it('is a percentage of the loop, 50 by default, 100 at most', () => {
+  it('is a percentage of the loop, 50 by default, 1 to 100; anything else is refused by name', () => {
     const share = (v?: string) => wsLimitsFrom(v === undefined ? {} : { SERVICE__WS_FANOUT_SHARE: v }).fanoutShare;
     expect(share()).toBe(0.5);
+    expect(share('')).toBe(0.5);
     expect(share('100')).toBe(1);
     expect(share('25')).toBe(0.25);
-    expect(share('250')).toBe(1);
-    expect(share('0')).toBe(0.5);
-    expect(share('half')).toBe(0.5);
+    expect(share('1')).toBe(0.01);
+    for (const bad of ['250', '0', 'half', '12.5', '-5']) {
+      expect(() => share(bad)).toThrow(`SERVICE__WS_FANOUT_SHARE=${bad} must be a whole number between 1 and 100`);
+    }
+    // The other WebSocket settings follow the same rule, without an upper bound.
+    expect(() => wsLimitsFrom({ SERVICE__WS_PING_MS: '0' })).toThrow('SERVICE__WS_PING_MS=0 must be a whole number above 0');
+    expect(wsLimitsFrom({ SERVICE__WS_MAX_FRAME_BYTES: '2048' }).maxFrameBytes).toBe(2048);
   });
+
+  it('a malformed value stops serve with one line naming it', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pw-fanout-share-')), 'hello.yaml');
+    writeFileSync(file, 'interfaces:\n  hello:\n    actions:\n      - { name: A, input: hi, output: http }\n');
+    const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'serve', file, '--port', '0'], {
+      env: { ...process.env, SERVICE__WS_FANOUT_SHARE: '0' }, encoding: 'utf8', timeout: 30_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe('pipewright: SERVICE__WS_FANOUT_SHARE=0 must be a whole number between 1 and 100');
+  }, 40_000);
 });

@@ -112,9 +112,8 @@ interfaces:
   });
 });
 
-describe('a client that goes away', () => {
-  it.each(['compiled', 'interpreted'] as const)('stops the run before the next action starts (%s)', async (mode) => {
-    const plan = await planOf('cancel.yaml', mode, `
+/** Two calls: a client that leaves during the first must keep the second from starting. */
+const firstThenSecond = `
 interfaces:
   x:
     actions:
@@ -122,7 +121,11 @@ interfaces:
         url: a|var::API|/first
       - name: Second
         url: a|var::API|/second
-`);
+`;
+
+describe('a client that goes away', () => {
+  it.each(['compiled', 'interpreted'] as const)('stops the run before the next action starts (%s)', async (mode) => {
+    const plan = await planOf('cancel.yaml', mode, firstThenSecond);
     const cancel = new RunCancel();
     disconnect = () => cancel.abort(new Error('the client disconnected'));
     const before = up.count('/second');
@@ -199,15 +202,7 @@ interfaces:
   it.each(['compiled', 'interpreted'] as const)('a client that leaves while no shutdown came: the run is cancelled as without a signal (%s)', async (mode) => {
     const cancel = new RunCancel();
     disconnect = () => cancel.abort(new Error('the client disconnected'));
-    const run = start(mode, 'durable', { cancel, config: `
-interfaces:
-  x:
-    actions:
-      - name: First
-        url: a|var::API|/first
-      - name: Second
-        url: a|var::API|/second
-` });
+    const run = start(mode, 'durable', { cancel, config: firstThenSecond });
     await expect(run).rejects.toThrow(RunCancelled);
     disconnect = undefined;
     shutdown = undefined;
