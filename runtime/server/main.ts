@@ -16,7 +16,7 @@ import { closeDatabasePools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
 import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
-import { outboundPolicy } from '../network/outbound.ts';
+import { pinOutboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { startMqtt } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
@@ -62,10 +62,12 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
 
 async function start(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
-  const env = processEnvironment();
+  // Variables and secrets as they were at start (a|var::|, a|secret::| read this copy: a read of
+  // process.env costs about half a microsecond; a null prototype keeps names like `constructor` data).
+  const env = processEnvironment(Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env));
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
-  try { outboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }

@@ -7,7 +7,7 @@ import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { ctx, startUpstream } from '../http-action/helpers.ts';
 import { http } from '../../runtime/actions/http.ts';
 import { ipList, hasAddress } from '../../runtime/network/ip-list.ts';
-import { outboundPolicy, refusal } from '../../runtime/network/outbound.ts';
+import { outboundPolicy, pinOutboundPolicy, refusal, unpinOutboundPolicy } from '../../runtime/network/outbound.ts';
 
 const CONFIG = `
 interfaces:
@@ -124,5 +124,24 @@ describe('policy rules', () => {
     expect(hasAddress(ipList('10.0.0.0/8', 't'), '10.2.3.4')).toBe(true);
     expect(() => ipList('10.0.0.0/33', 'X')).toThrow('X: invalid CIDR "10.0.0.0/33"');
     expect(() => ipList('http://x', 'X')).toThrow(/is not an IP address, CIDR or host name/);
+  });
+});
+
+describe('a server reads the policy once, at its start', () => {
+  it('keeps the pinned policy when the environment changes afterwards, and reads it again once unpinned', async () => {
+    try {
+      pinOutboundPolicy({ SERVICE__OUTBOUND_DENY: '127.0.0.9/32' });
+      process.env.SERVICE__OUTBOUND_DENY = '127.0.0.8/32';
+      const pinned = await http({ url: 'http://127.0.0.9:9/x' }, ctx());
+      expect(pinned.error).toMatch(/^outbound call refused: 127\.0\.0\.9 is denied by SERVICE__OUTBOUND_DENY/);
+      const other = await http({ url: 'http://127.0.0.8:9/x' }, ctx());
+      expect(other.failure).not.toMatchObject({ kind: 'refused' });
+      unpinOutboundPolicy();
+      const now = await http({ url: 'http://127.0.0.8:9/x' }, ctx());
+      expect(now.error).toMatch(/^outbound call refused: 127\.0\.0\.8 is denied/);
+    } finally {
+      unpinOutboundPolicy();
+      delete process.env.SERVICE__OUTBOUND_DENY;
+    }
   });
 });

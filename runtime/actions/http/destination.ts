@@ -5,7 +5,7 @@
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { Refused } from '../../refused.ts';
-import { outboundPolicy, refusal } from '../../network/outbound.ts';
+import { currentOutboundPolicy, refusal } from '../../network/outbound.ts';
 
 /** The error a refused destination fails with (answered 403, never retried). */
 export const denied = (why: string) => new Refused(`outbound call refused: ${why}`, 403);
@@ -13,7 +13,7 @@ export const denied = (why: string) => new Refused(`outbound call refused: ${why
 export const guardedLookup: LookupFunction = (host, options, callback) => {
   dnsLookup(host, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
-    const policy = outboundPolicy();
+    const policy = currentOutboundPolicy();
     const allowed = addresses.filter((a) => !refusal(policy, host, a.address));
     if (allowed.length === 0) return callback(denied(refusal(policy, host, addresses[0]?.address ?? '') ?? `${host} has no address`), '', 0);
     if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
@@ -32,7 +32,7 @@ const hostOf = (url: string): string => new URL(url).hostname.replace(/^\[|\]$/g
 
 function refuseLiteral(host: string): void {
   if (!isIP(host)) return;
-  const why = refusal(outboundPolicy(), host, host);
+  const why = refusal(currentOutboundPolicy(), host, host);
   if (why) throw denied(why);
 }
 
@@ -68,7 +68,7 @@ async function viaProxy(origin: string, proxy: string): Promise<void> {
   checkLiteral(proxy);
   const host = hostOf(origin);
   if (isIP(host)) return;
-  const policy = outboundPolicy();
+  const policy = currentOutboundPolicy();
   let addresses: LookupAddress[] = [];
   try { addresses = await dnsPromises.lookup(host, { all: true }); } catch { return; /* the proxy reports it */ }
   for (const a of addresses) { const why = refusal(policy, host, a.address); if (why) throw denied(why); }
