@@ -2,10 +2,10 @@
 // HttpRequest, Errors, Authentication). Redirects are not followed: a 3xx is returned as is and,
 // other than 304, fails the default expect_status, so a moved endpoint shows up instead of silently
 // re-sending a body or credentials.
-import type { ActionKind } from './types.ts';
-import { exchange } from './http/exchange.ts';
+import type { ActionContext, ActionKind, ActionOutcome } from './types.ts';
+import { exchange, type Exchanged } from './http/exchange.ts';
 import { paginate } from './http/pagination-run.ts';
-import { prepare } from './http/plan.ts';
+import { prepare, type Plan } from './http/plan.ts';
 
 export { closeHttpPools } from './http/pool.ts';
 export { statusMatches } from './http/expect-status.ts';
@@ -17,17 +17,21 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export function createHttpAction(opts: { maxResponseBytes?: number } = {}): ActionKind {
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  return async (config, ctx) => {
-    let plan;
-    try {
-      plan = prepare(config, ctx);
-      if (plan instanceof Promise) plan = await plan;
-    } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
-    const p = plan;
-    if (!p.pagination) return (await exchange(p, p.url, 1, ctx, maxBytes)).out;
+  const run = (p: Plan, ctx: ActionContext): Promise<ActionOutcome> => {
+    if (!p.pagination) return exchange(p, p.url, 1, ctx, maxBytes).then(outOf);
     // Each page may use the whole budget; paginate checks the running total.
     return paginate(p.pagination, p.url, (url, n) => exchange(p, url, n, ctx, maxBytes), maxBytes);
   };
+  // Not async: a request costs one promise here, not three (this runs for every item of a lookup).
+  return (config, ctx) => {
+    let plan: Plan | Promise<Plan>;
+    try { plan = prepare(config, ctx); } catch (e) { return Promise.resolve(unprepared(e)); }
+    return plan instanceof Promise ? plan.then((p) => run(p, ctx), unprepared) : run(plan, ctx);
+  };
 }
+
+const outOf = (e: Exchanged): ActionOutcome => e.out;
+/** A config the action cannot send (a bad URL, header or option): failed, nothing sent. */
+const unprepared = (e: unknown): ActionOutcome => ({ ok: false, error: (e as Error).message, failure: { kind: 'other' } });
 
 export const http: ActionKind = createHttpAction();

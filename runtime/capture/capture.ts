@@ -16,8 +16,9 @@ export interface Capture {
   /** Opens the capture windows of these plans now (call at load; otherwise the first run opens one). */
   open(plans: Plan[]): void;
   /** Records the run if the setting asks for it. Suspended runs are recorded when they finish.
-   *  `secretsSeen` may be a function: it is called only when the run is recorded. */
-  afterRun(plan: Plan, iface: InterfacePlan, result: RunResult, secretsSeen: string[] | (() => string[])): Promise<void>;
+   *  `secretsSeen` may be a function: it is called only when the run is recorded. Undefined when
+   *  the run is not recorded (most runs: no promise for them). */
+  afterRun(plan: Plan, iface: InterfacePlan, result: RunResult, secretsSeen: string[] | (() => string[])): Promise<void> | undefined;
 }
 
 interface Window { s: CaptureSetting; openedAt: number; captured: number }
@@ -33,28 +34,31 @@ export function createCapture(o: { store: Store; now: () => number }): Capture {
     open(plans) {
       for (const p of plans) for (const i of p.interfaces) windowOf(i);
     },
-    async afterRun(plan, iface, result, secretsSeen) {
+    afterRun(plan, iface, result, secretsSeen) {
       const w = windowOf(iface);
       const status = result.state.status;
       if (status !== 'succeeded' && status !== 'failed') return;
       if (w.s.mode === 'off' || (w.s.mode === 'errors' && status !== 'failed')) return;
       if (w.s.forMinutes !== undefined && o.now() - w.openedAt >= w.s.forMinutes * 60_000) return;
       if (w.s.forRuns !== undefined && w.captured >= w.s.forRuns) return;
-      w.captured++; // counted before the await, so concurrent runs cannot overshoot for_runs
-      const because = notReplayableBecause(iface.actions, result.state);
-      const c: CapturedRun = {
-        id: result.state.id,
-        config: plan.name,
-        iface: iface.name,
-        at: new Date(o.now()).toISOString(),
-        status,
-        replayable: because === undefined,
-        ...(because !== undefined ? { notReplayableBecause: because } : {}),
-        // The response rides along in the state, so a capture shows what the caller got.
-        state: redactRun({ ...result.state, response: result.state.response ?? result.response }, typeof secretsSeen === 'function' ? secretsSeen() : secretsSeen),
-      };
-      await o.store.saveCapture(c);
+      w.captured++; // counted before the store's write, so concurrent runs cannot overshoot for_runs
+      try { return o.store.saveCapture(captured(plan, iface, result, secretsSeen, o.now())); } catch (e) { return Promise.reject(e); }
     },
+  };
+}
+
+function captured(plan: Plan, iface: InterfacePlan, result: RunResult, secretsSeen: string[] | (() => string[]), now: number): CapturedRun {
+  const because = notReplayableBecause(iface.actions, result.state);
+  return {
+    id: result.state.id,
+    config: plan.name,
+    iface: iface.name,
+    at: new Date(now).toISOString(),
+    status: result.state.status as CapturedRun['status'],
+    replayable: because === undefined,
+    ...(because !== undefined ? { notReplayableBecause: because } : {}),
+    // The response rides along in the state, so a capture shows what the caller got.
+    state: redactRun({ ...result.state, response: result.state.response ?? result.response }, typeof secretsSeen === 'function' ? secretsSeen() : secretsSeen),
   };
 }
 

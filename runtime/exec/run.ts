@@ -72,25 +72,30 @@ export function scopeOf(state: RunState, env: Environment): Scope {
   return { body: r.body, rawBody: r.rawBody, params: { ...r.params }, headers: r.headers, steps: state.steps, state: {}, env };
 }
 
-export async function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
-  return begin(i, newRunState(plan, i, request, o), o);
+/** Not async: handing back the run's own promise saves a promise and two turns on every request
+ *  (a throw while setting up still arrives as a rejection). */
+export function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
+  try { return begin(i, newRunState(plan, i, request, o), o); } catch (e) { return Promise.reject(e); }
 }
 
 /** What a run reads once its state exists (the trigger and id are in the state by then). */
 type Continuing = Omit<RunOptions, 'trigger' | 'runId'>;
 
-/** A new run: params, then the actions from the first. */
-async function begin(i: InterfacePlan, state: RunState, o: Continuing): Promise<RunResult> {
+/** A new run: params, then the actions from the first. No awaits where nothing is asynchronous:
+ *  each costs a promise and a turn on every request. */
+function begin(i: InterfacePlan, state: RunState, o: Continuing): Promise<RunResult> {
   const s = scopeOf(state, o.env);
-  // No awaits where nothing is asynchronous: each costs a promise and a turn on every request.
   // Stryker disable next-line ConditionalExpression: resolving no params succeeds and copies the request's params as they are
-  if (i.params.length) {
-    const params = await resolveParams(i.params, s);
-    if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
-    // Resolved params are part of the request from here on, so a resumed run sees them too.
-    // (Without declared params they are the request's as they came: nothing to copy.)
-    state.request = { ...state.request, params: { ...s.params } };
-  }
+  if (i.params.length) return withParams(i, state, s, o);
+  return proceed(i, state, s, o, 0);
+}
+
+async function withParams(i: InterfacePlan, state: RunState, s: Scope, o: Continuing): Promise<RunResult> {
+  const params = await resolveParams(i.params, s);
+  if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
+  // Resolved params are part of the request from here on, so a resumed run sees them too.
+  // (Without declared params they are the request's as they came: nothing to copy.)
+  state.request = { ...state.request, params: { ...s.params } };
   return proceed(i, state, s, o, 0);
 }
 
@@ -199,9 +204,13 @@ function finish(i: InterfacePlan, state: RunState, s: Scope, f: RunFailure | und
     result = { state, failure: f, response: { status, headers: responseHeaders(i, s, failing?.responseOnError?.headers), body } };
   } else {
     state.status = 'succeeded';
-    // Stryker disable next-line OptionalChaining: a run that finished without failing has a record for every action
-    const decider = [...i.actions].reverse().find((a) => a.responseOnSuccess && state.steps[a.name]?.outcome === 'succeeded');
-    const ros = decider?.responseOnSuccess;
+    // The last succeeded action with a response_on_success decides (a backwards loop: no copies).
+    let ros: (typeof i.actions)[number]['responseOnSuccess'];
+    for (let k = i.actions.length - 1; k >= 0 && !ros; k--) {
+      const a = i.actions[k]!;
+      // Stryker disable next-line OptionalChaining: a run that finished without failing has a record for every action
+      if (a.responseOnSuccess && state.steps[a.name]?.outcome === 'succeeded') ros = a.responseOnSuccess;
+    }
     const body = ros?.body ? ros.body(s) : i.response.templates?.success ? i.response.templates.success(s) : successBody(i, state);
     result = { state, response: { status: ros?.httpCode ?? 200, headers: responseHeaders(i, s, ros?.headers), body } };
   }

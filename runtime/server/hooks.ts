@@ -32,7 +32,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
       (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());
       if (o.capture && result.state.status !== 'suspended') {
-        o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? []).catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
+        o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? [])?.catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }
     },
   };
