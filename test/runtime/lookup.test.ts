@@ -130,7 +130,7 @@ ${first}          - name: Label
 interfaces:
   x:
     actions:
-      - name: Outer
+      - name: __proto__
         input: outer
       - name: Members
         lookup: a|body::ids|
@@ -139,8 +139,8 @@ interfaces:
           - name: constructor
             input: c a|body::id|
           - name: toString
-            run_when_succeeded: [constructor, Outer]
-            input: a|constructor| a|Outer|
+            run_when_succeeded: [constructor, __proto__]
+            input: a|constructor| a|__proto__|
 `, ids(2));
     expect(r.response.body).toEqual(['c 1 outer', 'c 2 outer']);
   });
