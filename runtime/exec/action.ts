@@ -1,5 +1,6 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
-import type { ActionContext, ActionOutcome, Suspend } from '../actions/types.ts';
+import type { ActionOutcome, Suspend } from '../actions/types.ts';
+import { AttemptContext } from './action-context.ts';
 import { actionKinds } from '../actions/index.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
@@ -99,9 +100,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal ?? cancel);
     else {
       const config = a.config ? a.config(s) : undefined;
-      const ctx: ActionContext = signal || !cancel
-        ? { signal, run, scope: s, services, attempt, input, executionId }
-        : { get signal() { return cancel.signal; }, cancel, run, scope: s, services, attempt, input, executionId };
+      const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, executionId);
       outcome = await actionKinds[a.kind]!(config, ctx);
     }
   } catch (e) {

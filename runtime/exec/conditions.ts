@@ -5,13 +5,16 @@ import type { StepRecord } from '../run-state.ts';
 
 export type Verdict = { run: true } | { run: false; failWith?: number; reason: string };
 
+/** The usual verdict, shared: callers only read it (one object per action per lookup item otherwise). */
+const RUN: Verdict = Object.freeze({ run: true });
+
 export function checkConditions(
   a: { succeeded?: CondIR; failed?: CondIR; depends?: CondIR },
   steps: Record<string, StepRecord>,
   unhandled: ReadonlySet<string>,
 ): Verdict {
   if (!a.succeeded && !a.failed && !a.depends) {
-    return unhandled.size === 0 ? { run: true } : { run: false, reason: `skipped: ${[...unhandled].join(', ')} failed` };
+    return unhandled.size === 0 ? RUN : { run: false, reason: `skipped: ${[...unhandled].join(', ')} failed` };
   }
   if (a.succeeded && !holds(a.succeeded, steps, 'succeeded')) return { run: false, reason: `skipped: run_when_succeeded not met` };
   if (a.failed && !holds(a.failed, steps, 'failed')) return { run: false, reason: `skipped: run_when_failed not met` };
@@ -24,7 +27,7 @@ export function checkConditions(
     if (a.depends.httpCodeOnError !== undefined) v.failWith = a.depends.httpCodeOnError;
     return v;
   }
-  return { run: true };
+  return RUN;
 }
 
 /** At least `atLeast` (default: all) of the named actions have the outcome ('completed': either one). */

@@ -125,6 +125,26 @@ ${first}          - name: Label
     expect((await both(nested('            output: http\n'), ids(2))).response.body).toEqual([{ id: 1, name: 'm1' }, { id: 2, name: 'm2' }]);
   });
 
+  it("an item's action names are data: names of Object.prototype members read the item's own records", async () => {
+    const r = await both(`
+interfaces:
+  x:
+    actions:
+      - name: __proto__
+        input: outer
+      - name: Members
+        lookup: a|body::ids|
+        output: http
+        actions:
+          - name: constructor
+            input: c a|body::id|
+          - name: toString
+            run_when_succeeded: [constructor, __proto__]
+            input: a|constructor| a|__proto__|
+`, ids(2));
+    expect(r.response.body).toEqual(['c 1 outer', 'c 2 outer']);
+  });
+
   it('partition: a status of 400 or more fails the item even when accepted; inherited fields go to succeeded items only', async () => {
     const r = await both(`
 interfaces:
