@@ -30,7 +30,8 @@ const live = new Set<number>();
 let exitHook = false;
 
 function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+  // -0 is this process's own group and -1 every process we may signal: never a command's group.
+  if (pid === undefined || !(pid > 1)) return;
   try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
 }
 
