@@ -3,6 +3,9 @@
 // executor's signal: the action's timeout, which every command has, or the run's cancellation), an
 // output overflow or the end of the command kills the whole group: grandchildren included, nothing is
 // left running. Groups still alive when the service exits are killed on the way out.
+// The group is signalled only while its id is surely ours: until the sweep made when the leader's exit
+// is reported (the same callback that reaped it). After that sweep the group is empty, and its id, the
+// leader's pid, may be given to a new process: a later kill(-pid) could reach a stranger's group.
 import { spawn } from 'node:child_process';
 
 export interface SpawnLimits {
@@ -27,7 +30,8 @@ const live = new Set<number>();
 let exitHook = false;
 
 function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+  // -0 is this process's own group and -1 every process we may signal: never a command's group.
+  if (pid === undefined || !(pid > 1)) return;
   try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
 }
 
@@ -57,7 +61,14 @@ export function spawnBounded(argv: string[], o: SpawnLimits): Promise<SpawnResul
     let killed: SpawnResult['killed'];
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let done = false;
-    const stop = (why: NonNullable<SpawnResult['killed']>) => { killed ??= why; killGroup(pid); };
+    /** The group id is ours until the last sweep (per spawn: a later spawn may get the same pid). */
+    let ours = pid !== undefined;
+    const sweep = (last: boolean) => {
+      if (!ours) return;
+      killGroup(pid);
+      if (last) { ours = false; live.delete(pid!); }
+    };
+    const stop = (why: NonNullable<SpawnResult['killed']>) => { killed ??= why; sweep(false); };
     const onAbort = () => stop('aborted');
     o.signal?.addEventListener('abort', onAbort, { once: true });
     if (o.signal?.aborted) onAbort();
@@ -75,7 +86,7 @@ export function spawnBounded(argv: string[], o: SpawnLimits): Promise<SpawnResul
       done = true;
       clearTimeout(drain);
       o.signal?.removeEventListener('abort', onAbort);
-      if (pid !== undefined) { killGroup(pid); live.delete(pid); }
+      sweep(true); // only if the leader was never reported gone (a spawn error)
       child.stdout.destroy();
       child.stderr.destroy();
       if (err) return reject(err);
@@ -84,8 +95,10 @@ export function spawnBounded(argv: string[], o: SpawnLimits): Promise<SpawnResul
     child.on('error', (e) => finish(e));
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      // Whatever the command left running in its group goes with it; then the pipes close.
-      killGroup(pid);
+      // Whatever the command left running in its group goes with it; then the pipes close. The leader
+      // was reaped just before this callback, so this is the last moment the group id is known to be
+      // ours (a member left alive keeps it from reuse; after SIGKILL to all of them none is).
+      sweep(true);
       drain = setTimeout(() => finish(), DRAIN_MS);
     });
     child.on('close', () => finish());
