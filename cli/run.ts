@@ -18,8 +18,9 @@ export async function run(file: string, name: string, o: { body?: string; param?
   const params = Object.fromEntries((o.param ?? []).map((kv) => { const at = kv.indexOf('='); return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)]; }));
   const request = { method: 'CLI', path: i.route, params, headers: {}, body, rawBody: o.body ?? '' };
   const services = await cliServices();
-  linkPlans(services, [plan], runnerOf(processEnvironment(), services));
-  const result = await executeInterface(plan, i, request, { trigger: 'cli', env: processEnvironment(), services });
+  const env = processEnvironment();
+  linkPlans(services, [plan], runnerOf(env, services));
+  const result = await executeInterface(plan, i, request, { trigger: 'cli', env, services });
   await services.store?.close();
   await closeDatabasePools();
   process.stdout.write(`${encodeResponse(result.response).payload}\n`);

@@ -6,8 +6,7 @@ import type { ActionPlan, DataFn } from '../plan.ts';
 import { copyRecord, setOwn } from '../values/build.ts';
 import { timerMs } from '../values/bounds.ts';
 import type { RunState, SeqState, StepRecord } from '../run-state.ts';
-import type { Environment, Scope } from '../scope.ts';
-import { onceEach } from './once-each-env.ts';
+import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 import { runSequence, type Paused } from './sequence.ts';
 
@@ -24,13 +23,11 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   const inherit = (lk.inherit?.(s) ?? []) as Array<[string, DataFn]>;
   const httpOut = httpOutputs(nested);
   const timeoutMs = lk.itemTimeoutMs;
-  // The items' scopes share one environment that reads each variable or secret once per lookup.
-  const env = onceEach(s.env);
   let next = 0;
   const worker = async () => {
     while (next < items.length && !signal?.aborted) {
       const i = next++;
-      const scope = itemScope(s, items[i], env);
+      const scope = itemScope(s, items[i]);
       const seq = itemSeq();
       // Without item_timeout the sequence is awaited as it is (no promise chained on it per item).
       const r = timeoutMs === undefined
@@ -56,12 +53,12 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
 
 /** An item's scope: the item is the body; its steps start as the lookup's and stay its own. Written
  *  out field by field: a spread of the scope cost ~4x as much, once per item. */
-function itemScope(s: Scope, item: unknown, env: Environment): Scope {
+function itemScope(s: Scope, item: unknown): Scope {
   // Copied key by key: Object.assign from the run's steps (a dictionary-mode object) took ~3x as
   // long. The copy has no `__proto__` setter in its chain, so even that name is set as data.
   const steps: Record<string, StepRecord> = new Records();
   for (const k in s.steps) steps[k] = s.steps[k]!;
-  return { body: item, rawBody: s.rawBody, params: s.params, headers: s.headers, steps, state: s.state, env };
+  return { body: item, rawBody: s.rawBody, params: s.params, headers: s.headers, steps, state: s.state, env: s.env };
 }
 
 /** sequence.ts's newSeq, with the failures in fast-mode records. */

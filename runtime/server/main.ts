@@ -62,9 +62,7 @@ export async function listen(plans: Plan[], o: { port: number; host: string }) {
 
 async function start(plans: Plan[], o: { port: number; host: string }) {
   await initJq();
-  // Variables and secrets as they were at start (a|var::|, a|secret::| read this copy: a read of
-  // process.env costs about half a microsecond; a null prototype keeps names like `constructor` data).
-  const env = processEnvironment(Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env));
+  const env = processEnvironment();
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
   try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
