@@ -18,7 +18,7 @@ export interface Exchanged { out: ActionOutcome; bytes: number }
 /** `page` is 1-based; `maxBytes` the response-byte budget left for this request. */
 export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
-  const target = targetOf(url);
+  const target = url === plan.url ? plan.target : targetOf(url);
   const where = `${method} ${target.display}`;
   const headers = { ...plan.headers };
   if (plan.idempotency) headers[plan.idempotency.name] = pageKey(plan.idempotency, page);

@@ -12,13 +12,15 @@ import { parsePagination, type PaginationPlan } from './pagination.ts';
 import { passQuery, passthrough } from './passthrough.ts';
 import type { TransportOptions } from './pool.ts';
 import { requestHeaders } from './request-headers.ts';
-import { parseTarget } from './target.ts';
+import { parseTarget, targetOf, type Target } from './target.ts';
 import { tlsOptions } from './tls.ts';
 
 export interface Plan {
   method: string;
   /** First request URL, userinfo removed (it became Basic auth). */
   url: URL;
+  /** What is sent for `url` (parsed once here; a later page's URL is split when it is sent). */
+  target: Target;
   headers: Record<string, string | string[]>;
   body?: Buffer;
   declared?: DataType;
@@ -37,8 +39,11 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
   const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
+  let sent = target;
   if (url.username || url.password) url.username = url.password = '';
   if (config.proxy_query === true || config.proxy_query === 'true') passQuery(url, request);
+  // Userinfo never reaches the origin, path or display; an appended query changes the path.
+  if (url.search !== '' && `${url.pathname}${url.search}` !== target.path) sent = targetOf(url);
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);
   // The configured header wins over the idempotency setting.
@@ -67,7 +72,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
     if (auth.header) headers.authorization = auth.header;
     if (idem) delete headers[idem.name]; // a passed-through one: the setting wins over the client's
     Object.assign(headers, configured);
-    return { method, url, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
+    return { method, url, target: sent, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
   };
   const multipartSet = config.multipart != null || config.multipart_form != null || config.multipart_files != null;
   return multipartSet ? encodeMultipart(config).then(done) : done(undefined);
