@@ -1,5 +1,6 @@
 // Per-socket bounds (docs/realtime.md): every count and size a client controls is capped.
 import { DEFAULT_FANOUT_SHARE } from './hub.ts';
+import { numberSetting } from '../values/number-setting.ts';
 
 export interface WsLimits {
   /** Largest text frame accepted; larger ones get an error frame (the socket stays open). */
@@ -21,13 +22,7 @@ export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscr
 /** The limits from SERVICE__WS_* settings; a malformed value throws (the start refuses it, naming
  *  the variable: runtime/server/main.ts), never a silent default. */
 export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits {
-  const n = (k: string, d: number, max?: number) => {
-    const raw = env[k];
-    if (raw === undefined || raw === '') return d;
-    const v = Number(raw);
-    if (!Number.isInteger(v) || v < 1 || (max !== undefined && v > max)) throw new Error(`${k}=${raw} must be a whole number ${max === undefined ? 'above 0' : `between 1 and ${max}`}`);
-    return v;
-  };
+  const n = (k: string, d: number, max?: number) => numberSetting(env, k, d, { min: 1, whole: true, ...(max === undefined ? {} : { max }) });
   return {
     maxFrameBytes: n('SERVICE__WS_MAX_FRAME_BYTES', DEFAULT_WS_LIMITS.maxFrameBytes),
     maxSubscriptions: n('SERVICE__WS_MAX_SUBSCRIPTIONS', DEFAULT_WS_LIMITS.maxSubscriptions),

@@ -12,14 +12,11 @@ export interface OpsSettings {
 }
 
 import { StartupError } from './startup-errors.ts';
+import { numberSetting } from '../values/number-setting.ts';
 import { DEFAULT_MAX_TAKEOVERS } from '../durable/takeovers.ts';
 
 function number(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number, whole = false): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!(whole ? Number.isInteger(n) : Number.isFinite(n)) || n < 0 || n > max) throw new StartupError(`${name}=${raw} must be a ${whole ? 'whole number' : 'number'} between 0 and ${max}`);
-  return n;
+  try { return numberSetting(env, name, dflt, { min: 0, max, whole }); } catch (e) { throw new StartupError((e as Error).message); }
 }
 
 export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {

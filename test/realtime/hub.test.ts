@@ -104,7 +104,7 @@ describe('SERVICE__WS_FANOUT_SHARE', () => {
       expect(() => share(bad)).toThrow(`SERVICE__WS_FANOUT_SHARE=${bad} must be a whole number between 1 and 100`);
     }
     // The other WebSocket settings follow the same rule, without an upper bound.
-    expect(() => wsLimitsFrom({ SERVICE__WS_PING_MS: '0' })).toThrow('SERVICE__WS_PING_MS=0 must be a whole number above 0');
+    expect(() => wsLimitsFrom({ SERVICE__WS_PING_MS: '0' })).toThrow('SERVICE__WS_PING_MS=0 must be a whole number of at least 1');
     expect(wsLimitsFrom({ SERVICE__WS_MAX_FRAME_BYTES: '2048' }).maxFrameBytes).toBe(2048);
   });
 
