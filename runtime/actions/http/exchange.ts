@@ -19,9 +19,9 @@ export interface Exchanged { out: ActionOutcome; bytes: number }
 export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
   const target = url === plan.url ? plan.target : targetOf(url);
-  const where = `${method} ${target.display}`;
-  const headers = { ...plan.headers };
-  if (plan.idempotency) headers[plan.idempotency.name] = pageKey(plan.idempotency, page);
+  const where = () => `${method} ${target.display}`;
+  // The plan's headers as they are, unless this page adds its idempotency key (never mutated after).
+  const headers = plan.idempotency ? { ...plan.headers, [plan.idempotency.name]: pageKey(plan.idempotency, page) } : plan.headers;
   // A signal only where something can abort: the request's own timeout and/or the action's signal.
   const timer = timeoutMs === undefined ? undefined : new AbortController();
   const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
@@ -42,7 +42,7 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
     }
     return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length };
   } catch (e) {
-    return { out: failed(e, where), bytes: 0 };
+    return { out: failed(e, where()), bytes: 0 };
   } finally {
     clearTimeout(t);
   }

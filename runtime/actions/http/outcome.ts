@@ -6,18 +6,24 @@ import { describeExpectation, statusMatches } from './expect-status.ts';
 import { flattenHeaders, retryAfterMs } from './response-meta.ts';
 import type { RawResponse } from './send.ts';
 
-export function outcome(res: RawResponse, expect: unknown, declared: DataType | undefined, where: string, ctx: ActionContext): ActionOutcome {
+/** `where` (method and URL, for messages) is made only for a failure. */
+export function outcome(res: RawResponse, expect: unknown, declared: DataType | undefined, where: () => string, ctx: ActionContext): ActionOutcome {
   const { status } = res;
   const headers = flattenHeaders(res.headers);
   const ok = statusMatches(expect as never, status);
   // A failed status's body is decoded leniently: error pages are often HTML whatever data_type says.
   const dec = decodeBody(res.body, { status, contentType: headers['content-type'], declared, lenient: !ok });
+  // One object, fields set in one order (no spread copies: this runs for every response).
+  const out: ActionOutcome = { ok, status, headers, data: dec.data };
   const retryAfter = retryAfterMs(headers['retry-after'], ctx.services?.clock?.now() ?? Date.now());
-  const base = { status, headers, data: dec.data, ...(retryAfter === undefined ? {} : { retryAfterMs: retryAfter }) };
+  if (retryAfter !== undefined) out.retryAfterMs = retryAfter;
   if (!ok) {
-    const error = `HTTP ${status} from ${where} (expected ${describeExpectation(expect as never)})`;
-    return { ...base, ok: false, error, failure: { kind: 'status', status } };
+    out.error = `HTTP ${status} from ${where()} (expected ${describeExpectation(expect as never)})`;
+    out.failure = { kind: 'status', status };
+  } else if (dec.error) {
+    out.ok = false;
+    out.error = `${dec.error} (${where()})`;
+    out.failure = { kind: 'other' };
   }
-  if (dec.error) return { ...base, ok: false, error: `${dec.error} (${where})`, failure: { kind: 'other' } };
-  return { ...base, ok: true };
+  return out;
 }

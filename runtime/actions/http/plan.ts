@@ -82,8 +82,10 @@ type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
 
 function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean, multipart: Multipart) {
   const encoded = encodeBody(config, declared);
-  const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
-  if (sources.length > 1) throw new Error(`set only one request body: ${sources.join(', ')}`);
+  if (Number(!!encoded.body) + Number(!!multipart) + Number(!!pass.body) > 1) {
+    const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
+    throw new Error(`set only one request body: ${sources.join(', ')}`);
+  }
   if (multipart) {
     // The boundary lives in the content-type; a configured one could not match the body.
     if (ctConfigured) throw new Error('a multipart request sets its own content-type (with the boundary); remove it from headers');
