@@ -68,5 +68,12 @@ describe('JSON nesting bound', () => {
     expect(() => parseJsonBounded(padded(257))).toThrow('nests deeper than 256 levels');
     expect(() => parseJsonBounded(`[${nest(100)},${nest(256)}]`)).toThrow('nests deeper than 256 levels');
     expect(parseJsonBounded(`{"a":"${'['.repeat(600)}"}`)).toEqual({ a: '['.repeat(600) });
+    // Objects count as arrays do, also beside wide siblings the walk passes first.
+    const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    expect(() => parseJsonBounded(objects(256))).not.toThrow();
+    expect(() => parseJsonBounded(objects(257))).toThrow('nests deeper than 256 levels');
+    const wide = (n: number) => `[${Array.from({ length: 300 }, (_, i) => `{"i":${i},"t":[1]}`).join(',')},${objects(n - 1)}]`;
+    expect(() => parseJsonBounded(wide(256))).not.toThrow();
+    expect(() => parseJsonBounded(wide(257))).toThrow('nests deeper than 256 levels');
   });
 });
