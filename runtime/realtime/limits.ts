@@ -22,7 +22,7 @@ export const DEFAULT_WS_LIMITS: WsLimits = { maxFrameBytes: 64 * 1024, maxSubscr
 /** The limits from SERVICE__WS_* settings; a malformed value throws (the start refuses it, naming
  *  the variable: runtime/server/main.ts), never a silent default. */
 export function wsLimitsFrom(env: Record<string, string | undefined>): WsLimits {
-  const n = (k: string, d: number, max?: number) => numberSetting(env, k, d, { min: 1, whole: true, ...(max === undefined ? {} : { max }) });
+  const n = (k: string, d: number, max?: number) => numberSetting(env, k, d, { min: 1, max, whole: true });
   return {
     maxFrameBytes: n('SERVICE__WS_MAX_FRAME_BYTES', DEFAULT_WS_LIMITS.maxFrameBytes),
     maxSubscriptions: n('SERVICE__WS_MAX_SUBSCRIPTIONS', DEFAULT_WS_LIMITS.maxSubscriptions),

@@ -39,11 +39,11 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
   const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
-  let sent = target;
   if (url.username || url.password) url.username = url.password = '';
-  if (config.proxy_query === true || config.proxy_query === 'true') passQuery(url, request);
-  // Userinfo never reaches the origin, path or display; an appended query changes the path.
-  if (url.search !== '' && `${url.pathname}${url.search}` !== target.path) sent = targetOf(url);
+  const proxyQuery = config.proxy_query === true || config.proxy_query === 'true';
+  if (proxyQuery) passQuery(url, request);
+  // Userinfo never reaches the origin, path or display; only the request's query changes the path.
+  const sent = proxyQuery ? targetOf(url) : target;
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);
   // The configured header wins over the idempotency setting.
@@ -82,10 +82,8 @@ type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
 
 function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean, multipart: Multipart) {
   const encoded = encodeBody(config, declared);
-  if (Number(!!encoded.body) + Number(!!multipart) + Number(!!pass.body) > 1) {
-    const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
-    throw new Error(`set only one request body: ${sources.join(', ')}`);
-  }
+  const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
+  if (sources.length > 1) throw new Error(`set only one request body: ${sources.join(', ')}`);
   if (multipart) {
     // The boundary lives in the content-type; a configured one could not match the body.
     if (ctConfigured) throw new Error('a multipart request sets its own content-type (with the boundary); remove it from headers');
