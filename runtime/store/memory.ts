@@ -14,7 +14,7 @@ interface RunRow { json: string; status: RunState['status']; wakeAt: number | nu
 const MAX_FINISHED = 10_000;
 /** The ring's bytes: records of runs with large responses are forgotten sooner. Every page of it is
  *  resident once the ring has come round, so it is part of the server's memory under load (8 MiB: a
- *  passthrough record of ~1.6 KB keeps the newest ~5,000; records under ~840 bytes the newest 10,000). */
+ *  passthrough record of ~1.4 KB keeps the newest ~5,800; records under ~840 bytes the newest 10,000). */
 const MAX_FINISHED_BYTES = 8 * 1024 * 1024;
 /** Claimed ticks older than this are forgotten: no node claims a tick that late. */
 const TICK_MEMORY_MS = 86_400_000;

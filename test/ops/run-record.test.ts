@@ -1,8 +1,12 @@
-// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): the record is written out at
-// finish and redacted when read, so the outcome shows the body the client got, secrets redacted.
+// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): the record (what the route shows,
+// and the request's method and path) is written out at finish and redacted when read, so the outcome
+// shows the body the client got, secrets redacted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
+import { finishedRecord } from '../../runtime/server/run-record.ts';
+import { redactorOf } from '../../runtime/values/redact.ts';
+import type { RunState } from '../../runtime/run-state.ts';
 import { planOf } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { secretEnv, serveWith } from './helpers.ts';
@@ -35,5 +39,32 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
       id: res.headers.get('x-run-id'), config: 'records', interface: 'object', status: 'succeeded', started_at: expect.any(String), current_action: null,
       outcome: { http_code: 200, body: { n: 1.5, echoed: '[redacted]' } },
     });
+  });
+
+  it('the record keeps what the route shows and the request line, not request data or headers', async () => {
+    const env = secretEnv({ API: up.url }, { TOKEN: SECRET });
+    const store = new MemoryStore();
+    const { app, url } = await serveWith([await planOf('records.yaml', mode, CONFIG)], env, { store });
+    closers.push(() => app.close());
+    const res = await fetch(`${url}/object?q=1`, { headers: { 'x-trace': 'trace-value' } });
+    const run = (await store.loadRun(res.headers.get('x-run-id')!))!;
+    expect(run).toMatchObject({ config: 'records', iface: 'object', trigger: 'http', status: 'succeeded', cursor: 1 });
+    expect(run.request).toEqual({ method: 'GET', path: '/object', params: {}, headers: {}, body: null, rawBody: '' });
+    expect(run.steps).toEqual({});
+    expect(run.response).toEqual({ status: 200, headers: {}, body: { n: 1.5, echoed: '[redacted]' } });
+    expect(JSON.stringify(run)).not.toContain('trace-value');
+  });
+});
+
+describe('finishedRecord', () => {
+  const state = { id: 'r', config: 'c', iface: 'i', trigger: 'http', startedAt: '2026-11-27T00:00:00.000Z', request: { method: 'GET', path: '/p', params: { q: '1' }, headers: { authorization: 'x' }, body: { a: 1 }, rawBody: '{"a":1}' }, steps: {}, seq: { order: ['A'], unhandled: [], failures: {} }, cursor: 1, status: 'succeeded' } as RunState;
+  const redact = redactorOf(secretEnv({}, { TOKEN: SECRET }));
+  it('splices in the body the reply made, and leaves out a body that is absent', () => {
+    const text = (body: unknown, bodyJson?: string) => finishedRecord({ state, response: { status: 200, headers: { a: 'b' }, body }, ...(bodyJson ? { bodyJson } : {}) }, redact).json.parts.join('');
+    expect(JSON.parse(text({ x: [1] }, '{"x":[1]}')).response).toEqual({ status: 200, headers: {}, body: { x: [1] } });
+    expect(JSON.parse(text({ x: 'y' })).response).toEqual({ status: 200, headers: {}, body: { x: 'y' } });
+    expect(JSON.parse(text(null)).response).toEqual({ status: 200, headers: {}, body: null });
+    expect(JSON.parse(text(undefined)).response).toEqual({ status: 200, headers: {} });
+    expect(JSON.parse(text(undefined)).request).toEqual({ method: 'GET', path: '/p', params: {}, headers: {}, body: null, rawBody: '' });
   });
 });
