@@ -66,6 +66,9 @@ export interface Store {
    *  the state's JSON text, when the caller has it already, or a record still to be redacted (a
    *  store that keeps runs in memory redacts it only when the run is read). */
   saveRun(state: RunState, json?: string | RecordText): Promise<void>;
+  /** saveRun for the record of a finished run never stored before, done synchronously by a store
+   *  that keeps records in this process (memory); false when the run must go through saveRun. */
+  keepFinished?(state: RunState, json: RecordText): boolean;
   loadRun(id: string): Promise<RunState | undefined>;
   /** Forgets finished runs last written before `before` (bounded retention); returns how many. */
   pruneFinished?(before: Date): Promise<number>;

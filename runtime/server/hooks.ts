@@ -27,7 +27,9 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       // A resumed run's record is written by the resumer; a suspended one is in the store already.
       if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
         const r = finishedRecord(result, redactorOf(o.env));
-        o.services.store.saveRun(r.state, r.json).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
+        const store = o.services.store;
+        // A store that keeps records in this process keeps them at once: no promise per request.
+        if (!store.keepFinished?.(r.state, r.json)) store.saveRun(r.state, r.json).catch((e: unknown) => o.warn(`run record ${st.id}: ${(e as Error).message}`));
       }
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
       (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());

@@ -1,6 +1,6 @@
 // The record of a finished run kept for GET /_ap/runs/<id>: what that route shows (id, config,
-// interface, status, start, outcome) and the request's method and path, with empty request data,
-// steps and bookkeeping so it still reads as a run state. Not the request's headers, params or body,
+// interface, status, start, outcome), the request's method and path, a scheduled run's tick and
+// the takeovers, with empty request data, steps and sequence so it still reads as a run state. Not the request's headers, params or body,
 // each action's data, or the response's headers: none is shown anywhere, and writing them out was
 // most of the record's cost per request (the capture keeps whole runs when one is on). At finish the
 // record is only written out, with the response body's JSON text the HTTP reply made spliced in;
@@ -24,6 +24,9 @@ export function finishedRecord(result: RunResult, redact: Redactor): { state: Ru
     id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, startedAt: st.startedAt,
     request: { method: st.request.method, path: st.request.path, params: {}, headers: {}, body: null, rawBody: '' },
     steps: {}, seq: { order: [], unhandled: [], failures: {} }, cursor: st.cursor, status: st.status,
+    // A scheduled tick's run (which tick, which attempt) and the takeovers at its last action, left
+    // out when undefined. The response stays last.
+    tick: st.tick, takeovers: st.takeovers,
     response: { status: res.status, headers: {}, body: null },
   };
   const body = res.body;

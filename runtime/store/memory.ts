@@ -64,20 +64,26 @@ export class MemoryStore implements Store {
 
   async saveRun(state: RunState, json?: string | RecordText): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
-    const old = this.runs.get(state.id);
     if (typeof json === 'object') {
-      if (!old && state.status !== 'running') {
-        // Too large for the ring: the state as given (the caller's, without the response body).
-        if (!this.records.set(state.id, json.parts, json.redact)) this.records.set(state.id, [JSON.stringify(state)], json.redact);
-        return;
-      }
+      if (this.keepFinished(state, json)) return;
       json = json.redact(json.parts.join(''));
     }
+    const old = this.runs.get(state.id);
     this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
     if (state.status === 'running') return;
     this.finished.delete(state.id);
     this.finished.add(state.id);
     if (this.finished.size > MAX_FINISHED) this.forget(this.finished.values().next().value!);
+  }
+
+  /** saveRun's way for the record of a run that finished without ever being stored (every HTTP
+   *  run that did not suspend), done at once: the ring. False, and nothing kept, for any other run. */
+  keepFinished(state: RunState, json: RecordText): boolean {
+    if (state.status !== 'succeeded' && state.status !== 'failed') return false;
+    if (this.runs.has(state.id)) return false;
+    // Too large for the ring: the state as given (the caller's, without the response body).
+    if (!this.records.set(state.id, json.parts, json.redact)) this.records.set(state.id, [JSON.stringify(state)], json.redact);
+    return true;
   }
 
   private forget(id: string): void {

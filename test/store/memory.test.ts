@@ -29,4 +29,21 @@ describe('MemoryStore', () => {
     loaded.config = 'changed';
     expect((await s.loadRun('r'))!.config).toBe('c');
   });
+
+  it('keeps a finished run\'s record at once, and leaves any other run to saveRun', async () => {
+    const rec = (text: string) => ({ parts: [text], redact: (t: string) => t.replace('secret', '[redacted]') });
+    const run = (id: string, status: string) => ({ id, config: 'c', iface: 'i', status }) as never;
+    expect(s.keepFinished(run('done', 'succeeded'), rec('{"id":"done","status":"succeeded","note":"secret"}'))).toBe(true);
+    expect(await s.loadRun('done')).toEqual({ id: 'done', status: 'succeeded', note: '[redacted]' });
+    expect(s.keepFinished(run('bad', 'failed'), rec('{"id":"bad","status":"failed"}'))).toBe(true);
+    expect((await s.loadRun('bad'))!.status).toBe('failed');
+    // Running, suspended, or already stored (parked, then finished): not kept here.
+    expect(s.keepFinished(run('busy', 'running'), rec('{}'))).toBe(false);
+    expect(s.keepFinished(run('parked', 'suspended'), rec('{}'))).toBe(false);
+    await s.suspend({ state: run('was', 'suspended'), wakeAt: null, token: 't' });
+    expect(s.keepFinished(run('was', 'succeeded'), rec('{"id":"was","status":"succeeded"}'))).toBe(false);
+    await s.saveRun(run('was', 'succeeded'), rec('{"id":"was","status":"succeeded"}'));
+    expect(await s.loadRun('was')).toEqual({ id: 'was', status: 'succeeded' });
+    expect(await s.loadRun('busy')).toBeUndefined();
+  });
 });
