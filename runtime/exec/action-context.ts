@@ -8,6 +8,9 @@ import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 
+/** One execution of an action (its attempts, across suspensions): its id once something read it. */
+export interface Execution { id?: string }
+
 export class AttemptContext implements ActionContext {
   constructor(
     /** The attempt's own signal (its timeout, with the run's cancellation when there is one). */
@@ -19,8 +22,14 @@ export class AttemptContext implements ActionContext {
     public services: Services,
     public attempt: number,
     public input: unknown,
-    public executionId: string,
+    private readonly execution: Execution,
   ) {}
+
+  /** The action execution's id, made on first read (most actions never read it) and then the same
+   *  for every attempt of the execution. */
+  get executionId(): string {
+    return (this.execution.id ??= this.scope.env.uuid());
+  }
 
   /** The attempt's signal; with only the run's cancellation, its signal made on first read. */
   get signal(): AbortSignal | undefined {

@@ -1,6 +1,6 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
 import type { ActionOutcome, Suspend } from '../actions/types.ts';
-import { AttemptContext } from './action-context.ts';
+import { AttemptContext, type Execution } from './action-context.ts';
 import { actionKinds } from '../actions/index.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
 import type { RunState, StepRecord } from '../run-state.ts';
@@ -32,12 +32,13 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
   // Stryker disable next-line ConditionalExpression: whenever run.retry is set it names the action at hand (set at the checkpoint before it, cleared below)
   const resumed = run.retry?.action === a.name ? run.retry : undefined;
   run.retry = undefined;
-  const executionId = resumed?.executionId ?? s.env.uuid();
+  // Made when first read (an idempotency key, a retry parked between attempts), then kept.
+  const execution: Execution = resumed ? { id: resumed.executionId } : {};
   let waited = 0;
   let last: StepResult | undefined;
   if (!resumed?.attempts) logPhase(a, 'pre', s, run, services);
   for (let attempt = (resumed?.attempts ?? 0) + 1; attempt <= attempts; attempt++) {
-    last = await attemptOnce(a, s, run, services, attempt, executionId);
+    last = await attemptOnce(a, s, run, services, attempt, execution);
     if (last.suspend) return last;
     const assertFailed = last.record.assert?.ok === false;
     if (last.record.outcome === 'succeeded' && !assertFailed) return ended(a, s, run, services, last);
@@ -55,7 +56,7 @@ export async function runAction(a: ActionPlan, s: Scope, run: RunState, services
     // Waits past SERVICE__MAX_DELAY_SECS park the run between attempts when the store is durable;
     // without one they happen in process (spec: Retry rules 7).
     if (waited > maxDelayOf(services) && services.store?.durable) {
-      run.retry = { action: a.name, attempts: attempt, executionId };
+      run.retry = { action: a.name, attempts: attempt, executionId: (execution.id ??= s.env.uuid()) };
       return { ...last, suspend: { at: services.clock.now() + wait, reason: 'retry' } };
     }
     try { await services.clock.sleep(wait, services.cancel?.signal); } catch { break; }
@@ -86,7 +87,7 @@ function retryStop(run: RunState, services: Services, wait: number): string | un
   return undefined;
 }
 
-async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, executionId: string): Promise<StepResult & { retryAfterMs?: number }> {
+async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution): Promise<StepResult & { retryAfterMs?: number }> {
   let outcome: ActionOutcome;
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
   const cancel = services.cancel;
@@ -100,7 +101,7 @@ async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Ser
     if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal ?? cancel);
     else {
       const config = a.config ? a.config(s) : undefined;
-      const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, executionId);
+      const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution);
       outcome = await actionKinds[a.kind]!(config, ctx);
     }
   } catch (e) {

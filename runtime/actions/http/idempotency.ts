@@ -6,8 +6,9 @@ export interface IdempotencyHeader { name: string; key: string }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-/** `idempotency: true` is shorthand for `{}`; false or null sends nothing. */
-export function idempotencyHeader(v: unknown, executionId: string): IdempotencyHeader | undefined {
+/** `idempotency: true` is shorthand for `{}`; false or null sends nothing. `executionId` is read only
+ *  when the key is the default (the context makes the id on first read). */
+export function idempotencyHeader(v: unknown, executionId: () => string): IdempotencyHeader | undefined {
   if (v === undefined || v === null || v === false || v === 'false') return undefined;
   const o = v === true || v === 'true' ? {} : v;
   if (typeof o !== 'object' || Array.isArray(o)) throw new Error('http.idempotency must be a mapping (key, header) or true');
@@ -17,7 +18,7 @@ export function idempotencyHeader(v: unknown, executionId: string): IdempotencyH
   // An explicit key that came out empty is a config mistake; silently substituting a fresh one
   // would change which requests the upstream deduplicates.
   if (key !== undefined && key !== null && String(key) === '') throw new Error('http.idempotency.key is empty');
-  return { name: name.toLowerCase(), key: key === undefined || key === null ? executionId : String(key) };
+  return { name: name.toLowerCase(), key: key === undefined || key === null ? executionId() : String(key) };
 }
 
 /** The key for page `n` (1-based) of a paginated call: the first page uses the key itself; later

@@ -47,7 +47,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);
   // The configured header wins over the idempotency setting.
-  const idemSetting = idempotencyHeader(config.idempotency, ctx.executionId);
+  const idemSetting = idempotencyHeader(config.idempotency, () => ctx.executionId);
   const idem = idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined;
   // Validated before the body, which may read files.
   const cheap = {
