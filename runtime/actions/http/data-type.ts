@@ -22,6 +22,8 @@ export function mediaType(contentType: string | undefined): string {
 
 /** Infer how to decode a response from its content-type; anything unrecognised is text. */
 export function inferDataType(contentType: string | undefined): DataType {
+  // The usual headers exactly: no strings made (this runs for every response, every lookup item).
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return 'json';
   const mt = mediaType(contentType);
   if (mt === 'application/json') return 'json'; // the common case first: no pattern to run
   if (/^application\/(x-)?(ndjson|jsonl|json-?lines|jsonlines)$/.test(mt)) return 'ndjson';

@@ -46,14 +46,16 @@ export function policedConnect(host: string, port: number): Socket {
 
 /** The IP-literal host of a URL (undefined for a name), remembered per origin: parsing a URL
  *  on every request showed in profiles. Bounded: origins come from configs and requests. */
-const literals = new Map<string, string | undefined>();
+const literals = new Map<string, string>(); // '' for a name: one lookup per request
 function literalHost(url: string): string | undefined {
-  if (literals.has(url)) return literals.get(url);
-  const host = hostOf(url);
-  const literal = isIP(host) ? host : undefined;
-  if (literals.size >= 1000) literals.clear();
-  literals.set(url, literal);
-  return literal;
+  let host = literals.get(url);
+  if (host === undefined) {
+    const h = hostOf(url);
+    host = isIP(h) ? h : '';
+    if (literals.size >= 1000) literals.clear();
+    literals.set(url, host);
+  }
+  return host === '' ? undefined : host;
 }
 
 /** Before each request: IP-literal target and proxy; through a proxy the target name is resolved here

@@ -12,6 +12,9 @@ export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) { super(`response body exceeds the ${limit}-byte limit`); }
 }
 
+/** No string made for the usual methods (this runs for every response, every lookup item). */
+const isHead = (m: string) => m === 'HEAD' || (m.length === 4 && m.toUpperCase() === 'HEAD');
+
 /** `signal`: what aborts the exchange, an AbortSignal or the run's cancellation itself. */
 export function send(dispatcher: Dispatcher, o: SendOptions, signal: Abortable | undefined, maxBytes: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -37,7 +40,7 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: Abortable |
         status = statusCode;
         headers = h;
         // HEAD, 204 and 304 carry no body whatever their content-length says.
-        const bodiless = o.method.toUpperCase() === 'HEAD' || statusCode === 204 || statusCode === 304;
+        const bodiless = statusCode === 204 || statusCode === 304 || isHead(o.method);
         if (!bodiless && Number(h['content-length']) > maxBytes) stop(c, new BodyTooLargeError(maxBytes));
       },
       onResponseData(c, chunk) {
