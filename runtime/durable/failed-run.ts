@@ -23,5 +23,5 @@ export async function failHeld(o: FailedRunContext, run: RunState, why: string, 
   delete failed.wake;
   // Stored redacted like every run record: the reason may quote a secret (an upstream's message).
   await o.store.saveRun(redactRun(failed, redact));
-  return { state: failed, response };
+  return { state: failed, response, recorded: true };
 }

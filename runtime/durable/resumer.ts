@@ -78,6 +78,7 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     if (r.state.status !== 'suspended') {
       await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));
+      r.recorded = true;
       if (iface) o.hooks?.afterRun(plan, iface, r);
     }
     return r.state;

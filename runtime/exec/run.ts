@@ -29,6 +29,9 @@ export interface RunResult {
   failure?: RunFailure;
   /** JSON.stringify(response.body), when the HTTP reply made it already: the run record reuses it. */
   bodyJson?: string;
+  /** The store holds the run's final record already (the resumer writes a resumed run's whole):
+   *  the after-run hooks must not write a shorter one over it. */
+  recorded?: true;
 }
 
 /** Date#toISOString with the text up to the second made once per second (two per request showed

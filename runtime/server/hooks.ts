@@ -24,8 +24,8 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       errorHandlers.afterRun(plan, iface.name, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       const st = result.state;
-      // A resumed run's record is written by the resumer; a suspended one is in the store already.
-      if (o.services.store && st.status !== 'suspended' && st.trigger !== 'resume') {
+      // A resumed run's record is written whole by the resumer; a suspended one is in the store already.
+      if (o.services.store && st.status !== 'suspended' && !result.recorded) {
         const r = finishedRecord(result, redactorOf(o.env));
         const store = o.services.store;
         // A store that keeps records in this process keeps them at once: no promise per request.
