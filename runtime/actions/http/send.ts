@@ -48,7 +48,8 @@ export function send(dispatcher: Dispatcher, o: SendOptions, signal: Abortable |
         if (size > maxBytes) return stop(c, new BodyTooLargeError(maxBytes));
         chunks.push(chunk);
       },
-      onResponseEnd() { finish(() => resolve({ status, headers, body: Buffer.concat(chunks) })); },
+      // One chunk (most small bodies) is kept as it is: a view of the socket's read, never reused.
+      onResponseEnd() { finish(() => resolve({ status, headers, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) })); },
       onResponseError(_c, err) { fail(err); },
     };
 
