@@ -3,6 +3,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools, http } from '../../runtime/actions/http.ts';
+import { getDispatcher } from '../../runtime/actions/http/pool.ts';
+import { tlsOptions } from '../../runtime/actions/http/tls.ts';
 import { makeCerts, opensslMissing, type TestCerts } from './certs.ts';
 import { startForwardProxy } from './forward-proxy.ts';
 import { ctx } from './helpers.ts';
@@ -44,6 +46,26 @@ describe.skipIf(opensslMissing)(`TLS options${opensslMissing ? ` (skipped: ${ope
     const out = await http({ url, ca: certs.caPem, proxy: proxy.url }, ctx());
     expect(out).toMatchObject({ ok: true, data: { secure: true } });
     expect(proxy.seen[proxy.seen.length - 1]).toMatchObject({ method: 'CONNECT', url: new URL(url).host });
+  });
+
+  it('makes the options of one setting once: the same object and pool on every request, another for another setting', () => {
+    const a = tlsOptions({ url, ca: certs.caPem });
+    expect(tlsOptions({ url: 'https://elsewhere/', ca: certs.caPem })).toBe(a);
+    expect(a?.ca).toEqual([certs.caPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/)![0]]);
+    const other = tlsOptions({ ca: certs.otherCaPem });
+    expect(other).not.toBe(a);
+    const origin = new URL(url).origin;
+    expect(getDispatcher(origin, { tls: a })).toBe(getDispatcher(origin, { tls: tlsOptions({ ca: certs.caPem }) }));
+    expect(getDispatcher(origin, { tls: other })).not.toBe(getDispatcher(origin, { tls: a }));
+    expect(getDispatcher(origin, { tls: tlsOptions({ root_certificates: [certs.caPem] }) })).not.toBe(getDispatcher(origin, { tls: a }));
+    expect(tlsOptions({ accept_invalid_certs: false, ca: null })).toBeUndefined();
+    expect(tlsOptions({})).toBeUndefined();
+  });
+
+  it('refuses a malformed PEM on every request (a refused setting is not remembered)', () => {
+    const bad = { ca: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' };
+    expect(() => tlsOptions(bad)).toThrow(/^http\.ca is not a valid certificate/);
+    expect(() => tlsOptions(bad)).toThrow(/^http\.ca is not a valid certificate/);
   });
 
   it('refuses malformed PEM before connecting', async () => {

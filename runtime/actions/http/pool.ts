@@ -2,9 +2,8 @@
 // proxy, TLS options): those are per-connection settings, so two configs that differ in any of them
 // must not share sockets (a connection verified with accept_invalid_certs must never serve a config
 // that verifies). Kept here rather than in Services so the HTTP kind owns its lifecycle.
-import { createHash } from 'node:crypto';
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
-import type { TlsOptions } from './tls.ts';
+import { tlsKey, type TlsOptions } from './tls.ts';
 import { guardedLookup } from './destination.ts';
 
 export interface TransportOptions {
@@ -19,9 +18,10 @@ const pools = new Map<string, Dispatcher>();
 
 export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatcher {
   // The common case (no per-connection settings) is keyed by the origin alone: no hashing per
-  // request. Otherwise hashed (base64, never equal to an origin): a CA list can be the whole root store.
+  // request. Otherwise a JSON list (never equal to an origin), the TLS options by their settings'
+  // digest, made once per setting (a CA list can be the whole root store).
   const plain = o.connectTimeoutMs === undefined && o.proxy === undefined && o.tls === undefined;
-  const key = plain ? origin : createHash('sha256').update(JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ?? null])).digest('base64');
+  const key = plain ? origin : JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ? tlsKey(o.tls) : null]);
   let d = pools.get(key) as (Dispatcher & { closed?: boolean; destroyed?: boolean }) | undefined;
   if (!d || d.closed || d.destroyed) {
     d = create(origin, o);

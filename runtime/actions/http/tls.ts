@@ -5,15 +5,43 @@
 // trusted IN ADDITION to the bundled roots (or to `ca` when both are set). Two fields, two meanings,
 // instead of two spellings of one. Note: Node's bundled roots are `tls.rootCertificates`; extra CAs
 // from NODE_EXTRA_CA_CERTS are not part of that list, so a pool with root_certificates loses them.
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 
 export interface TlsOptions { rejectUnauthorized?: boolean; ca?: string[] }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-/** undefined when no TLS setting is present (undici's defaults, shared pool). Throws on bad PEM. */
+// The options made from each distinct setting, with the key their connection pool is found by: the
+// settings are the same on every request of an action, and making them (parsing each certificate,
+// then hashing a CA list that can be the whole root store for the pool's key) cost 0.1–0.8 ms a
+// request. Bounded: settings come from configs, and a marker could vary them.
+const made = new Map<string, { options: TlsOptions | undefined; key: string }>();
+const keys = new WeakMap<TlsOptions, string>();
+const MAX_MADE = 100;
+
+/** undefined when no TLS setting is present (undici's defaults, shared pool). Throws on bad PEM
+ *  (every time: a refused setting is not remembered). The same settings give the same object. */
 export function tlsOptions(config: Record<string, unknown>): TlsOptions | undefined {
+  const invalid = config.accept_invalid_certs, ca = config.ca, roots = config.root_certificates;
+  if (!isSet(invalid) && !isSet(ca) && !isSet(roots)) return undefined;
+  const key = JSON.stringify([invalid ?? null, ca ?? null, roots ?? null]);
+  const known = made.get(key);
+  if (known) return known.options;
+  const options = make(config);
+  if (made.size >= MAX_MADE) made.clear();
+  made.set(key, { options, key });
+  if (options) keys.set(options, createHash('sha256').update(key).digest('base64'));
+  return options;
+}
+
+/** What tells the connection pools of two TLS settings apart: a digest of the settings as written
+ *  (two settings that differ in any character get pools of their own, as before). */
+export function tlsKey(t: TlsOptions): string {
+  return keys.get(t) ?? createHash('sha256').update(JSON.stringify(t)).digest('base64');
+}
+
+function make(config: Record<string, unknown>): TlsOptions | undefined {
   const out: TlsOptions = {};
   const invalid = config.accept_invalid_certs;
   if (invalid === true || invalid === 'true') out.rejectUnauthorized = false;
