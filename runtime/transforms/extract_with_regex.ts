@@ -5,7 +5,7 @@
 // result replaces the data. Numbers are matched as their text; objects fail.
 import { TransformError, type TransformRun } from './types.ts';
 import { config, dataPath } from './util/fields.ts';
-import { compileRegex, type LinearRegex } from '../values/regex.ts';
+import { cachedRegex } from '../values/regex.ts';
 import { kindOf, lookup, MISSING, setOwn, type Rec } from './util/path.ts';
 
 const W = 'extract_with_regex';
@@ -17,12 +17,9 @@ export const run: TransformRun = (data, args) => {
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string' && k !== ''))
     throw new TransformError(`${W}: \`keys\` must be a list of names`);
   if (typeof a.expr !== 'string') throw new TransformError(`${W}: \`expr\` must be a regular expression`);
-  let re: LinearRegex;
-  try {
-    re = compileRegex(a.expr);
-  } catch (e) {
-    throw new TransformError(`${W}: ${(e as Error).message}`);
-  }
+  // Compiled once per pattern (bounded cache): inside a lookup this runs for every item.
+  const re = cachedRegex(a.expr);
+  if (typeof re === 'string') throw new TransformError(`${W}: ${re}`);
   const groups = re.groups;
   if (keys.length > groups) throw new TransformError(`${W}: ${keys.length} keys but the expression has ${groups} capture group(s)`);
 

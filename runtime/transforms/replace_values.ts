@@ -10,7 +10,7 @@
 import { TransformError, type TransformRun } from './types.ts';
 import { config, flag, text } from './util/fields.ts';
 import { setOwn, type Rec } from './util/path.ts';
-import { compileRegex, type LinearRegex } from '../values/regex.ts';
+import { cachedRegex, type LinearRegex } from '../values/regex.ts';
 
 const W = 'replace_values';
 const MAX_DEPTH = 512;
@@ -25,12 +25,10 @@ export const run: TransformRun = (data, args) => {
   const asRegex = typeof a.regex === 'string' ? a.regex : flag(a, 'regex', W, false) ? text(a, 'find_str', W, { nonEmpty: true }) : undefined;
   if (typeof a.regex === 'string' && a.find_str !== undefined) throw new TransformError(`${W}: give the pattern as \`regex\` or \`find_str\`, not both`);
   const find = asRegex ?? (a.find_str === undefined ? undefined : text(a, 'find_str', W, { nonEmpty: true }));
-  let re: LinearRegex | undefined;
-  try {
-    re = asRegex === undefined ? undefined : compileRegex(asRegex);
-  } catch (e) {
-    throw new TransformError(`${W}: ${(e as Error).message}`);
-  }
+  // Compiled once per pattern (bounded cache): inside a lookup this runs for every item.
+  const compiled = asRegex === undefined ? undefined : cachedRegex(asRegex);
+  if (typeof compiled === 'string') throw new TransformError(`${W}: ${compiled}`);
+  const re: LinearRegex | undefined = compiled;
   const newStr = a.new_str === undefined ? undefined : text(a, 'new_str', W);
   if (newStr !== undefined && find === undefined) throw new TransformError(`${W}: \`new_str\` needs \`find_str\` or \`regex\``);
   if (key === undefined && values === undefined && find === undefined)
