@@ -99,7 +99,19 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     writeFileSync(join(server.root, `${mode}-key.txt`), 'by key');
     const r = await run(mode, { operation: 'get', path: `/${mode}-key.txt`, password: undefined, private_key: 'a|secret::KEY|', private_key_passphrase: 'a|secret::PASSPHRASE|' });
     expect(body(r).Files.content).toBe('by key');
+    // Again, with the key parsed on the first run (runtime/actions/sftp/private-key.ts).
+    const again = await run(mode, { operation: 'get', path: `/${mode}-key.txt`, password: undefined, private_key: 'a|secret::KEY|', private_key_passphrase: 'a|secret::PASSPHRASE|' });
+    expect(body(again).Files.content).toBe('by key');
     for (const secret of [server.passphrase, server.privateKey.split('\n')[1]!, server.password]) expect(JSON.stringify(r)).not.toContain(secret);
+  });
+
+  it('a private key that cannot be used fails the action saying so, each time, before any connection', async () => {
+    const before = server.connections();
+    for (let i = 0; i < 2; i++) {
+      const r = await run(mode, { operation: 'list', path: '/', password: undefined, private_key: 'not a key' });
+      expect(JSON.stringify(body(r))).toMatch(/sftp: \\"private_key\\" could not be used: Cannot parse privateKey: /);
+    }
+    expect(server.connections()).toBe(before);
   });
 
   it('accept_any_host_key skips the check', async () => {

@@ -1,10 +1,11 @@
 // One SSH connection with its SFTP session per attempt, closed whatever happens: the socket goes
 // through the outbound policy (the same vetted lookup as HTTP), the server's key is checked against
 // host_key, and the private key is offered before the password (spec Authentication 2).
-import { Client, type AuthenticationType, type SFTPWrapper } from 'ssh2';
+import { Client, type AnyAuthMethod, type SFTPWrapper } from 'ssh2';
 import { policedConnect } from '../http/destination.ts';
 import { Refused } from '../../refused.ts';
 import { fingerprint } from './fingerprint.ts';
+import { privateKeyOf } from './private-key.ts';
 import { SftpConfigError, type SftpSettings } from './settings.ts';
 import { SftpError } from './errors.ts';
 
@@ -19,6 +20,19 @@ const CLOSE_WAIT_MS = 2000;
 
 export async function openSession(s: SftpSettings, signal?: AbortSignal): Promise<Session> {
   const where = `${s.user}@${s.host}:${s.port}`;
+  // The key first, then the password. The key is parsed once per key text (privateKeyOf; given as
+  // `privateKey`, ssh2 would parse it on every connect) and before anything is opened: a key that
+  // cannot be used fails the attempt without a connection.
+  const auth: AnyAuthMethod[] = [];
+  if (s.privateKey) {
+    try {
+      auth.push({ type: 'publickey', username: s.user, key: privateKeyOf(s.privateKey, s.passphrase) });
+    } catch (e) {
+      // ssh2's message never contains the key.
+      throw new SftpConfigError(`sftp: "private_key" could not be used: ${(e as Error).message}`);
+    }
+  }
+  if (s.password) auth.push({ type: 'password', username: s.user, password: s.password });
   // A denied IP literal throws here, before anything is opened.
   const sock = policedConnect(s.host, s.port);
   const client = new Client();
@@ -33,9 +47,6 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
     clearTimeout(timer);
   };
   let seen: string | undefined;
-  const auth: AuthenticationType[] = [];
-  if (s.privateKey) auth.push('publickey');
-  if (s.password) auth.push('password');
   const ready = new Promise<void>((resolve, reject) => {
     client.once('ready', () => resolve());
     client.once('error', (e: Error & { level?: string }) => reject(connectError(e, s, where, seen)));
@@ -48,15 +59,12 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
     try {
       client.connect({
         sock, username: s.user, readyTimeout: s.timeoutMs, authHandler: auth,
-        ...(s.password ? { password: s.password } : {}),
-        ...(s.privateKey ? { privateKey: s.privateKey } : {}),
-        ...(s.passphrase ? { passphrase: s.passphrase } : {}),
         hostVerifier: (key: Buffer) => { seen = fingerprint(key); return s.hostKey === undefined || seen === s.hostKey; },
       });
     } catch (e) {
       sock.destroy();
-      // ssh2 parses the key synchronously; its message never contains the key.
-      throw new SftpConfigError(`sftp: "private_key" could not be used: ${(e as Error).message}`);
+      // ssh2 checks its settings synchronously (the key was checked above).
+      throw new SftpConfigError(`sftp: the connection settings were refused: ${(e as Error).message}`);
     }
     await ready;
     const sftp = await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((e, w) => (e ? reject(new SftpError(`sftp ${where}: the server refused the SFTP subsystem: ${e.message}`, 'connect')) : resolve(w))));
