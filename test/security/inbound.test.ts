@@ -127,6 +127,12 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect((await fetch(`${url}/hello`, { headers: { authorization: `Bearer ${otherAud}` } })).status).toBe(401);
     const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"iss":"https://idp.test","aud":"pipewright"}').toString('base64url')}.`;
     expect((await fetch(`${url}/hello`, { headers: { authorization: `Bearer ${none}` } })).status).toBe(401);
+    // HS384 and HS512 with the same secret (the secret is imported once per algorithm), each twice,
+    // and a token signed with another secret after them.
+    for (const alg of ['HS384', 'HS512', 'HS384', 'HS512', 'HS256']) {
+      expect((await fetch(`${url}/hello`, { headers: { authorization: `Bearer ${await sign({ sub: 'u2' }, alg, secret)}` } })).status).toBe(200);
+      expect((await fetch(`${url}/hello`, { headers: { authorization: `Bearer ${await sign({ sub: 'u2' }, alg, new TextEncoder().encode(`${HS}y`))}` } })).status).toBe(401);
+    }
   });
 
   it('RS256 and ES256 JWTs through the JWKS URL', async () => {
