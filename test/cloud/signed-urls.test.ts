@@ -148,6 +148,13 @@ describe.each(MODES)('google (%s)', (mode) => {
     const r = await run(mode, 'google', { credential: 'GCS', get_signed_download_url: { bucket: 'b', key: 'k' } }, {}, { GCS_SERVICE_ACCOUNT: '{"client_email": "x@y"}' });
     expect((r.response.body as any).error).toMatchObject({ action: 'Link', detail: 'google: SERVICE__SECRET__GCS_SERVICE_ACCOUNT has no client_email and private_key (expected the service account\'s JSON key)' });
   });
+
+  it('a private key that is not one fails every time (keys are parsed once, failures never kept)', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await run(mode, 'google', { credential: 'GCS', get_signed_download_url: { bucket: 'b', key: 'k' } }, {}, { GCS_SERVICE_ACCOUNT: '{"client_email": "x@y", "private_key": "not a key"}' });
+      expect((r.response.body as any).error).toMatchObject({ action: 'Link', detail: 'google: the service account\'s private_key could not sign (not a PEM RSA private key?)' });
+    }
+  });
 });
 
 describe('aws and google at check', () => {
