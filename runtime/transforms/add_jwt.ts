@@ -7,6 +7,7 @@ import { SignJWT } from 'jose';
 import { durationMs } from '../values/duration.ts';
 import { durationProblem } from '../values/bounds.ts';
 import { TransformError } from './types.ts';
+import { hmacKey } from '../values/hmac-key.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
@@ -47,7 +48,8 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
     const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
     if (claims.iat === undefined) jwt.setIssuedAt(now);
     if (expSecs !== undefined) jwt.setExpirationTime(now + expSecs);
-    return writeKey(data, a, await jwt.sign(secret), W);
+    // The secret imported once (runtime/values/hmac-key.ts), not by jose on every call.
+    return writeKey(data, a, await jwt.sign(await hmacKey(text(a, 'secret', W), 'HS256', 'sign')), W);
   } catch (e) {
     if (e instanceof TransformError) throw e;
     throw new TransformError(`${W}: ${(e as Error).message}`); // jose names the bad claim, never the key

@@ -4,6 +4,7 @@
 // it, so verified is false and the payload must not be trusted for access decisions.
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { TransformError } from './types.ts';
+import { hmacKey, isHmacAlg } from '../values/hmac-key.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 
@@ -20,8 +21,13 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
       throw new TransformError(`${W}: \`token\` is not a JWT`);
     }
   }
-  const secret = Buffer.from(text(a, 'secret', W, { nonEmpty: true }), 'utf8');
+  const secretText = text(a, 'secret', W, { nonEmpty: true });
   try {
+    // The secret imported once per algorithm (runtime/values/hmac-key.ts); a token whose header
+    // cannot be read or names another algorithm gets the raw bytes, so jose says why as before.
+    let alg: unknown;
+    try { alg = decodeProtectedHeader(token).alg; } catch { /* reported by jwtVerify */ }
+    const secret = isHmacAlg(alg) ? await hmacKey(secretText, alg, 'verify') : Buffer.from(secretText, 'utf8');
     const r = await jwtVerify(token, secret, { algorithms: ['HS256', 'HS384', 'HS512'], currentDate: new Date(nowMs()) });
     return writeKey(data, a, { header: r.protectedHeader, payload: r.payload, verified: true }, W);
   } catch (e) {

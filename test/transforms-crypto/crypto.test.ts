@@ -1,6 +1,6 @@
 // Hashing, random generation, encryption, signing and the two verifying assertions.
 import bcryptjs from 'bcryptjs';
-import { decodeJwt } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asserts } from '../../runtime/asserts/index.ts';
 import { transforms } from '../../runtime/transforms/index.ts';
@@ -132,6 +132,16 @@ describe('add_jwt / read_jwt', () => {
     await failure('add_jwt', {}, { key: 'j', secret, data: {}, exp: 'soon' });
     await failure('read_jwt', {}, { key: 'c', token: 'not.a.jwt' });
     await failure('read_jwt', {}, { key: 'c', token: 42 });
+  });
+  it('read_jwt verifies HS256, HS384 and HS512 with one secret, again and again; a token of another algorithm is refused', async () => {
+    const key = new TextEncoder().encode(secret);
+    for (const alg of ['HS384', 'HS512', 'HS256', 'HS384', 'HS512']) {
+      const token = await new SignJWT({ sub: alg }).setProtectedHeader({ alg }).sign(key);
+      expect(await t('read_jwt', {}, { key: 'c', token, secret })).toEqual({ c: { header: { alg }, payload: { sub: alg }, verified: true } });
+      expect((await failure('read_jwt', {}, { key: 'c', token, secret: `${secret}x` })).message).toMatch(/signature/);
+    }
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`;
+    expect((await failure('read_jwt', {}, { key: 'c', token: none, secret })).message).toMatch(/^read_jwt: invalid token: /);
   });
 });
 
