@@ -66,6 +66,9 @@ describe.skipIf(opensslMissing)(`TLS options${opensslMissing ? ` (skipped: ${ope
     const bad = { ca: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' };
     expect(() => tlsOptions(bad)).toThrow(/^http\.ca is not a valid certificate/);
     expect(() => tlsOptions(bad)).toThrow(/^http\.ca is not a valid certificate/);
+    // A value JSON cannot write as itself is checked, not answered by a remembered setting.
+    expect(tlsOptions({ root_certificates: [] })).toBeUndefined();
+    expect(() => tlsOptions({ accept_invalid_certs: Number.NaN, root_certificates: [] })).toThrow('http.accept_invalid_certs must be a boolean');
   });
 
   it('refuses malformed PEM before connecting', async () => {

@@ -105,7 +105,7 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     for (const secret of [server.passphrase, server.privateKey.split('\n')[1]!, server.password]) expect(JSON.stringify(r)).not.toContain(secret);
   });
 
-  it('a private key that cannot be used fails the action saying so, each time, before any connection', async () => {
+  it('a private key that cannot be used fails the action saying so, each time, before the SSH connection starts', async () => {
     const before = server.connections();
     for (let i = 0; i < 2; i++) {
       const r = await run(mode, { operation: 'list', path: '/', password: undefined, private_key: 'not a key' });

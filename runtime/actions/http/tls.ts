@@ -25,6 +25,9 @@ const MAX_MADE = 100;
 export function tlsOptions(config: Record<string, unknown>): TlsOptions | undefined {
   const invalid = config.accept_invalid_certs, ca = config.ca, roots = config.root_certificates;
   if (!isSet(invalid) && !isSet(ca) && !isSet(roots)) return undefined;
+  // Only settings of the shapes a config gives are remembered (JSON would write NaN as null, and a
+  // remembered "not set" must not answer for a value that make() refuses).
+  if (!plain(invalid) || !plain(ca) || !(plain(roots) || (Array.isArray(roots) && roots.every(plain)))) return make(config);
   const key = JSON.stringify([invalid ?? null, ca ?? null, roots ?? null]);
   const known = made.get(key);
   if (known) return known.options;
@@ -68,6 +71,9 @@ function pems(v: unknown, field: string): string[] {
   }
   return blocks;
 }
+
+/** A value JSON writes as itself: a string, a boolean, null or absent. */
+const plain = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string' || typeof v === 'boolean';
 
 function isSet(v: unknown): boolean {
   return v !== undefined && v !== null;

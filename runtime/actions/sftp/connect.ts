@@ -20,21 +20,22 @@ const CLOSE_WAIT_MS = 2000;
 
 export async function openSession(s: SftpSettings, signal?: AbortSignal): Promise<Session> {
   const where = `${s.user}@${s.host}:${s.port}`;
+  // A denied IP literal throws here, before anything is opened (the policy's refusal comes first).
+  const sock = policedConnect(s.host, s.port);
   // The key first, then the password. The key is parsed once per key text (privateKeyOf; given as
-  // `privateKey`, ssh2 would parse it on every connect) and before anything is opened: a key that
-  // cannot be used fails the attempt without a connection.
+  // `privateKey`, ssh2 would parse it on every connect); one that cannot be used fails the attempt
+  // before the SSH client starts (the socket is dropped at once, nothing to wait for).
   const auth: AnyAuthMethod[] = [];
   if (s.privateKey) {
     try {
       auth.push({ type: 'publickey', username: s.user, key: privateKeyOf(s.privateKey, s.passphrase) });
     } catch (e) {
+      sock.destroy();
       // ssh2's message never contains the key.
       throw new SftpConfigError(`sftp: "private_key" could not be used: ${(e as Error).message}`);
     }
   }
   if (s.password) auth.push({ type: 'password', username: s.user, password: s.password });
-  // A denied IP literal throws here, before anything is opened.
-  const sock = policedConnect(s.host, s.port);
   const client = new Client();
   // Errors after the handshake (a reset socket) reach the pending SFTP request as its failure; an
   // 'error' event without a listener would crash the process.
