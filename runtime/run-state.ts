@@ -1,6 +1,6 @@
 // Everything a run has done, as plain JSON: persisted and resumed at any action, on any node.
 
-export type Trigger = 'http' | 'schedule' | 'mqtt' | 'ws' | 'mcp' | 'agent' | 'cli' | 'resume' | 'test';
+export type Trigger = 'http' | 'schedule' | 'mqtt' | 'ws' | 'mcp' | 'agent' | 'cli' | 'test';
 
 export interface RequestData {
   method: string;

@@ -4,7 +4,7 @@
 // it, so verified is false and the payload must not be trusted for access decisions.
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
 import { TransformError } from './types.ts';
-import { hmacKey, isHmacAlg } from '../values/hmac-key.ts';
+import { HMAC_ALGS, hmacKey, isHmacAlg } from '../values/hmac-key.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 
@@ -28,7 +28,7 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
     let alg: unknown;
     try { alg = decodeProtectedHeader(token).alg; } catch { /* reported by jwtVerify */ }
     const secret = isHmacAlg(alg) ? await hmacKey(secretText, alg, 'verify') : Buffer.from(secretText, 'utf8');
-    const r = await jwtVerify(token, secret, { algorithms: ['HS256', 'HS384', 'HS512'], currentDate: new Date(nowMs()) });
+    const r = await jwtVerify(token, secret, { algorithms: HMAC_ALGS, currentDate: new Date(nowMs()) });
     return writeKey(data, a, { header: r.protectedHeader, payload: r.payload, verified: true }, W);
   } catch (e) {
     if (e instanceof TransformError) throw e;

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { continueRun } from '../../runtime/durable/resumer.ts';
 import { executeInterface, newRunState, resumeRun, type RunOptions } from '../../runtime/exec/run.ts';
+import { runHooks } from '../../runtime/server/hooks.ts';
 import type { RunState } from '../../runtime/run-state.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { capturedLog } from '../ops/helpers.ts';
@@ -95,6 +97,21 @@ describe('a run parked by a delay', () => {
     expect(r.response).toMatchObject({ status: 200, body: { First: 7, Wait: null, After: { first: 7, waited: null, lang: 'en' } } });
     expect(r.state).toMatchObject({ status: 'succeeded', cursor: 3, startedAt: '2026-03-01T10:00:00.250Z', wake: undefined });
     expect(r.state.steps.Wait).toEqual({ outcome: 'succeeded', attempts: 1, data: null });
+  });
+
+  it.each(MODES)('continued by the resumer, keeps the whole record it wrote; the after-run hooks run and write no shorter one over it (%s)', async (mode) => {
+    const { plan, start, store, due, env, services } = await setup(mode);
+    const first = await start('later', { id: 7 });
+    const hooks = runHooks({ env, services, warn: () => {} });
+    let after = 0;
+    const done = await continueRun({ plans: [plan], store, env, services, node: 'node', hooks: { afterRun: (p, i, r) => { after++; hooks.afterRun(p, i, r); } } }, await due(t0 + 10_000), { kind: 'wake' });
+    expect(done.status).toBe('succeeded');
+    expect(after).toBe(1);
+    const stored = (await store.loadRun(first.state.id))!;
+    expect(stored.response).toMatchObject({ status: 200, body: { First: 7, After: { first: 7, waited: null, lang: 'en' } } });
+    expect(Object.keys(stored.steps)).toEqual(['First', 'Wait', 'After']);
+    expect(stored.request.body).toEqual({ id: 7 });
+    expect(stored.deadline).toBe('2026-03-02T10:00:00.250Z');
   });
 });
 

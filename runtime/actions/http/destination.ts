@@ -6,6 +6,7 @@ import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { Refused } from '../../refused.ts';
 import { currentOutboundPolicy, refusal } from '../../network/outbound.ts';
+import { TextMemo } from '../../values/text-memo.ts';
 
 /** The error a refused destination fails with (answered 403, never retried). */
 export const denied = (why: string) => new Refused(`outbound call refused: ${why}`, 403);
@@ -46,15 +47,9 @@ export function policedConnect(host: string, port: number): Socket {
 
 /** The IP-literal host of a URL (undefined for a name), remembered per origin: parsing a URL
  *  on every request showed in profiles. Bounded: origins come from configs and requests. */
-const literals = new Map<string, string>(); // '' for a name: one lookup per request
+const literals = new TextMemo<string>(1000); // '' for a name
 function literalHost(url: string): string | undefined {
-  let host = literals.get(url);
-  if (host === undefined) {
-    const h = hostOf(url);
-    host = isIP(h) ? h : '';
-    if (literals.size >= 1000) literals.clear();
-    literals.set(url, host);
-  }
+  const host = literals.get(url, () => { const h = hostOf(url); return isIP(h) ? h : ''; });
   return host === '' ? undefined : host;
 }
 

@@ -7,18 +7,17 @@
 // from NODE_EXTRA_CA_CERTS are not part of that list, so a pool with root_certificates loses them.
 import { createHash, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
+import { TextMemo } from '../../values/text-memo.ts';
 
 export interface TlsOptions { rejectUnauthorized?: boolean; ca?: string[] }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
-// The options made from each distinct setting, with the key their connection pool is found by: the
-// settings are the same on every request of an action, and making them (parsing each certificate,
-// then hashing a CA list that can be the whole root store for the pool's key) cost 0.1–0.8 ms a
-// request. Bounded: settings come from configs, and a marker could vary them.
-const made = new Map<string, { options: TlsOptions | undefined; key: string }>();
+// The options made from each distinct setting, and the key their connection pool is found by:
+// making them per request (parsing each certificate, then hashing a CA list that can be the whole
+// root store for the pool's key) cost 0.1–0.8 ms a request in process.
+const made = new TextMemo<TlsOptions | undefined>(100);
 const keys = new WeakMap<TlsOptions, string>();
-const MAX_MADE = 100;
 
 /** undefined when no TLS setting is present (undici's defaults, shared pool). Throws on bad PEM
  *  (every time: a refused setting is not remembered). The same settings give the same object. */
@@ -29,13 +28,11 @@ export function tlsOptions(config: Record<string, unknown>): TlsOptions | undefi
   // remembered "not set" must not answer for a value that make() refuses).
   if (!plain(invalid) || !plain(ca) || !(plain(roots) || (Array.isArray(roots) && roots.every(plain)))) return make(config);
   const key = JSON.stringify([invalid ?? null, ca ?? null, roots ?? null]);
-  const known = made.get(key);
-  if (known) return known.options;
-  const options = make(config);
-  if (made.size >= MAX_MADE) made.clear();
-  made.set(key, { options, key });
-  if (options) keys.set(options, createHash('sha256').update(key).digest('base64'));
-  return options;
+  return made.get(key, () => {
+    const options = make(config);
+    if (options) keys.set(options, createHash('sha256').update(key).digest('base64'));
+    return options;
+  });
 }
 
 /** What tells the connection pools of two TLS settings apart: a digest of the settings as written

@@ -3,10 +3,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { InboundSettings } from './settings.ts';
-import { hmacKey, isHmacAlg } from '../../values/hmac-key.ts';
+import { HMAC_ALGS, hmacKey, isHmacAlg } from '../../values/hmac-key.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
-const HS = ['HS256', 'HS384', 'HS512'];
 const ASYM = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 export type Verdict = 'ok' | 'missing' | 'invalid';
@@ -22,7 +21,7 @@ export function verifier(s: InboundSettings, extraKeys: string[] = []): Verifier
     try { alg = decodeProtectedHeader(t).alg; } catch { return false; }
     try {
       // The secret imported once per algorithm (runtime/values/hmac-key.ts), not by jose per request.
-      if (s.jwtSecret && isHmacAlg(alg)) await jwtVerify(t, await hmacKey(s.jwtSecret, alg, 'verify'), { ...claims, algorithms: HS });
+      if (s.jwtSecret && isHmacAlg(alg)) await jwtVerify(t, await hmacKey(s.jwtSecret, alg, 'verify'), { ...claims, algorithms: HMAC_ALGS });
       else if (jwks && alg && ASYM.includes(alg)) await jwtVerify(t, jwks, { ...claims, algorithms: ASYM });
       else return false;
       return true;
