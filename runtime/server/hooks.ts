@@ -9,7 +9,7 @@ import { ErrorHandlers } from '../exec/on-error.ts';
 import type { RunResult } from '../exec/run.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
 import { redactorOf } from '../values/redact.ts';
-import { finishedRecord } from './run-record.ts';
+import { finishedRecord, keptFinished } from './run-record.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -24,8 +24,9 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       errorHandlers.afterRun(plan, iface.name, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       const st = result.state;
-      // A resumed run's record is written whole by the resumer; a suspended one is in the store already.
-      if (o.services.store && st.status !== 'suspended' && !result.recorded) {
+      // A resumed run's record is written whole by the resumer; a suspended one is in the store
+      // already; a run that gave its caller a success at once is not kept (keptFinished).
+      if (o.services.store && st.status !== 'suspended' && !result.recorded && keptFinished(result)) {
         const r = finishedRecord(result, redactorOf(o.env));
         const store = o.services.store;
         // A store that keeps records in this process keeps them at once: no promise per request.

@@ -8,10 +8,23 @@
 // the redaction of secrets waits until a store writes it (Postgres: at once) or someone reads it
 // (memory: most runs never are). The redactor's secrets are fixed at start, so a later redaction
 // gives the same text.
-import type { RunResult } from '../exec/run.ts';
+import { runSucceeded, type RunResult } from '../exec/run.ts';
 import type { RunState } from '../run-state.ts';
 import type { RecordText } from '../store-types.ts';
 import { redactRunJson, type Redactor } from '../values/redact.ts';
+
+/** Triggers whose caller receives the run's response itself (an HTTP client, an MCP tool call, a
+ *  WebSocket frame's sender). */
+const ANSWERED: ReadonlySet<RunState['trigger']> = new Set(['http', 'mcp', 'ws']);
+
+/** Whether a finished run is kept for GET /_ap/runs/<id>: a failed run (an operator looks it up by the
+ *  x-run-id a client reports) and a run nobody waited on (a schedule's tick, an MQTT message) are; a
+ *  run whose caller got a success at once is not: the caller holds everything the record would show,
+ *  and execution history is the capture's, off unless an interface asks (spec: `capture`, "absent
+ *  means off"). Writing it was the largest per-request cost left on the request path. */
+export function keptFinished(result: RunResult): boolean {
+  return !(ANSWERED.has(result.state.trigger) && runSucceeded(result));
+}
 
 const redactions = new WeakMap<Redactor, RecordText['redact']>();
 

@@ -28,7 +28,8 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
   app.get('/_ap/runs/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     const run = await o.store.loadRun(id);
-    if (!run) return reply.code(404).send({ error: { status: 404, message: 'unknown run' } });
+    // Runs that answered their caller with a success are not kept (run-record.ts, keptFinished).
+    if (!run) return reply.code(404).send({ error: { status: 404, message: 'unknown run: no run with this id is kept here (runs that answered their caller with a success are not; an interface\'s `capture: all` keeps them under /_ap/captures)' } });
     return reply.send({
       id: run.id, config: run.config, interface: run.iface, status: run.status, started_at: run.startedAt,
       current_action: run.status === 'suspended' || run.status === 'running' ? run.wake?.action ?? null : null,

@@ -1,6 +1,7 @@
-// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): the record (what the route shows,
-// and the request's method and path) is written out at finish and redacted when read, so the outcome
-// shows the body the client got, secrets redacted.
+// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): a failed run's record (what the
+// route shows, and the request's method and path) is written out at finish and redacted when read, so
+// the outcome shows the body the client got, secrets redacted; a run that answered with a success is
+// not kept (its caller holds all of it; capture keeps such runs when asked).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -19,6 +20,13 @@ interfaces:
       - name: Up
         url: a|var::API|/doc
         output: http
+  failing:
+    response: { http_code_on_error: 502 }
+    actions:
+      - name: Up
+        url: a|var::API|/doc
+        assert: { tests: [{ value: "a|body::n|", is_equal_to: 2 }] }
+        output: http
 `;
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
@@ -27,18 +35,31 @@ beforeAll(async () => { up = await countingUpstream({ '/doc': (_q, res) => json(
 afterAll(async () => { for (const c of closers) await c(); await up.close(); await closeHttpPools(); });
 
 describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
-  it('a finished run reads back with its outcome body, redacted', async () => {
+  it('a failed run reads back with its outcome body, redacted', async () => {
     const env = secretEnv({ API: up.url }, { TOKEN: SECRET });
     const { app, url } = await serveWith([await planOf('records.yaml', mode, CONFIG)], env, { store: new MemoryStore() });
     closers.push(() => app.close());
-    const res = await fetch(`${url}/object`);
-    expect(res.status).toBe(200);
+    const res = await fetch(`${url}/failing`);
+    expect(res.status).toBe(502);
+    const answered = await res.json();
     const run = await (await fetch(`${url}/_ap/runs/${res.headers.get('x-run-id')}`)).text();
     expect(run).not.toContain(SECRET);
     expect(JSON.parse(run)).toEqual({
-      id: res.headers.get('x-run-id'), config: 'records', interface: 'object', status: 'succeeded', started_at: expect.any(String), current_action: null,
-      outcome: { http_code: 200, body: { n: 1.5, echoed: '[redacted]' } },
+      id: res.headers.get('x-run-id'), config: 'records', interface: 'failing', status: 'failed', started_at: expect.any(String), current_action: null,
+      outcome: { http_code: 502, body: answered },
     });
+  });
+
+  it('a run that answered with a success is not kept: 404, saying why', async () => {
+    const store = new MemoryStore();
+    const { app, url } = await serveWith([await planOf('records.yaml', mode, CONFIG)], secretEnv({ API: up.url }, { TOKEN: SECRET }), { store });
+    closers.push(() => app.close());
+    const res = await fetch(`${url}/object`);
+    expect(res.status).toBe(200);
+    expect(await store.loadRun(res.headers.get('x-run-id')!)).toBeUndefined();
+    const run = await fetch(`${url}/_ap/runs/${res.headers.get('x-run-id')}`);
+    expect(run.status).toBe(404);
+    expect((await run.json() as { error: { message: string } }).error.message).toContain('runs that answered their caller with a success are not');
   });
 
   it('the record keeps what the route shows and the request line, not request data or headers', async () => {
@@ -46,12 +67,13 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     const store = new MemoryStore();
     const { app, url } = await serveWith([await planOf('records.yaml', mode, CONFIG)], env, { store });
     closers.push(() => app.close());
-    const res = await fetch(`${url}/object?q=1`, { headers: { 'x-trace': 'trace-value' } });
+    const res = await fetch(`${url}/failing?q=1`, { headers: { 'x-trace': 'trace-value' } });
+    const answered = await res.json();
     const run = (await store.loadRun(res.headers.get('x-run-id')!))!;
-    expect(run).toMatchObject({ config: 'records', iface: 'object', trigger: 'http', status: 'succeeded', cursor: 1 });
-    expect(run.request).toEqual({ method: 'GET', path: '/object', params: {}, headers: {}, body: null, rawBody: '' });
+    expect(run).toMatchObject({ config: 'records', iface: 'failing', trigger: 'http', status: 'failed', cursor: 1 });
+    expect(run.request).toEqual({ method: 'GET', path: '/failing', params: {}, headers: {}, body: null, rawBody: '' });
     expect(run.steps).toEqual({});
-    expect(run.response).toEqual({ status: 200, headers: {}, body: { n: 1.5, echoed: '[redacted]' } });
+    expect(run.response).toEqual({ status: 502, headers: {}, body: answered });
     expect(JSON.stringify(run)).not.toContain('trace-value');
   });
 });
