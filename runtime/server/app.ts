@@ -1,6 +1,6 @@
 // The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
 // inbound credential gate unless the interface is `public: true`.
-import Fastify, { type FastifyInstance, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, type Services } from '../services.ts';
@@ -19,7 +19,7 @@ import type { Authenticate } from '../realtime/ws-server.ts';
 import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
-import { logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
+import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
 import { checkAccepts } from './accepts.ts';
@@ -65,12 +65,23 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   linkPlans(services, plans, runnerOf(env, services));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
   const hooks = o.hooks ?? runHooks({ env, services, warn });
-  const app = Fastify({ logger: o.logger ?? false, ...requestIds, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true } });
+  let lines: RequestLine | undefined;
+  const app = Fastify({
+    logger: o.logger ?? false, ...requestIds, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true },
+    // A URL fastify cannot route (a malformed escape, an overlong parameter) is answered as every
+    // other refusal is, with a run id and a request line, not with fastify's own body and no line.
+    frameworkErrors: (err, req, reply: FastifyReply) => {
+      const status = err.statusCode ?? 400;
+      reply.code(status).header('x-run-id', req.id).send({ error: { status, message: status < 500 ? err.message : 'internal error' } });
+      lines?.(req, reply);
+    },
+  });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  if (services.log) registerRequestLog(app, services.log, env);
+  // Before any route: it adds the line's hook to each route as it is registered.
+  if (services.log) lines = registerRequestLog(app, services.log, env);
   closeConnectionsWhenDraining(app);
   const inbound: InboundSettings = o.inbound ?? { apiKeys: [], ...(o.adminToken ? { adminToken: o.adminToken } : {}) };
   const gate = interfaceGate(inbound);
@@ -104,7 +115,9 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       // The network policy first, then credentials: both before the body is read.
       const policy = networkHook(plan, i);
       const onRequest = [...(policy ? [policy] : []), ...(gate && !i.public ? [gate] : [])];
-      app.route({ method: methods, url: i.route, onRequest, handler: async (req, reply) => {
+      // Without onRequest hooks (which may answer instead of the handler) the handler writes the line.
+      const direct = lines && !onRequest.length ? lines : undefined;
+      app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: async (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
         let result;
@@ -112,7 +125,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         try {
           result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel } });
         } catch (e) {
-          if (e instanceof RunStopped) return answerStopped(reply, plan, i, e);
+          if (e instanceof RunStopped) { answerStopped(reply, plan, i, e); direct?.(req, reply); return reply; }
           throw e;
         } finally {
           runOver(req, cancel);
@@ -122,18 +135,23 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         const enc = encodeResponse(result.response, i.output);
         if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
         hooks.afterRun(plan, i, result);
-        return reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
+        reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
+        direct?.(req, reply);
+        return reply;
       } });
     }
   }
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
+    lines?.(req, reply);
   });
   app.setErrorHandler((err: Error, req, reply) => {
     const status = err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
     logHandlerError(services.log, req, err, status);
     reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
+    // A run cancelled by its client's disconnect (499) has its line from the abort hook.
+    if (status !== 499) lines?.(req, reply);
   });
   app.decorate('errorHandlers', hooks.errorHandlers);
   return app;

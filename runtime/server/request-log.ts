@@ -44,29 +44,62 @@ export function runIdOf(req: FastifyRequest): string {
   return served.get(req)?.result?.state.id ?? req.id;
 }
 
-export const requestIds = { genReqId: () => randomUUID(), requestIdHeader: false as const };
+/** When fastify started on a request (set as it makes the request's id, before routing and the
+ *  body): the line's duration counts from here, with or without fastify's response listeners. */
+const STARTED = Symbol('pipewright.started');
+// Set once a request's line is written: a route's onResponse hook and the error path may both try.
+const LOGGED = Symbol('pipewright.logged');
+type Marked = { [STARTED]?: number; [LOGGED]?: true };
 
-export function registerRequestLog(app: FastifyInstance, log: Logger, env: Environment): void {
+export const requestIds = {
+  genReqId: (raw: object) => { (raw as Marked)[STARTED] = performance.now(); return randomUUID(); },
+  requestIdHeader: false as const,
+};
+
+/** Writes a request's line once its response is sent (the caller's job on routes registered with
+ *  DIRECT_LINE; a no-op for a request already logged). */
+export type RequestLine = (req: FastifyRequest, reply: FastifyReply) => void;
+
+/** Route config of a route that writes its own line after sending (`lines(req, reply)`): an
+ *  interface's route without onRequest hooks. fastify sets up response listeners and runs a hook
+ *  chain on every response of a route that has an onResponse hook; these routes skip both. */
+export const DIRECT_LINE = { pipewrightDirectLine: true } as const;
+
+export function registerRequestLog(app: FastifyInstance, log: Logger, env: Environment): RequestLine {
   // A client that goes away gets no response, so no onResponse: its line says so.
   app.addHook('onRequestAbort', async (req: FastifyRequest) => {
     const s = served.get(req);
     log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: pathOf(req.url), status: 499 }, 'request aborted by the client');
   });
-  // A callback hook, not an async one: it runs on every response (no promise, no extra turn).
-  app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
-    try { requestLine(req, reply); } catch (e) { done(e as Error); return; }
+  const line: RequestLine = (req, reply) => {
+    const m = req.raw as Marked;
+    if (m[LOGGED]) return;
+    m[LOGGED] = true;
+    requestLine(req, reply, m[STARTED]);
+  };
+  // A callback hook, not an async one (no promise, no extra turn), added to each route as it is
+  // registered (the routes of plugins too) except those that write their own line.
+  const onResponse = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    try { line(req, reply); } catch (e) { done(e as Error); return; }
     done();
+  };
+  app.addHook('onRoute', (route) => {
+    if ((route.config as Partial<typeof DIRECT_LINE> | undefined)?.pipewrightDirectLine) return;
+    const own = route.onResponse;
+    route.onResponse = own ? [...(Array.isArray(own) ? own : [own]), onResponse] : [onResponse];
   });
+  return line;
 
-  function requestLine(req: FastifyRequest, reply: FastifyReply): void {
+  function requestLine(req: FastifyRequest, reply: FastifyReply, started: number | undefined): void {
     const s = served.get(req);
     answered(pending.get(req.server), s);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
-    // One shape for every line (no spreads); pino leaves the undefined fields out.
+    // One shape for every line (no spreads); undefined fields are left out.
     const line: Record<string, string | number | undefined> = {
       req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)), config: s?.plan.name, interface: s?.iface.name,
-      method: req.method, path: pathOf(req.url), status: reply.statusCode, duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+      method: req.method, path: pathOf(req.url), status: reply.statusCode,
+      duration_ms: started === undefined ? Math.round(reply.elapsedTime * 10) / 10 : Math.round((performance.now() - started) * 10) / 10,
     };
     const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as Level;
     if (!(custom?.fields && s?.result)) { writeFlatLine(log, level, line, 'request'); return; }

@@ -47,3 +47,10 @@ it('leaves out a line below the level', () => {
   writeFlatLine(log, 'warn', fields, 'request');
   expect(out.map((l) => JSON.parse(l).level)).toEqual(['warn']);
 });
+
+it('escapes a lone surrogate (valid JSON, as pino writes it through JSON.stringify) and writes a non-finite number as null', () => {
+  const { out, log } = lines();
+  writeFlatLine(log, 'info', { ...fields, path: '/\ud800x', duration_ms: Number.NaN }, 'request');
+  expect(out[0]).toContain('"path":"/\\ud800x"');
+  expect(JSON.parse(out[0]!)).toMatchObject({ path: '/\ud800x', duration_ms: null });
+});

@@ -93,5 +93,8 @@ describe.each(MODES)('%s', (mode) => {
     // Logged once the executor refused to start the next action.
     await until(() => lines.find((l) => l.msg === 'run cancelled: the client disconnected'));
     expect(up.count('/after')).toBe(0);
+    // The abort's line is the request's only one: the error path writes none for a 499.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines.filter((l) => l.msg === 'request')).toEqual([]);
   });
 });
