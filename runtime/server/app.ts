@@ -123,7 +123,8 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         let result;
         const cancel = abortOnDisconnect(req);
         try {
-          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel } });
+          // The request's id (a v4 UUID, made by requestIds) names its run too: one id per request.
+          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel }, runId: req.id });
         } catch (e) {
           if (e instanceof RunStopped) { answerStopped(reply, plan, i, e); direct?.(req, reply); return reply; }
           throw e;

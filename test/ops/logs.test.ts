@@ -84,7 +84,10 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect(lines.some((l) => l.interface === 'quiet')).toBe(false);
     expect(lines.find((l) => l.path === '/nowhere')).toMatchObject({ status: 404, msg: 'request' });
     const line = lines.find((l) => l.msg === 'request' && l.interface === 'hello')!;
-    expect(line.req_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(line.req_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // An HTTP run is named by its request's id: one id per request, in the header and the line.
+    expect(line.run_id).toBe(line.req_id);
+    expect(line.run_id).toBe(runId);
     expect(typeof line.duration_ms).toBe('number');
   });
 });
