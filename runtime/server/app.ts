@@ -67,7 +67,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const hooks = o.hooks ?? runHooks({ env, services, warn });
   let lines: RequestLine | undefined;
   const app = Fastify({
-    logger: o.logger ?? false, ...requestIds, bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true },
+    logger: o.logger ?? false, ...requestIds(() => env.uuid()), bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true },
     // A URL fastify cannot route (a malformed escape, an overlong parameter) is answered as every
     // other refusal is, with a run id and a request line, not with fastify's own body and no line.
     frameworkErrors: (err, req, reply: FastifyReply) => {
@@ -123,7 +123,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         let result;
         const cancel = abortOnDisconnect(req);
         try {
-          // The request's id (a v4 UUID, made by requestIds) names its run too: one id per request.
+          // The request's id (env.uuid, through requestIds) names its run too: one id per request.
           result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel }, runId: req.id });
         } catch (e) {
           if (e instanceof RunStopped) { answerStopped(reply, plan, i, e); direct?.(req, reply); return reply; }

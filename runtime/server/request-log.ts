@@ -2,7 +2,6 @@
 // duration), shaped by the interface's `log` setting (CustomLog: enabled, level, fields), and the
 // stack of every 5xx. The run id of a request that never started a run is its request id, so every
 // error response carries an id to find its log lines by (header x-run-id; bodies stay deterministic).
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
@@ -51,10 +50,12 @@ const STARTED = Symbol('pipewright.started');
 const LOGGED = Symbol('pipewright.logged');
 type Marked = { [STARTED]?: number; [LOGGED]?: true };
 
-export const requestIds = {
-  genReqId: (raw: object) => { (raw as Marked)[STARTED] = performance.now(); return randomUUID(); },
+/** Request ids from the environment's uuid (a random v4 UUID; fixed ones in tests), never from a
+ *  client's header: an HTTP run is named by its request's id. */
+export const requestIds = (uuid: () => string) => ({
+  genReqId: (raw: object) => { (raw as Marked)[STARTED] = performance.now(); return uuid(); },
   requestIdHeader: false as const,
-};
+});
 
 /** Writes a request's line once its response is sent (the caller's job on routes registered with
  *  DIRECT_LINE; a no-op for a request already logged). */
