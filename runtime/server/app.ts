@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
-import { linkPlans, systemClock, type Services } from '../services.ts';
+import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { executeInterface, runnerOf } from '../exec/run.ts';
 import { RunStopped } from '../exec/shutdown.ts';
@@ -124,7 +124,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         const cancel = abortOnDisconnect(req);
         try {
           // The request's id (env.uuid, through requestIds) names its run too: one id per request.
-          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: { ...services, cancel }, runId: req.id });
+          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id });
         } catch (e) {
           if (e instanceof RunStopped) { answerStopped(reply, plan, i, e); direct?.(req, reply); return reply; }
           throw e;
