@@ -3,7 +3,7 @@
 import { managedMode } from '../values/managed-mode.ts';
 import type { ActionOutcome } from '../actions/types.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
-import { copyRecord, setOwn } from '../values/build.ts';
+import { copyRecord, setOwn, withOwn } from '../values/build.ts';
 import { timerMs } from '../values/bounds.ts';
 import type { RunState, SeqState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
@@ -33,7 +33,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
       const r = timeoutMs === undefined
         ? itemResult(nested, httpOut, scope, seq, await runSequence(nested, scope, seq, run, services))
         : await withItemTimeout(runSequence(nested, scope, seq, run, services).then((paused) => itemResult(nested, httpOut, scope, seq, paused)), timeoutMs);
-      results[i] = inherit.length && r.ok ? { ...r, data: await withInherited(r.data, items[i], inherit, s) } : r;
+      results[i] = inherit.length && r.ok ? withOwn(r, 'data', await withInherited(r.data, items[i], inherit, s)) : r;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrencyOf(lk.concurrency), items.length) }, worker));

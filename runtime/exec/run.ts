@@ -9,7 +9,7 @@ import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
 import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
 import { untilShutdown } from './shutdown.ts';
-import { setOwn } from '../values/build.ts';
+import { copyRecord, setOwn, withOwn } from '../values/build.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 
 export interface RunOptions {
@@ -72,7 +72,8 @@ export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, 
 /** The scope leaves read, derived from the run state alone. */
 export function scopeOf(state: RunState, env: Environment): Scope {
   const r = state.request;
-  return { body: r.body, rawBody: r.rawBody, params: { ...r.params }, headers: r.headers, steps: state.steps, state: {}, env };
+  // The params are extended by declared params: a copy that stays fast to extend (values/build.ts).
+  return { body: r.body, rawBody: r.rawBody, params: copyRecord(r.params), headers: r.headers, steps: state.steps, state: {}, env };
 }
 
 /** Not async: handing back the run's own promise saves a promise and two turns on every request
@@ -98,7 +99,7 @@ async function withParams(i: InterfacePlan, state: RunState, s: Scope, o: Contin
   if (!params.ok) return finish(i, state, s, { kind: 'params', message: params.message });
   // Resolved params are part of the request from here on, so a resumed run sees them too.
   // (Without declared params they are the request's as they came: nothing to copy.)
-  state.request = { ...state.request, params: { ...s.params } };
+  state.request = withOwn(state.request, 'params', copyRecord(s.params));
   return proceed(i, state, s, o, 0);
 }
 

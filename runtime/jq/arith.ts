@@ -3,6 +3,7 @@ import { fail, fail1, fail2 } from './errors.ts';
 import { eq } from './compare.ts';
 import { split } from './strings.ts';
 import { isObject, put, type Obj } from './values.ts';
+import { copyRecord } from '../values/build.ts';
 
 const hasOwn = Object.hasOwn;
 
@@ -16,7 +17,7 @@ export function add(a: unknown, b: unknown): unknown {
   if (b === null) return a;
   if (typeof a === 'string' && typeof b === 'string') return a + b;
   if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
-  if (isObject(a) && isObject(b)) return { ...a, ...b };
+  if (isObject(a) && isObject(b)) return merged(a, b);
   fail2(a, b, 'cannot be added');
 }
 
@@ -26,8 +27,16 @@ export function sub(a: unknown, b: unknown): unknown {
   fail2(a, b, 'cannot be subtracted');
 }
 
+/** `{ ...a, ...b }`, built on a copy that stays fast to extend (values/build.ts): the spread form
+ *  costs about 1 µs a call on node 20, and jq adds objects once per element. */
+function merged(a: Obj, b: Obj): Obj {
+  const r = copyRecord(a);
+  for (const k of Object.keys(b)) put(r, k, b[k]);
+  return r;
+}
+
 function deepMerge(a: Obj, b: Obj): Obj {
-  const r = { ...a };
+  const r = copyRecord(a);
   for (const k of Object.keys(b)) {
     const x = hasOwn(r, k) ? r[k] : undefined;
     const y = b[k];

@@ -13,14 +13,18 @@ import type { Logger } from './logger.ts';
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal']);
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
-export const runFields = (run: RunState) => ({ run_id: run.id, config: run.config, interface: run.iface });
+export const runFields = (run: RunState): Record<string, unknown> => ({ run_id: run.id, config: run.config, interface: run.iface });
 
 /** Writes the action's messages of `phase`, interpolated against the scope as it is now. */
 export function logPhase(a: ActionPlan, phase: LogPhase, s: Scope, run: RunState, services: Services, extra?: Record<string, unknown>): void {
   const log = services.log;
   const leaf = a.logs?.[phase];
   if (!log || !leaf) return;
-  const base = { ...runFields(run), action: a.name, log: `${phase}_log`, ...extra };
+  // Built up from runFields' literal, not spread into another (values/build.ts).
+  const base: Record<string, unknown> = runFields(run);
+  base.action = a.name;
+  base.log = `${phase}_log`;
+  if (extra) Object.assign(base, extra);
   let list: unknown;
   try { list = leaf(s); } catch (e) {
     log.warn({ ...base, reason: (e as Error).message }, `${phase}_log of action "${a.name}" could not be built`);

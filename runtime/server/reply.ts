@@ -1,6 +1,7 @@
 // HttpResponse → bytes: strings as text (or JSON when they hold JSON and no type is set), everything
 // else as compact JSON. The same function serves the fast path, the interpreter and `pipewright run`.
 import type { HttpResponse } from '../exec/response.ts';
+import { copyRecord } from '../values/build.ts';
 
 export interface Encoded {
   status: number;
@@ -11,7 +12,7 @@ export interface Encoded {
 }
 
 export function encodeResponse(r: HttpResponse, output: 'http' | 'cli' | 'none' = 'http'): Encoded {
-  const headers = { ...r.headers };
+  const headers = copyRecord(r.headers); // extended below: not a spread copy (values/build.ts)
   for (const k in headers) if (!validHeader(k, headers[k]!)) return refuseHeader(k);
   if (output === 'none' && r.status < 400) return { status: 204, headers, payload: '' };
   if (typeof r.body === 'string') {

@@ -14,7 +14,8 @@ export function requestData(req: FastifyRequest): RequestData {
   return {
     method: req.method,
     path: req.url.split('?')[0]!,
-    params: { ...stringMap(req.query), ...stringMap(req.params) },
+    // Route params win over query params of the same name. (No spreads: see values/build.ts.)
+    params: stringMap(req.params, stringMap(req.query)),
     headers: stringMap(req.headers),
     body: decodeBody(rawBody, String(req.headers['content-type'] ?? '')),
     rawBody,

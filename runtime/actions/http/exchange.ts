@@ -1,5 +1,6 @@
 // One request of a plan (a page, when paginating) → its outcome. `timeout` bounds each request on
 // its own; the action's signal (its `timeout`, run cancellation) bounds the whole action.
+import { withOwn } from '../../values/build.ts';
 import type { ActionContext, ActionOutcome } from '../types.ts';
 import { digestAuthorization, pickDigestChallenge } from './digest.ts';
 import { pageKey } from './idempotency.ts';
@@ -21,7 +22,7 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   const target = url === plan.url ? plan.target : targetOf(url);
   const where = () => `${method} ${target.display}`;
   // The plan's headers as they are, unless this page adds its idempotency key (never mutated after).
-  const headers = plan.idempotency ? { ...plan.headers, [plan.idempotency.name]: pageKey(plan.idempotency, page) } : plan.headers;
+  const headers = plan.idempotency ? withOwn(plan.headers, plan.idempotency.name, pageKey(plan.idempotency, page)) : plan.headers;
   // A signal only where something can abort: the request's own timeout and/or the action's signal.
   const timer = timeoutMs === undefined ? undefined : new AbortController();
   const t = timer && setTimeout(() => timer.abort(new HttpTimeoutError(`timed out after ${timeoutMs}ms`)), timeoutMs);
@@ -38,7 +39,7 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
     if (res.status === 401 && plan.digest) {
       const challenge = pickDigestChallenge(flattenHeaders(res.headers)['www-authenticate']);
       const authorization = challenge && digestAuthorization(challenge, { ...plan.digest, method, uri: target.path, body });
-      if (authorization) res = await send(dispatcher, { ...base, headers: { ...headers, authorization } }, signal, maxBytes);
+      if (authorization) res = await send(dispatcher, withOwn(base, 'headers', withOwn(headers, 'authorization', authorization)), signal, maxBytes);
     }
     return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length };
   } catch (e) {

@@ -1,6 +1,7 @@
 // Config → everything needed to send: validated before any request, so a config mistake fails the
 // action without traffic. Header precedence, lowest first: passed-through incoming headers, the
 // body's content-type, auth settings, the idempotency key, then the configured `headers`.
+import { copyRecord } from '../../values/build.ts';
 import type { ActionContext } from '../types.ts';
 import { planAuth } from './auth.ts';
 import { normalizeDataType, type DataType } from './data-type.ts';
@@ -63,7 +64,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const ctConfigured = 'content-type' in configured;
   const done = (multipart: Multipart) => withBody(planBody(config, declared, pass, ctConfigured, multipart));
   const withBody = ({ body, contentType }: { body?: Buffer; contentType?: string }): Plan => {
-    const headers: Plan['headers'] = { ...pass.headers };
+    const headers: Plan['headers'] = copyRecord(pass.headers); // extended below: not a spread copy (values/build.ts)
     if (contentType) headers['content-type'] = contentType;
     // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
     // the settings win over an Authorization passed through from the incoming request.
