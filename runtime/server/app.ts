@@ -1,6 +1,6 @@
 // The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
 // inbound credential gate unless the interface is `public: true`.
-import Fastify, { type FastifyInstance, type FastifyReply, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
@@ -70,11 +70,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     logger: o.logger ?? false, ...requestIds(() => env.uuid()), bodyLimit: o.bodyLimit ?? 10 * 1024 * 1024, routerOptions: { ignoreTrailingSlash: true },
     // A URL fastify cannot route (a malformed escape, an overlong parameter) is answered as every
     // other refusal is, with a run id and a request line, not with fastify's own body and no line.
-    frameworkErrors: (err, req, reply: FastifyReply) => {
-      const status = err.statusCode ?? 400;
-      reply.code(status).header('x-run-id', req.id).send({ error: { status, message: status < 500 ? err.message : 'internal error' } });
-      lines?.(req, reply);
-    },
+    frameworkErrors: (err, req, reply) => answerError(err, req, reply),
   });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
@@ -146,15 +142,19 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
     lines?.(req, reply);
   });
-  app.setErrorHandler((err: Error, req, reply) => {
+  app.setErrorHandler((err: Error, req, reply) => answerError(err, req, reply));
+  app.decorate('errorHandlers', hooks.errorHandlers);
+  return app;
+
+  /** Every error answer, the handlers' and fastify's own (a URL it cannot route): a 4xx with its
+   *  message or "internal error" (its stack logged), the run id, and the request's line. */
+  function answerError(err: Error, req: FastifyRequest, reply: FastifyReply): void {
     const status = err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = status < 500 ? err.message : 'internal error';
     logHandlerError(services.log, req, err, status);
     reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
     // A run cancelled by its client's disconnect (499) has its line from the abort hook.
     if (status !== 499) lines?.(req, reply);
-  });
-  app.decorate('errorHandlers', hooks.errorHandlers);
-  return app;
+  }
 }
 

@@ -3,11 +3,10 @@
 // the takeovers, with empty request data, steps and sequence so it still reads as a run state. Not
 // the request's headers, params or body, each action's data, or the response's headers: none is
 // shown anywhere, and writing them out was most of the record's cost per request (the capture keeps
-// whole runs when one is on). At finish the
-// record is only written out, with the response body's JSON text the HTTP reply made spliced in;
-// the redaction of secrets waits until a store writes it (Postgres: at once) or someone reads it
-// (memory: most runs never are). The redactor's secrets are fixed at start, so a later redaction
-// gives the same text.
+// whole runs when one is on). At finish the record is only written out, with the response body's
+// JSON text the HTTP reply made spliced in; the redaction of secrets waits until a store writes it
+// (Postgres: at once) or someone reads it (memory: most runs never are). The redactor's secrets are
+// fixed at start, so a later redaction gives the same text.
 import { runSucceeded, type RunResult } from '../exec/run.ts';
 import type { RunState } from '../run-state.ts';
 import type { RecordText } from '../store-types.ts';

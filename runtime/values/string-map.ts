@@ -2,9 +2,8 @@
 // value, names are data (`__proto__` included). One rule for HTTP, WebSocket upgrades and MCP.
 import { setOwn } from './build.ts';
 
-/** `into`: a map to add to (its names are overwritten by `v`'s), instead of a new one. */
-export function stringMap(v: unknown, into: Record<string, string> = {}): Record<string, string> {
-  const out = into;
+/** `out`: a map to add to (its names are overwritten by `v`'s), instead of a new one. */
+export function stringMap(v: unknown, out: Record<string, string> = {}): Record<string, string> {
   if (!v || typeof v !== 'object') return out;
   for (const [k, x] of Object.entries(v)) {
     if (x === undefined) continue;
