@@ -1,30 +1,50 @@
 // Child processes of the benchmark: start one, wait for its "listening on <url>" line, read its
 // peak resident memory (Linux VmHWM), stop it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, readFileSync, rmSync, statSync, truncateSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { buildDir } from './paths.ts';
 
-export interface Server { name: string; url: string; child: ChildProcess; startMs: number }
+export interface Server { name: string; url: string; child: ChildProcess; startMs: number; /** Where its stdout (its log lines) goes. */ logFile: string }
+
+/** Each server's stdout goes to a file of its own (bench/.build/logs/), not to a pipe this process
+ *  drains: this process also runs the load generator, and reading a server's request lines here
+ *  (2-3 MB/s under load) took CPU from the load generator, which counted against servers that log.
+ *  Opened for appending, so a file over LOG_MAX is emptied in place (checked every 2 s) and a long
+ *  run does not fill the disk. */
+const LOG_MAX = 32 * 1024 * 1024;
+const logs: string[] = [];
+function trimLogs(): void {
+  for (const f of logs) { try { if (statSync(f).size > LOG_MAX) truncateSync(f, 0); } catch { /* removed */ } }
+}
 
 export function startServer(name: string, cmd: string, args: string[], o: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<Server> {
   const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '', errText = '';
+  const dir = join(buildDir, 'logs', String(process.pid));
+  if (!logs.length) { rmSync(join(buildDir, 'logs'), { recursive: true, force: true }); setInterval(trimLogs, 2000).unref(); }
+  mkdirSync(dir, { recursive: true });
+  const logFile = join(dir, `${logs.length}-${name}.log`);
+  logs.push(logFile);
+  const out = openSync(logFile, 'a+');
+  const child = spawn(cmd, args, { cwd: o.cwd, env: { ...process.env, ...o.env }, stdio: ['ignore', out, 'pipe'] });
+  let errText = '', text = '', at = 0, over = false;
+  const buf = Buffer.alloc(65536);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${name} did not start within ${o.timeoutMs ?? 60000} ms:\n${errText}`)); }, o.timeoutMs ?? 60000);
+    const done = () => { if (over) return; over = true; clearTimeout(timer); clearInterval(poll); watcher.close(); closeSync(out); };
+    const timer = setTimeout(() => { done(); child.kill('SIGKILL'); reject(new Error(`${name} did not start within ${o.timeoutMs ?? 60000} ms:\n${errText}`)); }, o.timeoutMs ?? 60000);
     child.stderr!.on('data', (c: Buffer) => { errText += c.toString(); });
-    const onOut = (c: Buffer) => {
-      out += c.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+    // The listening line is looked for on every change of the file (inotify) and every 50 ms.
+    const look = () => {
+      if (over) return;
+      for (let n; (n = readSync(out, buf, 0, buf.length, at)) > 0; at += n) text += buf.toString('utf8', 0, n);
+      const m = /listening on (http:\/\/\S+)/.exec(text);
       if (!m) return;
-      clearTimeout(timer);
-      // From here its lines (one per request) are drained unread: kept, they grew this process by
-      // tens of MB per round, in the process that also drives the load.
-      child.stdout!.off('data', onOut).on('data', () => {});
-      out = '';
-      resolve({ name, url: m[1]!, child, startMs: performance.now() - t0 });
+      done();
+      resolve({ name, url: m[1]!, child, startMs: performance.now() - t0, logFile });
     };
-    child.stdout!.on('data', onOut);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${name} exited (${code}) before listening:\n${errText}`)); });
+    const watcher = watch(logFile, look);
+    const poll = setInterval(look, 50);
+    child.on('exit', (code) => { done(); reject(new Error(`${name} exited (${code}) before listening:\n${errText}\n${text}`)); });
   });
 }
 
