@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Redactor } from '../values/redact.ts';
+import { jsonString } from '../values/json-string.ts';
 
 export type { Logger } from 'pino';
 
@@ -41,7 +42,8 @@ type Internals = Record<symbol, unknown>;
  *  end — without pino's per-call work (the logMethod hook's copy and redaction of each argument,
  *  argument handling, mixins, the generic serialiser: 2 KB of intermediate strings a line). One
  *  request line per request showed in profiles. Strings are JSON.stringify's, which pino's own
- *  short-string path matches byte for byte but for a lone surrogate (escaped here, as JSON needs).
+ *  short-string path matches byte for byte but for a lone surrogate (escaped here, as JSON needs;
+ *  jsonString: no call into V8's serialiser for a string that needs no escape).
  *  The redaction is one test of the finished text; a line that holds a secret goes the usual way,
  *  redacted. A logger not made by createLogger, or whose destination wants pino's metadata (pretty
  *  printing), always goes the usual way. */
@@ -57,9 +59,9 @@ export function writeFlatLine(log: Logger, level: pino.Level, fields: Record<str
   for (const k in fields) {
     const v = fields[k];
     if (v === undefined) continue;
-    text += keyText(k) + (typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : JSON.stringify(v));
+    text += keyText(k) + (typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : jsonString(v));
   }
-  text += keyText(l[messageKeySym] as string) + JSON.stringify(msg) + (l[endSym] as string);
+  text += keyText(l[messageKeySym] as string) + jsonString(msg) + (l[endSym] as string);
   if (redact.cleanText(text)) stream.write(text);
   else log[level](fields, msg);
 }

@@ -10,6 +10,7 @@ import type { Environment } from '../scope.ts';
 import { writeFlatLine, type Logger } from '../log/logger.ts';
 import type { Level } from 'pino';
 import { LiveList, type LiveEntry } from '../live-list.ts';
+import { pathOf } from './request.ts';
 
 interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult; pending?: LiveEntry<[string, Served]> }
 // Kept on the request itself (a property, not a WeakMap entry per request).
@@ -108,12 +109,6 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     try { full.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { full.fields_error = (e as Error).message; }
     log[level](full, 'request');
   }
-}
-
-/** The URL without its query string. */
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
 }
 
 /** 5xx: the error with its stack, for the operator (the client gets "internal error"); a run

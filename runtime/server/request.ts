@@ -13,13 +13,19 @@ export function requestData(req: FastifyRequest): RequestData {
   const rawBody = typeof req.body === 'string' ? req.body : '';
   return {
     method: req.method,
-    path: req.url.split('?')[0]!,
+    path: pathOf(req.url),
     // Route params win over query params of the same name. (No spreads: see values/build.ts.)
     params: stringMap(req.params, stringMap(req.query)),
     headers: stringMap(req.headers),
     body: decodeBody(rawBody, String(req.headers['content-type'] ?? '')),
     rawBody,
   };
+}
+
+/** The URL without its query string. */
+export function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }
 
 /** JSON, form or text; malformed or too deeply nested JSON is a 400 (BadRequest), never a stack trace. */

@@ -3,6 +3,7 @@
 import type { Esc } from '../ir.ts';
 import { Refused } from '../refused.ts';
 import { text } from './text.ts';
+import { jsonString } from './json-string.ts';
 import { urlBase } from './url-base.ts';
 
 export function textAs(esc: Esc, value: unknown, src: string): string {
@@ -15,7 +16,7 @@ export function textAs(esc: Esc, value: unknown, src: string): string {
       return encodeURIComponent(s);
     }
     case 'query': case 'fragment': return encodeURIComponent(text(value));
-    case 'json-string': return JSON.stringify(text(value)).slice(1, -1);
+    case 'json-string': return jsonString(text(value)).slice(1, -1);
     case 'json': return JSON.stringify(value === undefined ? null : value) ?? 'null';
   }
 }

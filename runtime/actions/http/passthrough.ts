@@ -16,12 +16,12 @@ export interface Passthrough { method?: string; body?: Buffer; contentType?: str
 
 export function passthrough(config: Record<string, unknown>, request: RequestData | undefined): Passthrough {
   const out: Passthrough = { headers: {} };
-  const want = (k: string) => config[k] === true || config[k] === 'true';
-  const sel = config.proxy_headers;
-  if (!want('proxy_body') && !want('proxy_method') && !want('proxy_query') && (sel == null || sel === false)) return out;
+  // Named reads (this runs for every request): a read by a computed name is a megamorphic lookup.
+  const body = on(config.proxy_body), method = on(config.proxy_method), sel = config.proxy_headers;
+  if (!body && !method && !on(config.proxy_query) && (sel == null || sel === false)) return out;
   if (!request) throw new Error('proxy_* passthrough needs an incoming request');
-  if (want('proxy_method')) out.method = request.method;
-  if (want('proxy_body') && request.rawBody !== '') {
+  if (method) out.method = request.method;
+  if (body && request.rawBody !== '') {
     // rawBody is the body as text (the server reads it as UTF-8), so binary bodies do not survive.
     out.body = Buffer.from(request.rawBody, 'utf8');
     out.contentType = request.headers['content-type'];
@@ -29,6 +29,8 @@ export function passthrough(config: Record<string, unknown>, request: RequestDat
   out.headers = passedHeaders(sel, request.headers);
   return out;
 }
+
+const on = (v: unknown) => v === true || v === 'true';
 
 function passedHeaders(sel: unknown, incoming: Record<string, string>): Record<string, string> {
   if (sel == null || sel === false || sel === 'false') return {};

@@ -10,7 +10,7 @@ import { encodeBody } from './encode-body.ts';
 import { idempotencyHeader, type IdempotencyHeader } from './idempotency.ts';
 import { encodeMultipart } from './multipart.ts';
 import { parsePagination, type PaginationPlan } from './pagination.ts';
-import { passQuery, passthrough } from './passthrough.ts';
+import { passQuery, passthrough, type Passthrough } from './passthrough.ts';
 import type { TransportOptions } from './pool.ts';
 import { requestHeaders } from './request-headers.ts';
 import { parseTarget, targetOf, type Target } from './target.ts';
@@ -34,57 +34,71 @@ export interface Plan {
 }
 
 /** The plan; a promise only when a multipart body is to be encoded (it may read files), so the
- *  common request costs no promise and no turn here. */
+ *  common request costs no promise and no turn here. Runs for every request (every lookup item):
+ *  no closures, no spreads, one plan object filled in once the body is known. */
 export function prepare(config: Record<string, any>, ctx: ActionContext): Plan | Promise<Plan> {
-  const { target, url } = parseTarget(config.url);
+  const parsed = parseTarget(config.url); // shared with other requests of the same URL: copied before a change
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
   const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
-  if (url.username || url.password) url.username = url.password = '';
+  let url = parsed.url;
+  // Userinfo never reaches the origin, path or display (it became Basic auth); only the request's
+  // query changes the path.
+  if (url.username || url.password) { url = new URL(url.href); url.username = url.password = ''; }
   const proxyQuery = config.proxy_query === true || config.proxy_query === 'true';
-  if (proxyQuery) passQuery(url, request);
-  // Userinfo never reaches the origin, path or display; only the request's query changes the path.
-  const sent = proxyQuery ? targetOf(url) : target;
+  if (proxyQuery) {
+    if (url === parsed.url) url = new URL(url.href);
+    passQuery(url, request);
+  }
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);
   // The configured header wins over the idempotency setting.
   const idemSetting = idempotencyHeader(config.idempotency, () => ctx.executionId);
-  const idem = idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined;
-  // Validated before the body, which may read files.
-  const cheap = {
-    expect: config.expect_status as unknown,
+  // Validated before the body, which may read files; headers, body and digest are set by withBody.
+  const plan: Plan = {
+    method, url, target: proxyQuery ? targetOf(url) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
+    idempotency: idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined,
     timeoutMs: boundedDurationMs(config.timeout, 'timeout'),
     transport: {
       connectTimeoutMs: boundedDurationMs(config.connect_timeout, 'connect_timeout'),
       proxy: proxyUrl(config.proxy),
       tls: tlsOptions(config),
     },
+    expect: config.expect_status as unknown,
     pagination: config.pagination == null ? undefined : parsePagination(config.pagination),
   };
-  const ctConfigured = 'content-type' in configured;
-  const done = (multipart: Multipart) => withBody(planBody(config, declared, pass, ctConfigured, multipart));
-  const withBody = ({ body, contentType }: { body?: Buffer; contentType?: string }): Plan => {
-    const headers: Plan['headers'] = copyRecord(pass.headers); // extended below: not a spread copy (values/build.ts)
-    if (contentType) headers['content-type'] = contentType;
-    // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
-    // the settings win over an Authorization passed through from the incoming request.
-    const auth = 'authorization' in configured ? {} : planAuth(config, target.userinfo);
-    if (auth.header || auth.digest) delete headers.authorization;
-    if (auth.header) headers.authorization = auth.header;
-    if (idem) delete headers[idem.name]; // a passed-through one: the setting wins over the client's
-    Object.assign(headers, configured);
-    return { method, url, target: sent, headers, body, declared, digest: auth.digest, idempotency: idem, ...cheap };
-  };
   const multipartSet = config.multipart != null || config.multipart_form != null || config.multipart_files != null;
-  return multipartSet ? encodeMultipart(config).then(done) : done(undefined);
+  return multipartSet
+    ? encodeMultipart(config).then((m) => withBody(plan, config, pass, configured, parsed.target, m))
+    : withBody(plan, config, pass, configured, parsed.target, undefined);
 }
 
 type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
 
-function planBody(config: Record<string, any>, declared: DataType | undefined, pass: ReturnType<typeof passthrough>, ctConfigured: boolean, multipart: Multipart) {
+/** The plan's body and headers. `target`: the configured URL's, with its userinfo. */
+function withBody(plan: Plan, config: Record<string, any>, pass: Passthrough, configured: Plan['headers'], target: Target, multipart: Multipart): Plan {
+  const { body, contentType } = planBody(config, plan.declared, pass, 'content-type' in configured, multipart);
+  const headers: Plan['headers'] = copyRecord(pass.headers); // extended below: not a spread copy (values/build.ts)
+  if (contentType) headers['content-type'] = contentType;
+  // An explicit Authorization header (e.g. built with interpolation) wins over the auth settings;
+  // the settings win over an Authorization passed through from the incoming request.
+  const auth = 'authorization' in configured ? {} : planAuth(config, target.userinfo);
+  if (auth.header || auth.digest) delete headers.authorization;
+  if (auth.header) headers.authorization = auth.header;
+  if (plan.idempotency) delete headers[plan.idempotency.name]; // a passed-through one: the setting wins over the client's
+  Object.assign(headers, configured);
+  plan.headers = headers;
+  plan.body = body;
+  plan.digest = auth.digest;
+  return plan;
+}
+
+function planBody(config: Record<string, any>, declared: DataType | undefined, pass: Passthrough, ctConfigured: boolean, multipart: Multipart): { body?: Buffer; contentType?: string } {
   const encoded = encodeBody(config, declared);
-  const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
-  if (sources.length > 1) throw new Error(`set only one request body: ${sources.join(', ')}`);
+  if ((encoded.body ? 1 : 0) + (multipart ? 1 : 0) + (pass.body ? 1 : 0) > 1) {
+    const sources = [encoded.body && 'body/base64_bytes', multipart && 'multipart', pass.body && 'proxy_body'].filter(Boolean);
+    throw new Error(`set only one request body: ${sources.join(', ')}`);
+  }
   if (multipart) {
     // The boundary lives in the content-type; a configured one could not match the body.
     if (ctConfigured) throw new Error('a multipart request sets its own content-type (with the boundary); remove it from headers');

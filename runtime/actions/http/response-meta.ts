@@ -7,11 +7,20 @@ export function flattenHeaders(h: Record<string, string | string[] | undefined>)
   for (const k of Object.keys(h)) { // not Object.entries: no pair array per header
     const v = h[k];
     if (v === undefined) continue;
-    const key = k.toLowerCase();
+    const key = lower(k);
     const value = Array.isArray(v) ? v.join(key === 'set-cookie' ? '\n' : ', ') : String(v);
     out[key] = key in out ? `${out[key]}${key === 'set-cookie' ? '\n' : ', '}${value}` : value;
   }
   return out;
+}
+
+/** undici names headers in lower case already: no new string (toLowerCase scans and copies) then. */
+function lower(k: string): string {
+  for (let i = 0; i < k.length; i++) {
+    const c = k.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) return k.toLowerCase(); // A-Z, or beyond ASCII
+  }
+  return k;
 }
 
 /** Retry-After as milliseconds from `now`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */

@@ -9,12 +9,23 @@ export interface Target {
   userinfo?: { user: string; pass: string };
 }
 
-/** The configured URL, parsed once: its target (with userinfo) and the URL itself. */
-export function parseTarget(raw: unknown): { target: Target; url: URL } {
+export interface Parsed { target: Target; url: URL }
+
+/** The last URL parsed: most actions send the same URL request after request (a configured base
+ *  and path), and a parse with its target costs about half a microsecond. One entry, so nothing
+ *  grows with the URLs seen. */
+let last: { raw: string; parsed: Parsed } | undefined;
+
+/** The configured URL, parsed: its target (with userinfo) and the URL itself. Both may be shared
+ *  with other requests for the same text: a caller that changes the URL changes a copy. */
+export function parseTarget(raw: unknown): Parsed {
   if (typeof raw !== 'string' || raw === '') throw new Error('http.url must be a non-empty string');
+  if (last?.raw === raw) return last.parsed;
   let u: URL;
   try { u = new URL(raw); } catch { throw new Error(`invalid http.url ${JSON.stringify(redact(raw))}`); }
-  return { target: targetOf(u), url: u };
+  const parsed = { target: targetOf(u), url: u };
+  last = { raw, parsed };
+  return parsed;
 }
 
 export function targetOf(u: URL): Target {
