@@ -21,11 +21,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const x2 = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; connections: number }, own: string[] = []): void {
+export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; processes: number; connections: number }, own: string[] = []): void {
   const machine = `${cpus()[0]?.model ?? 'unknown cpu'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
   const lines = [
     `Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${machine}`,
-    `autocannon, ${o.connections} connections, ${o.seconds} s × ${o.rounds} interleaved rounds, medians; each server in its own process.`,
+    `autocannon, ${o.connections} connections, ${o.seconds} s × ${o.rounds} interleaved rounds on each of ${o.processes} processes per way, medians over all of a way's rounds (peak RSS: the median process).`,
     '',
     '| scenario | fast req/s | interpreter | bundle | hand-written | fast/hand | bundle/hand | fast/interp | CPU µs/req (f/i/b/h) | CPU hand/fast | CPU interp/fast | peak RSS MB (f/i/b/h) | targets |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
