@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuUs, startServer, stopServer, type Server } from './proc.ts';
-import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, splitAlso, startUpstream } from './servers.ts';
 import { buildDir, cli } from './paths.ts';
 import { answerOf } from './load.ts';
 
@@ -57,7 +57,7 @@ try {
     servers.push(await startServer(w, process.execPath, args, { env }));
   }
   for (const a of o.also!) {
-    const [w, f] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
+    const [w, f] = splitAlso(a);
     servers.push(await startServer(w, process.execPath, [f, '--port', '0'], { env }));
   }
   const answers = await Promise.all(servers.map((x) => answerOf(x.url, s.request)));

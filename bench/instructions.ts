@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startServer, stopServer, type Server } from './proc.ts';
-import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, splitAlso, startUpstream } from './servers.ts';
 import { buildDir } from './paths.ts';
 
 const { values: o, positionals } = parseArgs({ allowPositionals: true, options: {
@@ -61,9 +61,14 @@ const upstream = await startUpstream();
 try {
   const env = { SERVICE__VAR__UPSTREAM: upstream.url };
   const { bundle } = await compiledScenario(s, dir);
-  const ways: [string, string[]][] = o.ways!.split(',').map((w) => [w, w === 'hand_written' ? [] : [bundle, '--port', '0']]);
-  for (const [w, args] of ways) if (w === 'hand_written') args.push(await handWrittenScript(s), upstream.url);
-  for (const a of o.also!) ways.push([a.slice(0, a.indexOf('=')), [a.slice(a.indexOf('=') + 1), '--port', '0']]);
+  // The bundle and the hand-written server (the fast way's `serve` would count the compiler's process too).
+  const ways: [string, string[]][] = [];
+  for (const w of o.ways!.split(',')) {
+    if (w === 'bundle') ways.push([w, [bundle, '--port', '0']]);
+    else if (w === 'hand_written') ways.push([w, [await handWrittenScript(s), upstream.url]]);
+    else throw new Error(`--ways ${w}: bench:instructions serves bundle and hand_written (and --also bundles)`);
+  }
+  for (const a of o.also!) { const [w, f] = splitAlso(a); ways.push([w, [f, '--port', '0']]); }
   const counted: Record<string, { main: number; all: number }> = {};
   for (const [w, args] of ways) {
     counted[w] = await count(w, args, env);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { peakRssMb, startServer, stopServer, type Server } from './proc.ts';
-import { compiledScenario, handWrittenScript, scenarioNamed, startUpstream } from './servers.ts';
+import { compiledScenario, handWrittenScript, scenarioNamed, splitAlso, startUpstream } from './servers.ts';
 import { buildDir, cli } from './paths.ts';
 
 const { values: o, positionals } = parseArgs({ allowPositionals: true, options: {
@@ -37,8 +37,9 @@ const ways: Record<string, string[]> = {
   ...(o.interpreter ? { interpreter: [cli, 'serve', config, '--port', '0', '--no-fastpath'] } : {}),
 };
 for (const a of o.also!) {
-  const [f, ...flags] = a.slice(a.indexOf('=') + 1).split(',');
-  ways[a.slice(0, a.indexOf('='))] = [...(f!.endsWith('pipewright.mjs') ? [f!, 'serve', config] : [f!]), '--port', '0', ...flags];
+  const [name, rest] = splitAlso(a);
+  const [f, ...flags] = rest.split(',');
+  ways[name] = [...(f!.endsWith('pipewright.mjs') ? [f!, 'serve', config] : [f!]), '--port', '0', ...flags];
 }
 const results: Record<string, { peak: number; oldMaxMb: number }[]> = {};
 try {

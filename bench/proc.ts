@@ -5,7 +5,7 @@ import { closeSync, mkdirSync, openSync, readSync, readFileSync, rmSync, statSyn
 import { join } from 'node:path';
 import { buildDir } from './paths.ts';
 
-export interface Server { name: string; url: string; child: ChildProcess; startMs: number; /** Where its stdout (its log lines) goes. */ logFile: string }
+export interface Server { name: string; url: string; child: ChildProcess; startMs: number }
 
 /** Each server's stdout goes to a file of its own (bench/.build/logs/), not to a pipe this process
  *  drains: this process also runs the load generator, and reading a server's request lines here
@@ -40,7 +40,7 @@ export function startServer(name: string, cmd: string, args: string[], o: { env?
       const m = /listening on (http:\/\/\S+)/.exec(text);
       if (!m) return;
       done();
-      resolve({ name, url: m[1]!, child, startMs: performance.now() - t0, logFile });
+      resolve({ name, url: m[1]!, child, startMs: performance.now() - t0 });
     };
     const watcher = watch(logFile, look);
     const poll = setInterval(look, 50);

@@ -43,3 +43,10 @@ export async function compiledScenario(s: Scenario, dir: string): Promise<{ conf
   await timeCommand(process.execPath, [cli, 'compile', config, '--out', join(dir, 'out')]);
   return { config, bundle: join(dir, 'out', file, 'server.mjs') };
 }
+
+/** `--also name=rest` (a saved bundle served as one more way, A/B against a change): [name, rest]. */
+export function splitAlso(a: string): [string, string] {
+  const at = a.indexOf('=');
+  if (at < 1) throw new Error(`--also ${a}: expected name=path/to/server.mjs`);
+  return [a.slice(0, at), a.slice(at + 1)];
+}

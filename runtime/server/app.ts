@@ -17,7 +17,7 @@ import { wsAuthenticate } from './auth/ws.ts';
 import { registerMetrics } from '../metrics/routes.ts';
 import type { Authenticate } from '../realtime/ws-server.ts';
 import type { WsLimits } from '../realtime/limits.ts';
-import { BadRequest, requestData } from './request.ts';
+import { BadRequest, pathOf, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
 import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect, runOver } from './cancel.ts';
@@ -139,7 +139,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     }
   }
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${req.url.split('?')[0]}` } });
+    reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${pathOf(req.url)}` } });
     lines?.(req, reply);
   });
   app.setErrorHandler((err: Error, req, reply) => answerError(err, req, reply));

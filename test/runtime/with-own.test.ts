@@ -20,7 +20,7 @@ it('withOwn is { ...o, [key]: value }, leaves o alone and keeps __proto__ as dat
   expect(JSON.stringify(r)).toBe('{"__proto__":{"x":1},"k":2}');
 });
 
-it('stringMap(v, into) adds v over into (route params over query params), names as data', () => {
+it('stringMap(v, out) adds v over out (route params over query params), names as data', () => {
   const query = stringMap(JSON.parse('{"id": "q", "page": ["2", "3"], "__proto__": "x"}'));
   const both = stringMap({ id: 'route' }, query);
   expect(both).toBe(query);

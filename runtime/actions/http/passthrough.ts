@@ -12,13 +12,13 @@ const NEVER = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 't
   // for the incoming client's sake; content-type comes with proxy_body, never alone.
   'accept-encoding', 'content-type']);
 
-export interface Passthrough { method?: string; body?: Buffer; contentType?: string; headers: Record<string, string> }
+export interface Passthrough { method?: string; body?: Buffer; contentType?: string; headers: Record<string, string>; /** proxy_query: the incoming query is appended (passQuery). */ query: boolean }
 
 export function passthrough(config: Record<string, unknown>, request: RequestData | undefined): Passthrough {
-  const out: Passthrough = { headers: {} };
   // Named reads (this runs for every request): a read by a computed name is a megamorphic lookup.
   const body = on(config.proxy_body), method = on(config.proxy_method), sel = config.proxy_headers;
-  if (!body && !method && !on(config.proxy_query) && (sel == null || sel === false)) return out;
+  const out: Passthrough = { headers: {}, query: on(config.proxy_query) };
+  if (!body && !method && !out.query && (sel == null || sel === false)) return out;
   if (!request) throw new Error('proxy_* passthrough needs an incoming request');
   if (method) out.method = request.method;
   if (body && request.rawBody !== '') {

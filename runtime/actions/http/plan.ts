@@ -45,8 +45,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   // Userinfo never reaches the origin, path or display (it became Basic auth); only the request's
   // query changes the path.
   if (url.username || url.password) { url = new URL(url.href); url.username = url.password = ''; }
-  const proxyQuery = config.proxy_query === true || config.proxy_query === 'true';
-  if (proxyQuery) {
+  if (pass.query) {
     if (url === parsed.url) url = new URL(url.href);
     passQuery(url, request);
   }
@@ -56,7 +55,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const idemSetting = idempotencyHeader(config.idempotency, () => ctx.executionId);
   // Validated before the body, which may read files; headers, body and digest are set by withBody.
   const plan: Plan = {
-    method, url, target: proxyQuery ? targetOf(url) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
+    method, url, target: pass.query ? targetOf(url) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
     idempotency: idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined,
     timeoutMs: boundedDurationMs(config.timeout, 'timeout'),
     transport: {
