@@ -25,13 +25,22 @@ export interface StepResult {
   suspend?: Suspend;
 }
 
-export async function runAction(a: ActionPlan, s: Scope, run: RunState, services: Services): Promise<StepResult> {
-  const retry = a.retry;
-  const attempts = retry?.attempts ?? 1;
+export function runAction(a: ActionPlan, s: Scope, run: RunState, services: Services): Promise<StepResult> {
   // A retry resumed after a suspension continues its attempt budget and keeps its execution id.
   // Stryker disable next-line ConditionalExpression: whenever run.retry is set it names the action at hand (set at the checkpoint before it, cleared below)
   const resumed = run.retry?.action === a.name ? run.retry : undefined;
   run.retry = undefined;
+  if (a.retry || resumed) return withRetries(a, s, run, services, resumed);
+  // One attempt, as the loop below makes it, without an async function around it (a suspension and
+  // a resumption on every action of every request).
+  logPhase(a, 'pre', s, run, services);
+  return attemptOnce(a, s, run, services, 1, {}).then((last) => (last.suspend ? last : ended(a, s, run, services, last)));
+}
+
+/** Attempts while the retry settings allow, waiting (or parking the run) between them. */
+async function withRetries(a: ActionPlan, s: Scope, run: RunState, services: Services, resumed: RunState['retry']): Promise<StepResult> {
+  const retry = a.retry;
+  const attempts = retry?.attempts ?? 1;
   // Made when first read (an idempotency key, a retry parked between attempts), then kept.
   const execution: Execution = resumed ? { id: resumed.executionId } : {};
   let waited = 0;
@@ -87,50 +96,74 @@ function retryStop(run: RunState, services: Services, wait: number): string | un
   return undefined;
 }
 
-async function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution): Promise<StepResult & { retryAfterMs?: number }> {
-  let outcome: ActionOutcome;
+/** One attempt. Not async: the kind's promise is mapped once (an async function here cost a
+ *  suspension and a resumption on every action); a throw or a rejection, before or during the
+ *  kind's work, is a failed outcome. */
+function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution): Promise<StepResult> {
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
   const cancel = services.cancel;
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
   // Without a timeout the run's own signal is made only if the action reads ctx.signal; the http
   // action listens through ctx.cancel instead.
   const signal = timeout && cancel ? AbortSignal.any([timeout, cancel.signal]) : timeout;
+  const failed = (e: unknown) => settleAttempt(a, s, run, services, attempt, caught(a, run, services, e));
+  let work: Promise<ActionOutcome>;
   try {
-    // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves an await)
-    const input = a.input || a.conditionalInput ? await resolveInput(a, s) : undefined;
-    if (a.kind === 'lookup') outcome = await runLookup(a, s, run, services, signal ?? cancel);
-    else {
-      const config = a.config ? a.config(s) : undefined;
-      const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution);
-      outcome = await actionKinds[a.kind]!(config, ctx);
-    }
+    // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
+    work = a.input || a.conditionalInput
+      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input))
+      : start(a, s, run, services, attempt, execution, signal, undefined);
   } catch (e) {
-    reportTransformFailure(run, a, e, services);
-    const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
-    outcome = { ok: false, error: e instanceof Error ? e.message : String(e), failure };
+    return Promise.resolve(failed(e));
   }
+  return work.then((outcome) => settleAttempt(a, s, run, services, attempt, outcome), failed);
+}
+
+/** The kind's work for one attempt. */
+function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, signal: AbortSignal | undefined, input: unknown): Promise<ActionOutcome> {
+  const cancel = services.cancel;
+  if (a.kind === 'lookup') return runLookup(a, s, run, services, signal ?? cancel);
+  const config = a.config ? a.config(s) : undefined;
+  const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution);
+  return actionKinds[a.kind]!(config, ctx);
+}
+
+/** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to fix). */
+function caught(a: ActionPlan, run: RunState, services: Services, e: unknown): ActionOutcome {
+  reportTransformFailure(run, a, e, services);
+  const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
+  return { ok: false, error: e instanceof Error ? e.message : String(e), failure };
+}
+
+/** The attempt's record from its outcome; post_transforms, json_output and the assert when the
+ *  action has them (then asynchronously). */
+function settleAttempt(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, outcome: ActionOutcome): StepResult | Promise<StepResult> {
   if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
   if (outcome.skip) return { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data, error: 'skipped: nothing new' } };
-  let failure = outcome.failure;
   const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };
   // Stryker disable next-line ConditionalExpression: equivalent, a status key set to undefined reads as none (`::status`, JSON, the checkpoint); the test keeps records small
   if (outcome.status !== undefined) record.status = outcome.status;
   // Stryker disable next-line ConditionalExpression: equivalent, as the status above
   if (outcome.headers) record.headers = outcome.headers;
-  let data: unknown = outcome.data ?? null;
+  const data: unknown = outcome.data ?? null;
   if (a.kind === 'http') record.body = data;
   // Stryker disable next-line StringLiteral: unreachable, every action kind's failure carries its error
   if (!outcome.ok) record.error = withAssertHint(a, outcome, outcome.error ?? 'failed');
-  else {
-    try {
-      if (a.post) data = await a.post(data, s);
-      if (a.jsonOutput) data = await jsonOutput(a.jsonOutput, data, s);
-    } catch (e) {
-      reportTransformFailure(run, a, e, services);
-      record.outcome = 'failed';
-      record.error = e instanceof Error ? e.message : String(e);
-      failure = { kind: 'other' };
-    }
+  else if (a.post || a.jsonOutput || a.assert) return afterwards(a, s, run, services, record, data, outcome);
+  record.data = data;
+  return { record, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
+}
+
+async function afterwards(a: ActionPlan, s: Scope, run: RunState, services: Services, record: StepRecord, data: unknown, outcome: ActionOutcome): Promise<StepResult> {
+  let failure = outcome.failure;
+  try {
+    if (a.post) data = await a.post(data, s);
+    if (a.jsonOutput) data = await jsonOutput(a.jsonOutput, data, s);
+  } catch (e) {
+    reportTransformFailure(run, a, e, services);
+    record.outcome = 'failed';
+    record.error = e instanceof Error ? e.message : String(e);
+    failure = { kind: 'other' };
   }
   record.data = data;
   // The assert sees the action's own record, so `a|<this action>::status|` works inside it.

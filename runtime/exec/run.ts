@@ -143,9 +143,18 @@ export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery,
   return proceed(i, state, s, o, start);
 }
 
-async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: Continuing, start: number): Promise<RunResult> {
-  const checkpoint = o.checkpoint;
-  const settled = checkpoint && (async (next: number) => {
+/** The actions from `start`, then the run's end. Not async where no checkpoint is written (every
+ *  HTTP request's run): the sequence's promise is mapped once, without an async function's
+ *  suspension and resumption. */
+function proceed(i: InterfacePlan, state: RunState, s: Scope, o: Continuing, start: number): Promise<RunResult> {
+  if (o.checkpoint) return proceedHeld(i, state, s, o, start, o.checkpoint);
+  return untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start), state, o.services, start, i.actions.length)
+    .then((paused) => (paused ? suspend(i, state, paused, o) : concluded(i, state, s)));
+}
+
+/** A run held under a lease: each settled action's progress is persisted before the next starts. */
+async function proceedHeld(i: InterfacePlan, state: RunState, s: Scope, o: Continuing, start: number, checkpoint: (state: RunState) => Promise<void>): Promise<RunResult> {
+  const settled = async (next: number) => {
     state.cursor = next;
     // The next action's execution id is fixed before it starts, so a node taking the run over
     // re-runs it with the same idempotency key (at-least-once for the action in flight).
@@ -153,14 +162,20 @@ async function proceed(i: InterfacePlan, state: RunState, s: Scope, o: Continuin
     // A retry resumed from a suspension keeps its attempt count and id.
     if (state.retry?.action !== a?.name) state.retry = a ? { action: a.name, attempts: 0, executionId: o.env.uuid() } : undefined;
     await checkpoint(state);
-  });
+  };
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
-  if (settled) await settled(start);
+  await settled(start);
   const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start, i.actions.length);
   if (paused) return suspend(i, state, paused, o);
+  return concluded(i, state, s);
+}
+
+/** Every action settled: the run's result (an action's failure, else the interface's assert). */
+function concluded(i: InterfacePlan, state: RunState, s: Scope): RunResult | Promise<RunResult> {
   state.cursor = i.actions.length;
   const failed = failureOf(state);
-  return finish(i, state, s, failed ?? (i.assert ? await interfaceAssert(i, state, s) : undefined));
+  if (failed || !i.assert) return finish(i, state, s, failed);
+  return interfaceAssert(i, state, s).then((f) => finish(i, state, s, f));
 }
 
 /** Parks the run in the store; the caller gets 202 with the run id. */

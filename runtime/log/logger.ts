@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Redactor } from '../values/redact.ts';
-import { jsonString } from '../values/json-string.ts';
 
 export type { Logger } from 'pino';
 
@@ -34,79 +33,47 @@ export function createLogger(settings: LogSettings, redact: Redactor, destinatio
 }
 
 const redactors = new WeakMap<Logger, Redactor>();
-const { lsCacheSym, chindingsSym, endSym, messageKeySym, timeSym, streamSym, needsMetadataGsym } = pino.symbols;
-type Internals = Record<symbol, unknown>;
 
-/** A line of strings and finite numbers (undefined fields left out), written as pino writes it —
- *  pino's cached level prefix, its time, its bindings, then each field, the message and its line
- *  end — without pino's per-call work (the logMethod hook's copy and redaction of each argument,
- *  argument handling, mixins, the generic serialiser: 2 KB of intermediate strings a line). One
- *  request line per request showed in profiles. Strings are JSON.stringify's, which pino's own
- *  short-string path matches byte for byte but for a lone surrogate (escaped here, as JSON needs;
- *  jsonString: no call into V8's serialiser for a string that needs no escape).
- *  The redaction is one test of the finished text; a line that holds a secret goes the usual way,
- *  redacted. A logger not made by createLogger, or whose destination wants pino's metadata (pretty
- *  printing), always goes the usual way. */
-export function writeFlatLine(log: Logger, level: pino.Level, fields: Record<string, string | number | undefined>, msg: string): void {
-  const redact = redactors.get(log);
-  const l = log as unknown as Internals;
-  const stream = l[streamSym] as DestinationStream & Internals;
-  if (!redact || stream[needsMetadataGsym]) { log[level](fields, msg); return; }
-  const num = log.levels.values[level];
-  if (num === undefined) { log[level](fields, msg); return; }
-  if (!log.isLevelEnabled(level)) return;
-  let text = (l[lsCacheSym] as Record<number, string>)[num]! + (l[timeSym] as () => string)() + (l[chindingsSym] as string);
-  for (const k in fields) {
-    const v = fields[k];
-    if (v === undefined) continue;
-    text += keyText(k) + (typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'null') : jsonString(v));
-  }
-  text += keyText(l[messageKeySym] as string) + jsonString(msg) + (l[endSym] as string);
-  if (redact.cleanText(text)) stream.write(text);
-  else log[level](fields, msg);
-}
+/** The redactor a logger was made with (createLogger), if it was. */
+export const redactorOfLogger = (log: Logger): Redactor | undefined => redactors.get(log);
 
-/** `,"key":` per field name (a handful: the request line's). */
-const keys = new Map<string, string>();
-function keyText(k: string): string {
-  let t = keys.get(k);
-  if (t === undefined && keys.size < 64) keys.set(k, (t = `,${JSON.stringify(k)}:`));
-  return t ?? `,${JSON.stringify(k)}:`;
-}
-
-/** Lines are handed to pino's SonicBoom BATCH characters at a time (one write per line showed in
- *  profiles under load, and SonicBoom's own minLength re-measures its growing buffer on every
- *  line), and at least every FLUSH_MS, so a quiet service's lines still appear at once. flush,
- *  flushSync and end hand over what is batched first: pino's exit hook and shutdown lose nothing.
- *  Once ended, nothing is batched: a line goes to SonicBoom while it is still closing, then straight
- *  to stdout (a buffer nobody hands over would only grow). */
+/** Lines are copied as UTF-8 into a buffer and handed to pino's SonicBoom BATCH bytes at a time (one
+ *  write per line showed in profiles under load), and at least every FLUSH_MS, so a quiet service's
+ *  lines still appear at once. SonicBoom takes bytes (contentMode 'buffer'): given text, it measures
+ *  each string's UTF-8 length, appends strings to strings, encodes the text to write it and again
+ *  when the write completes. flush, flushSync and end hand over what is batched first: pino's exit
+ *  hook and shutdown lose nothing. Once ended, nothing is batched: a line goes to SonicBoom while it
+ *  is still closing, then straight to stdout (a buffer nobody hands over would only grow). */
 const FLUSH_MS = 100;
 const BATCH = 16_384;
 
 function bufferedStdout(): DestinationStream {
-  const dest = pino.destination({ dest: 1, sync: false });
+  const dest = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
   const sonic = dest as unknown as { destroyed: boolean };
-  const lines: string[] = [];
-  let size = 0;
+  let batch = Buffer.allocUnsafe(BATCH);
+  let used = 0;
   let ended = false;
-  const write = dest.write.bind(dest);
-  const direct = (text: string) => {
-    if (!sonic.destroyed) { write(text); return; }
+  const write = dest.write.bind(dest) as unknown as (bytes: Buffer) => boolean;
+  const direct = (bytes: Buffer) => {
+    if (!sonic.destroyed) { write(bytes); return; }
     // SonicBoom leaves fd 1 open when it closes. A failed write (stdout closed) has nowhere to go.
-    try { writeSync(1, text); } catch { /* dropped */ }
+    try { writeSync(1, bytes); } catch { /* dropped */ }
   };
   const handOver = () => {
-    if (!lines.length) return;
-    const text = lines.join('');
-    lines.length = 0;
-    size = 0;
-    direct(text);
+    if (!used) return;
+    const bytes = batch.subarray(0, used);
+    batch = Buffer.allocUnsafe(BATCH); // SonicBoom keeps the handed buffer until it is written
+    used = 0;
+    direct(bytes);
   };
   dest.write = (line: string) => {
-    if (ended || sonic.destroyed) { handOver(); direct(line); return true; }
-    lines.push(line);
-    size += line.length;
-    if (size >= BATCH) handOver();
+    if (ended || sonic.destroyed) { handOver(); direct(Buffer.from(line)); return true; }
+    // A string of n UTF-16 units takes at most 3n bytes of UTF-8.
+    if (used + 3 * line.length > BATCH) {
+      handOver();
+      if (3 * line.length > BATCH) { direct(Buffer.from(line)); return true; }
+    }
+    used += batch.write(line, used);
     return true;
   };
   const flush = dest.flush.bind(dest), flushSync = dest.flushSync.bind(dest), end = dest.end.bind(dest);

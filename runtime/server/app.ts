@@ -5,7 +5,7 @@ import type { Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
-import { executeInterface, runnerOf } from '../exec/run.ts';
+import { executeInterface, runnerOf, type RunResult } from '../exec/run.ts';
 import { RunStopped } from '../exec/shutdown.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
@@ -113,28 +113,33 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       const onRequest = [...(policy ? [policy] : []), ...(gate && !i.public ? [gate] : [])];
       // Without onRequest hooks (which may answer instead of the handler) the handler writes the line.
       const direct = lines && !onRequest.length ? lines : undefined;
-      app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: async (req, reply) => {
+      // Not async: the run's promise is mapped once (an async handler cost a suspension and a
+      // resumption on every request). A throw before the run starts is fastify's to answer.
+      app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
-        let result;
+        const data = requestData(req); // a body it cannot decode is a 400, before any run starts
         const cancel = abortOnDisconnect(req);
-        try {
-          // The request's id (env.uuid, through requestIds) names its run too: one id per request.
-          result = await executeInterface(plan, i, requestData(req), { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id });
-        } catch (e) {
-          if (e instanceof RunStopped) { answerStopped(reply, plan, i, e); direct?.(req, reply); return reply; }
-          throw e;
-        } finally {
+        const answered = (result: RunResult) => {
           runOver(req, cancel);
-        }
-        noteParked(app, plan, i, result);
-        noteRun(req, plan, i, result);
-        const enc = encodeResponse(result.response, i.output);
-        if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
-        hooks.afterRun(plan, i, result);
-        reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
-        direct?.(req, reply);
-        return reply;
+          noteParked(app, plan, i, result);
+          noteRun(req, plan, i, result);
+          const enc = encodeResponse(result.response, i.output);
+          if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
+          hooks.afterRun(plan, i, result);
+          reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
+          direct?.(req, reply);
+          return reply;
+        };
+        const stopped = (e: unknown) => {
+          runOver(req, cancel);
+          if (!(e instanceof RunStopped)) throw e;
+          answerStopped(reply, plan, i, e);
+          direct?.(req, reply);
+          return reply;
+        };
+        // The request's id (env.uuid, through requestIds) names its run too: one id per request.
+        return executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);
       } });
     }
   }

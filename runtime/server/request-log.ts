@@ -7,7 +7,9 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
 import { scopeOf } from '../exec/run.ts';
 import type { Environment } from '../scope.ts';
-import { writeFlatLine, type Logger } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
+import { textLines, numberText } from '../log/text-line.ts';
+import { jsonString } from '../values/json-string.ts';
 import type { Level } from 'pino';
 import { LiveList, type LiveEntry } from '../live-list.ts';
 import { pathOf } from './request.ts';
@@ -90,6 +92,12 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     const own = route.onResponse;
     route.onResponse = own ? [...(Array.isArray(own) ? own : [own]), onResponse] : [onResponse];
   });
+  const text = textLines(log);
+  const keys = text && {
+    req: text.key('req_id'), run: text.key('run_id'), method: text.key('method'), path: text.key('path'),
+    status: text.key('status'), duration: text.key('duration_ms'), end: text.end('request'),
+  };
+  const names = new WeakMap<InterfacePlan, string | null>();
   return line;
 
   function requestLine(req: FastifyRequest, reply: FastifyReply, started: number | undefined): void {
@@ -97,17 +105,43 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     answered(pending.get(req.server), s);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
+    const runId = String(reply.getHeader('x-run-id') ?? runIdOf(req)), path = pathOf(req.url), status = reply.statusCode;
+    const duration = started === undefined ? Math.round(reply.elapsedTime * 10) / 10 : Math.round((performance.now() - started) * 10) / 10;
+    const level = (custom?.level ?? (status >= 500 ? 'error' : 'info')) as Level;
+    if (!(custom?.fields && s?.result) && asText(level, req.id, runId, s, req.method, path, status, duration)) return;
     // One shape for every line (no spreads); undefined fields are left out.
-    const line: Record<string, string | number | undefined> = {
-      req_id: req.id, run_id: String(reply.getHeader('x-run-id') ?? runIdOf(req)), config: s?.plan.name, interface: s?.iface.name,
-      method: req.method, path: pathOf(req.url), status: reply.statusCode,
-      duration_ms: started === undefined ? Math.round(reply.elapsedTime * 10) / 10 : Math.round((performance.now() - started) * 10) / 10,
+    const line: Record<string, unknown> = {
+      req_id: req.id, run_id: runId, config: s?.plan.name, interface: s?.iface.name, method: req.method, path, status, duration_ms: duration,
     };
-    const level = (custom?.level ?? (reply.statusCode >= 500 ? 'error' : 'info')) as Level;
-    if (!(custom?.fields && s?.result)) { writeFlatLine(log, level, line, 'request'); return; }
-    const full: Record<string, unknown> = line;
-    try { full.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { full.fields_error = (e as Error).message; }
-    log[level](full, 'request');
+    if (custom?.fields && s?.result) {
+      try { line.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { line.fields_error = (e as Error).message; }
+    }
+    log[level](line, 'request');
+  }
+
+  /** The usual line as text (runtime/log/text-line.ts), the interface's names rendered once: false
+   *  when it must go pino's way (pretty printing, or a value that may hold a secret, to be redacted). */
+  function asText(level: Level, reqId: string, runId: string, s: Served | undefined, method: string, path: string, status: number, duration: number): boolean {
+    if (!text) return false;
+    const start = text.start(level);
+    if (start === null) return true;
+    if (start === undefined) return false;
+    const names = s ? namesText(s) : '';
+    const dur = numberText(duration);
+    if (names === undefined || !(text.clean(reqId) && text.clean(runId) && text.clean(method) && text.clean(path) && text.clean(dur))) return false;
+    text.write(start + keys!.req + jsonString(reqId) + keys!.run + jsonString(runId) + names + keys!.method + jsonString(method)
+      + keys!.path + jsonString(path) + keys!.status + status + keys!.duration + dur + keys!.end);
+    return true;
+  }
+
+  /** `,"config":…,"interface":…` of the served interface, made once; undefined when it holds a secret. */
+  function namesText(s: Served): string | undefined {
+    let t = names.get(s.iface);
+    if (t === undefined) {
+      const made = text!.key('config') + jsonString(s.plan.name) + text!.key('interface') + jsonString(s.iface.name);
+      names.set(s.iface, (t = text!.clean(made) ? made : null));
+    }
+    return t ?? undefined;
   }
 }
 

@@ -2,7 +2,8 @@
 // line pino writes, byte for byte, and a line that holds a secret must come out redacted.
 import { expect, it } from 'vitest';
 import type { DestinationStream } from 'pino';
-import { createLogger, writeFlatLine } from '../../runtime/log/logger.ts';
+import { createLogger } from '../../runtime/log/logger.ts';
+import { writeFlatLine } from '../../runtime/log/text-line.ts';
 import { makeRedactor } from '../../runtime/values/redact.ts';
 
 const SECRET = 's3cr"et/x';

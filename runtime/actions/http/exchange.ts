@@ -8,7 +8,8 @@ import { outcome } from './outcome.ts';
 import type { Plan } from './plan.ts';
 import { getDispatcher } from './pool.ts';
 import { flattenHeaders } from './response-meta.ts';
-import { send, type RawResponse } from './send.ts';
+import { send, type RawResponse, type SendOptions } from './send.ts';
+import type { Abortable } from '../../run-cancel.ts';
 import { targetOf } from './target.ts';
 import { preflight } from './destination.ts';
 import { Refused } from '../../refused.ts';
@@ -16,8 +17,10 @@ import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
 
 export interface Exchanged { out: ActionOutcome; bytes: number }
 
-/** `page` is 1-based; `maxBytes` the response-byte budget left for this request. */
-export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
+/** `page` is 1-based; `maxBytes` the response-byte budget left for this request. Not async: the
+ *  request's promise is mapped once (an async function here cost a suspension and a resumption on
+ *  every request); every failure, thrown or rejected, becomes a failed outcome. */
+export function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
   const target = url === plan.url ? plan.target : targetOf(url);
   const where = () => `${method} ${target.display}`;
@@ -30,23 +33,33 @@ export async function exchange(plan: Plan, url: URL, page: number, ctx: ActionCo
   const cancel = timer ? undefined : ctx.cancel;
   const outer = cancel ? undefined : ctx.signal;
   const signal = cancel ?? (timer && outer ? AbortSignal.any([outer, timer.signal]) : timer?.signal ?? outer);
+  const fail = (e: unknown): Exchanged => { clearTimeout(t); return { out: failed(e, where()), bytes: 0 }; };
+  const answer = (res: RawResponse): Exchanged => {
+    try { return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length }; } catch (e) { return fail(e); } finally { clearTimeout(t); }
+  };
+  let response: Promise<RawResponse>;
   try {
-    const vetted = preflight(target.origin, plan.transport.proxy);
-    if (vetted) await vetted;
-    const dispatcher = getDispatcher(target.origin, plan.transport);
     const base = { origin: target.origin, method, path: target.path, headers, body };
-    let res: RawResponse = await send(dispatcher, base, signal, maxBytes);
-    if (res.status === 401 && plan.digest) {
-      const challenge = pickDigestChallenge(flattenHeaders(res.headers)['www-authenticate']);
-      const authorization = challenge && digestAuthorization(challenge, { ...plan.digest, method, uri: target.path, body });
-      if (authorization) res = await send(dispatcher, withOwn(base, 'headers', withOwn(headers, 'authorization', authorization)), signal, maxBytes);
-    }
-    return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length };
+    const vetted = preflight(target.origin, plan.transport.proxy);
+    response = vetted ? vetted.then(() => request(plan, base, signal, maxBytes)) : request(plan, base, signal, maxBytes);
   } catch (e) {
-    return { out: failed(e, where()), bytes: 0 };
-  } finally {
-    clearTimeout(t);
+    return Promise.resolve(fail(e));
   }
+  return response.then(answer, fail);
+}
+
+/** The request, and once more with digest credentials when a 401 asks for them. */
+function request(plan: Plan, base: SendOptions, signal: Abortable | undefined, maxBytes: number): Promise<RawResponse> {
+  const dispatcher = getDispatcher(base.origin, plan.transport);
+  const first = send(dispatcher, base, signal, maxBytes);
+  if (!plan.digest) return first;
+  const digest = plan.digest;
+  return first.then((res) => {
+    if (res.status !== 401) return res;
+    const challenge = pickDigestChallenge(flattenHeaders(res.headers)['www-authenticate']);
+    const authorization = challenge && digestAuthorization(challenge, { ...digest, method: base.method, uri: base.path, body: base.body });
+    return authorization ? send(dispatcher, withOwn(base, 'headers', withOwn(base.headers, 'authorization', authorization)), signal, maxBytes) : res;
+  });
 }
 
 function failed(e: unknown, where: string): ActionOutcome {
