@@ -8,7 +8,7 @@ import type { Services } from '../services.ts';
 import type { Suspend } from '../actions/types.ts';
 import { checkConditions } from './conditions.ts';
 import { allHold } from './input.ts';
-import { runAction } from './action.ts';
+import { runAction, type StepResult } from './action.ts';
 import { RunStopped } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
 
@@ -28,37 +28,65 @@ export interface Paused {
   suspend: Suspend;
 }
 
-/** Runs actions[start..]; returns where it paused when an action asked to suspend the run. */
-export async function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
-  for (let i = start; i < actions.length; i++) {
-    if (services.cancel?.aborted) throw new RunCancelled();
-    if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
-    const a = actions[i]!;
-    const verdict = checkConditions(a, s.steps, seq.unhandled.length ? new Set(seq.unhandled) : NONE);
-    let record: StepRecord;
-    if (!verdict.run) {
-      record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
-      if (verdict.failWith !== undefined) {
-        seq.forced = { action: a.name, status: verdict.failWith };
-        seq.unhandled.push(a.name);
+/** Runs actions[start..]; returns where it paused when an action asked to suspend the run. Not an
+ *  async function: a skipped action settles at once, and one that runs continues the sequence from
+ *  its promise (an async function's suspension and resumption per action showed in profiles); a
+ *  throw anywhere is the returned promise's rejection. */
+export function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
+  const from = (i: number): Promise<Paused | undefined> => {
+    try {
+      for (; i < actions.length; i++) {
+        if (services.cancel?.aborted) throw new RunCancelled();
+        if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
+        const a = actions[i]!;
+        const verdict = checkConditions(a, s.steps, seq.unhandled.length ? new Set(seq.unhandled) : NONE);
+        let record: StepRecord;
+        if (!verdict.run) {
+          record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
+          if (verdict.failWith !== undefined) {
+            seq.forced = { action: a.name, status: verdict.failWith };
+            seq.unhandled.push(a.name);
+          }
+        } else if (a.onAssertion || (a.stateKeys && services.store)) {
+          return awaited(a, i);
+        } else if (skippedDependency(a, s)) {
+          record = { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY };
+        } else {
+          return runAction(a, s, run, services).then((r) => ran(a, r, i));
+        }
+        if (settled) return next(a, record, i);
+        keep(a, record);
       }
-    } else if (a.onAssertion && !(await onAssertionHolds(a, s))) {
-      record = { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' };
-    } else if (skippedDependency(a, s)) {
-      record = { outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' };
-    } else {
-      if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
-      const r = await runAction(a, s, run, services);
-      if (r.suspend) return { index: i, suspend: r.suspend };
-      record = r.record;
-      settle(a, record, r.failure, seq);
+      return Promise.resolve(undefined);
+    } catch (e) {
+      return Promise.reject(e);
     }
+  };
+  /** An action whose run_on_assertion or state read is awaited first. */
+  const awaited = async (a: ActionPlan, i: number): Promise<Paused | undefined> => {
+    if (a.onAssertion && !(await onAssertionHolds(a, s))) return next(a, { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' }, i);
+    if (skippedDependency(a, s)) return next(a, { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY }, i);
+    if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
+    return ran(a, await runAction(a, s, run, services), i);
+  };
+  const ran = (a: ActionPlan, r: StepResult, i: number): Paused | Promise<Paused | undefined> => {
+    if (r.suspend) return { index: i, suspend: r.suspend };
+    settle(a, r.record, r.failure, seq);
+    return next(a, r.record, i);
+  };
+  /** The action's record kept, its progress persisted (a held run), then the actions after it. */
+  const next = (a: ActionPlan, record: StepRecord, i: number): Promise<Paused | undefined> => {
+    keep(a, record);
+    return settled ? settled(i + 1).then(() => from(i + 1)) : from(i + 1);
+  };
+  const keep = (a: ActionPlan, record: StepRecord) => {
     setOwn(s.steps, a.name, record);
     seq.order.push(a.name);
-    if (settled) await settled(i + 1);
-  }
-  return undefined;
+  };
+  return from(start);
 }
+
+const SKIPPED_DEPENDENCY = 'skipped: an action it depends on had nothing to do';
 
 /** Bookkeeping after an action finished: failures to handle, failures it handled. */
 export function settle(a: ActionPlan, record: StepRecord, failure: SeqState['failures'][string], seq: SeqState): void {
