@@ -24,6 +24,7 @@ import { measureStatic, type StaticResults } from './static.ts';
 import { compiledScenario, handWrittenScript, startUpstream } from './servers.ts';
 import { writeReport, type ScenarioResult } from './report.ts';
 import { OWN_HARNESS, ownLines, runOwnHarness } from './own-harness.ts';
+import { distIsCurrent, ensureFreshDist } from './dist-check.ts';
 
 const here = benchDir;
 
@@ -99,6 +100,7 @@ const medianOf = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.l
 
 async function main() {
   mkdirSync(buildDir, { recursive: true });
+  ensureFreshDist();
   const results: ScenarioResult[] = [];
   const chosen = await scenarios();
   if (chosen.length) {
@@ -119,6 +121,7 @@ async function main() {
     own.push(...ownLines(name, await runOwnHarness(name)));
   }
   writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, processes: PROCESSES, connections: CONNECTIONS }, own);
+  if (!distIsCurrent()) process.stderr.write('bench: WARNING a source under runtime/, compiler/ or cli/ changed during the run: servers and CLI started after it ran the TypeScript through tsx (slower CLI, larger fast-way RSS); run again\n');
 }
 
 await main();

@@ -2,34 +2,22 @@
 // The CLI runs the JavaScript built into dist/ (scripts/build-dist.mjs, on `prepare`) when it is
 // at least as new as every TypeScript source, so an edited source is never shadowed by an old
 // build; otherwise (or with PIPEWRIGHT_FROM_SOURCE=1) the TypeScript sources through tsx's loader.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { distIsCurrent } from './dist-current.mjs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function distIsCurrent() {
-  const stamp = `${root}dist/.built`;
-  if (process.env.PIPEWRIGHT_FROM_SOURCE === '1' || !existsSync(stamp)) return false;
+/** dist/ unless asked for the sources, or it is older than they are (bin/dist-current.mjs). */
+function useDist() {
+  if (process.env.PIPEWRIGHT_FROM_SOURCE === '1') return false;
   // gen-types writes into the source tree next to itself: it always runs from source.
   if (argv[0] === 'gen-types') return false;
-  // An installed package's sources do not change; only a checkout (with .git) is walked.
-  if (!existsSync(`${root}.git`)) return true;
-  const built = statSync(stamp).mtimeMs;
-  return ['runtime', 'compiler', 'cli'].every((d) => newestSource(`${root}${d}`) <= built);
+  return distIsCurrent(root);
 }
 
 let main;
-if (distIsCurrent()) {
+if (useDist()) {
   // Generated modules are TypeScript: only the commands that import one need the hooks.
   if (['run', 'test'].includes(argv[0] ?? '')) (await import('node:module')).register('./dist-hooks.mjs', import.meta.url);
   ({ main } = await import('../dist/cli/main.js'));
