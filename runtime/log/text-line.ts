@@ -1,10 +1,11 @@
-// Lines written as text, as pino writes them — pino's cached level prefix, its time, its bindings,
+// A line written as text, as pino writes it — pino's cached level prefix, its time, its bindings,
 // then each field, the message and its line end — without pino's per-call work (the logMethod hook's
 // copy and redaction of each argument, argument handling, mixins, the generic serialiser: 2 KB of
 // intermediate strings a line). One request line per request showed in profiles. Strings are
 // JSON.stringify's, which pino's own short-string path matches byte for byte but for a lone surrogate
 // (escaped here, as JSON needs; jsonString: no call into V8's serialiser for a string that needs no
-// escape). A line that may hold a secret goes pino's way, redacted.
+// escape). The request line (runtime/server/request-log.ts) is the one user; a line that may hold a
+// secret goes pino's way, redacted.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { jsonString } from '../values/json-string.ts';
 import { redactorOfLogger } from './logger.ts';
@@ -55,31 +56,8 @@ function make(log: Logger): TextLines | null {
   };
 }
 
-/** A line of strings and finite numbers (undefined fields left out), written as text when the
- *  finished text holds no secret, else pino's way. */
-export function writeFlatLine(log: Logger, level: pino.Level, fields: Record<string, string | number | undefined>, msg: string): void {
-  const t = textLines(log);
-  const start = t?.start(level);
-  if (start === null) return;
-  if (!t || start === undefined) { log[level](fields, msg); return; }
-  let text = start;
-  for (const k in fields) {
-    const v = fields[k];
-    if (v === undefined) continue;
-    text += keyText(k) + (typeof v === 'number' ? numberText(v) : jsonString(v));
-  }
-  text += t.end(msg);
-  if (t.clean(text)) t.write(text);
-  else log[level](fields, msg);
-}
-
 /** A number as JSON writes it (a non-finite one as null). */
 export const numberText = (v: number): string => (Number.isFinite(v) ? String(v) : 'null');
 
-/** `,"key":` per field name (a handful: the request line's). */
-const keys = new Map<string, string>();
-function keyText(k: string): string {
-  let t = keys.get(k);
-  if (t === undefined && keys.size < 64) keys.set(k, (t = `,${JSON.stringify(k)}:`));
-  return t ?? `,${JSON.stringify(k)}:`;
-}
+/** `,"key":` (made once per key by the caller: runtime/server/request-log.ts). */
+const keyText = (k: string): string => `,${JSON.stringify(k)}:`;

@@ -35,7 +35,8 @@ export function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext,
   const signal = cancel ?? (timer && outer ? AbortSignal.any([outer, timer.signal]) : timer?.signal ?? outer);
   const fail = (e: unknown): Exchanged => { clearTimeout(t); return { out: failed(e, where()), bytes: 0 }; };
   const answer = (res: RawResponse): Exchanged => {
-    try { return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length }; } catch (e) { return fail(e); } finally { clearTimeout(t); }
+    clearTimeout(t);
+    try { return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length }; } catch (e) { return { out: failed(e, where()), bytes: 0 }; }
   };
   let response: Promise<RawResponse>;
   try {
