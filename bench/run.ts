@@ -8,6 +8,7 @@
 // processes side by side), so one process per way made a ratio a draw; medians over all processes'
 // rounds settle it.
 // Options: --seconds N (per process per round, default 2) --rounds N (3) --processes N (3) --connections N (20)
+//          --warm N (seconds of load per process before the rounds, default 3)
 //          --only a,b (scenario names, and `startup` for the start-up and CLI measurements; without
 //          `startup` in the list they are skipped; `sql` and `fanout` are the two scenarios with harnesses
 //          of their own, bench/sql.ts and bench/fanout.ts, run after the others) --no-static (skip the
@@ -30,10 +31,11 @@ const here = benchDir;
 
 const { values: o } = parseArgs({ options: {
   seconds: { type: 'string', default: '2' }, rounds: { type: 'string', default: '3' }, processes: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' },
+  warm: { type: 'string', default: '3' },
   only: { type: 'string' }, 'no-static': { type: 'boolean' },
 } });
 const SECONDS = Number(o.seconds), ROUNDS = Number(o.rounds), PROCESSES = Number(o.processes), CONNECTIONS = Number(o.connections);
-const WARM_SECONDS = 3;
+const WARM_SECONDS = Number(o.warm);
 
 async function scenarios(): Promise<Scenario[]> {
   const dir = join(here, 'scenarios');

@@ -1,12 +1,12 @@
 // Where secrets and variables come from when self-hosted: SERVICE__SECRET__<NAME> and
 // SERVICE__VAR__<NAME> environment variables (see docs/interpolation.md). Values are never logged.
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from './uuid.ts';
 import type { Environment } from './scope.ts';
 
 /** Variables and secrets from `env`, by default the process environment as it is now: a copy, since a
  *  read of process.env costs about half a microsecond (an interceptor into C++) and a request makes
  *  several; environments are fixed at start. A null prototype keeps names like `constructor` data. */
-export function processEnvironment(env: NodeJS.ProcessEnv = Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env), uuid: () => string = randomUUID): Environment {
+export function processEnvironment(env: NodeJS.ProcessEnv = Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env), uuid: () => string = randomUuid): Environment {
   // Variables are redacted too: the spec supplies signing secrets as a|var::NAME| (values shorter
   // than 4 characters are left alone, or every "1" in a capture would be hidden). Scanned once, when
   // first needed (scanning the environment per request showed in profiles).

@@ -45,7 +45,9 @@ export const redactorOfLogger = (log: Logger): Redactor | undefined => redactors
  *  hook and shutdown lose nothing. Once ended, nothing is batched: a line goes to SonicBoom while it
  *  is still closing, then straight to stdout (a buffer nobody hands over would only grow). */
 const FLUSH_MS = 100;
-const BATCH = 16_384;
+// 64 KiB: each batch is written on libuv's thread pool, and the wake-up, not the copy, is what a
+// write costs (perf, passthrough: those threads' CPU 0.84 → 0.34 µs a request from 16 KiB to 64 KiB).
+const BATCH = 65_536;
 
 function bufferedStdout(): DestinationStream {
   const dest = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });

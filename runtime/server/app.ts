@@ -114,7 +114,9 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       // Without onRequest hooks (which may answer instead of the handler) the handler writes the line.
       const direct = lines && !onRequest.length ? lines : undefined;
       // Not async: the run's promise is mapped once (an async handler cost a suspension and a
-      // resumption on every request). A throw before the run starts is fastify's to answer.
+      // resumption on every request). A throw before the run starts is fastify's to answer. The
+      // promise ends with undefined, not the reply: the reply is sent by then (fastify sends nothing
+      // more), and a reply, being thenable, cost its adoption (two more microtasks) on every request.
       app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
@@ -129,14 +131,12 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
           hooks.afterRun(plan, i, result);
           reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
           direct?.(req, reply);
-          return reply;
         };
         const stopped = (e: unknown) => {
           runOver(req, cancel);
           if (!(e instanceof RunStopped)) throw e;
           answerStopped(reply, plan, i, e);
           direct?.(req, reply);
-          return reply;
         };
         // The request's id (env.uuid, through requestIds) names its run too: one id per request.
         return executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);

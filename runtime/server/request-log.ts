@@ -128,8 +128,11 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     if (start === undefined) return false;
     const names = s ? namesText(s) : '';
     const dur = numberText(duration);
-    if (names === undefined || !(text.clean(reqId) && text.clean(runId) && text.clean(method) && text.clean(path) && text.clean(dur))) return false;
-    text.write(start + keys!.req + jsonString(reqId) + keys!.run + jsonString(runId) + names + keys!.method + jsonString(method)
+    // An HTTP run is named by its request's id: the same text, tested and quoted once.
+    const same = runId === reqId;
+    if (names === undefined || !(text.clean(reqId) && (same || text.clean(runId)) && text.clean(method) && text.clean(path) && text.clean(dur))) return false;
+    const req = jsonString(reqId);
+    text.write(start + keys!.req + req + keys!.run + (same ? req : jsonString(runId)) + names + keys!.method + jsonString(method)
       + keys!.path + jsonString(path) + keys!.status + status + keys!.duration + dur + keys!.end);
     return true;
   }

@@ -1,7 +1,7 @@
 // Incoming HTTP request → RequestData: JSON, form or text bodies, the raw text kept for a|raw_body|.
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
-import { stringMap } from '../values/string-map.ts';
+import { headerMap, stringMap } from '../values/string-map.ts';
 import { parseJsonBounded, TooDeepError } from '../values/json-depth.ts';
 
 /** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
@@ -16,7 +16,7 @@ export function requestData(req: FastifyRequest): RequestData {
     path: pathOf(req.url),
     // Route params win over query params of the same name. (No spreads: see values/build.ts.)
     params: stringMap(req.params, stringMap(req.query)),
-    headers: stringMap(req.headers),
+    headers: headerMap(req.headers),
     body: decodeBody(rawBody, String(req.headers['content-type'] ?? '')),
     rawBody,
   };

@@ -12,3 +12,12 @@ export function stringMap(v: unknown, out: Record<string, string> = {}): Record<
   }
   return out;
 }
+
+/** Node's request headers (IncomingMessage#headers) as a string map. Node sets each name once, as a
+ *  string, except set-cookie (an array): without it (and without an own `__proto__`, which node never
+ *  sets) the copy is made in one step, a spread clone of the object, rather than name by name (on
+ *  every request, with names that differ from client to client, those stores showed in profiles). */
+export function headerMap(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  if (h['set-cookie'] !== undefined || Object.hasOwn(h, '__proto__')) return stringMap(h);
+  return { ...h } as Record<string, string>;
+}

@@ -13,3 +13,14 @@ describe('flattenHeaders', () => {
       .toEqual({ vary: 'a, b, c', 'set-cookie': 'x=1; Expires=Wed, 21 Oct 2026\ny=2' });
   });
 });
+
+it('flattenHeaders copies the usual headers (one lower-case name each, strings) as they are, into an object of its own', () => {
+  const h = { 'content-type': 'application/json', 'content-length': '12', date: 'Fri, 27 Nov 2026 22:00:00 GMT', 'x-a': 'b, c' };
+  const out = flattenHeaders(h);
+  expect(out).toEqual(h);
+  expect(out).not.toBe(h);
+  expect(Object.keys(out)).toEqual(Object.keys(h));
+  expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  // A mixed object still goes name by name: the array joined, the name lowered.
+  expect(flattenHeaders({ 'x-a': 'b', Via: ['1.1 a', '1.1 b'] })).toEqual({ 'x-a': 'b', via: '1.1 a, 1.1 b' });
+});
