@@ -5,7 +5,7 @@
 import type { ActionContext, ActionKind, ActionOutcome } from './types.ts';
 import { exchange, type Exchanged } from './http/exchange.ts';
 import { paginate } from './http/pagination-run.ts';
-import { prepare, type Plan } from './http/plan.ts';
+import { firstUrl, prepare, type Plan } from './http/plan.ts';
 
 export { closeHttpPools } from './http/pool.ts';
 export { statusMatches } from './http/expect-status.ts';
@@ -18,9 +18,9 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export function createHttpAction(opts: { maxResponseBytes?: number } = {}): ActionKind {
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const run = (p: Plan, ctx: ActionContext): Promise<ActionOutcome> => {
-    if (!p.pagination) return exchange(p, p.url, 1, ctx, maxBytes).then(outOf);
+    if (!p.pagination) return exchange(p, undefined, 1, ctx, maxBytes).then(outOf);
     // Each page may use the whole budget; paginate checks the running total.
-    return paginate(p.pagination, p.url, (url, n) => exchange(p, url, n, ctx, maxBytes), maxBytes);
+    return paginate(p.pagination, firstUrl(p), (url, n) => exchange(p, url, n, ctx, maxBytes), maxBytes);
   };
   // Not async: a request costs one promise here, not three (this runs for every item of a lookup).
   return (config, ctx) => {

@@ -3,7 +3,7 @@
 // the next request, nor the shared parse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools, http } from '../../runtime/actions/http.ts';
-import { parseTarget } from '../../runtime/actions/http/target.ts';
+import { parseTarget, urlOf } from '../../runtime/actions/http/target.ts';
 import type { RequestData } from '../../runtime/run-state.ts';
 import { ctx, startUpstream } from './helpers.ts';
 
@@ -23,7 +23,7 @@ describe('a URL shared by requests', () => {
     // Without proxy_query, the same text sends the configured query alone.
     expect((await http({ url }, ctx())).ok).toBe(true);
     expect(up.last().url).toBe('/api?fixed=1');
-    expect(parseTarget(url).url.href).toBe(url);
+    expect(urlOf(parseTarget(url)).href).toBe(url);
   });
 
   it('sends userinfo as Basic auth on every request and keeps it in the shared parse', async () => {
@@ -34,7 +34,7 @@ describe('a URL shared by requests', () => {
       expect(up.last().url).toBe('/api');
     }
     const shared = parseTarget(url);
-    expect(shared.url.username).toBe('u%C3%BC');
+    expect(urlOf(shared).username).toBe('u%C3%BC');
     expect(shared.target.userinfo).toEqual({ user: 'uü', pass: 'p:w' });
     expect(shared.target.display).toBe(`${up.url}/api`);
   });

@@ -5,7 +5,7 @@ import type { ActionContext, ActionOutcome } from '../types.ts';
 import { digestAuthorization, pickDigestChallenge } from './digest.ts';
 import { pageKey } from './idempotency.ts';
 import { outcome } from './outcome.ts';
-import type { Plan } from './plan.ts';
+import { firstUrl, type Plan } from './plan.ts';
 import { getDispatcher } from './pool.ts';
 import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse, type SendOptions } from './send.ts';
@@ -17,12 +17,13 @@ import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
 
 export interface Exchanged { out: ActionOutcome; bytes: number }
 
-/** `page` is 1-based; `maxBytes` the response-byte budget left for this request. Not async: the
+/** `url`: a page's, or undefined for the plan's own target; `page` is 1-based; `maxBytes` the
+ *  response-byte budget left for this request. Not async: the
  *  request's promise is mapped once (an async function here cost a suspension and a resumption on
  *  every request); every failure, thrown or rejected, becomes a failed outcome. */
-export function exchange(plan: Plan, url: URL, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
+export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
-  const target = url === plan.url ? plan.target : targetOf(url);
+  const target = url === undefined || url === firstUrl(plan) ? plan.target : targetOf(url);
   const where = () => `${method} ${target.display}`;
   // The plan's headers as they are, unless this page adds its idempotency key (never mutated after).
   const headers = plan.idempotency ? withOwn(plan.headers, plan.idempotency.name, pageKey(plan.idempotency, page)) : plan.headers;

@@ -13,14 +13,17 @@ import { parsePagination, type PaginationPlan } from './pagination.ts';
 import { passQuery, passthrough, type Passthrough } from './passthrough.ts';
 import type { TransportOptions } from './pool.ts';
 import { requestHeaders } from './request-headers.ts';
-import { parseTarget, targetOf, type Target } from './target.ts';
+import { parseTarget, targetOf, urlOf, type Parsed, type Target } from './target.ts';
 import { tlsOptions } from './tls.ts';
 
 export interface Plan {
   method: string;
-  /** First request URL, userinfo removed (it became Basic auth). */
-  url: URL;
-  /** What is sent for `url` (parsed once here; a later page's URL is split when it is sent). */
+  /** The first request's URL when it is not the configured one as written (userinfo removed, as it
+   *  became Basic auth; the request's query added); else undefined: firstUrl makes it on demand. */
+  url: URL | undefined;
+  /** The configured URL. */
+  parsed: Parsed;
+  /** What the first request is sent to (a later page's URL is split when it is sent). */
   target: Target;
   headers: Record<string, string | string[]>;
   body?: Buffer;
@@ -41,12 +44,12 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const request = ctx.run?.request;
   const pass = passthrough(config, request);
   const method = pass.method ?? (config.method == null ? 'GET' : String(config.method));
-  let url = parsed.url;
   // Userinfo never reaches the origin, path or display (it became Basic auth); only the request's
-  // query changes the path.
-  if (url.username || url.password) { url = new URL(url.href); url.username = url.password = ''; }
+  // query changes the path. Otherwise no URL object is made (a lookup item's URL is not parsed).
+  let url: URL | undefined;
+  if (parsed.target.userinfo) { url = new URL(urlOf(parsed).href); url.username = url.password = ''; }
   if (pass.query) {
-    if (url === parsed.url) url = new URL(url.href);
+    url ??= new URL(urlOf(parsed).href);
     passQuery(url, request);
   }
   const declared = normalizeDataType(config.data_type);
@@ -55,7 +58,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const idemSetting = idempotencyHeader(config.idempotency, () => ctx.executionId);
   // Validated before the body, which may read files; headers, body and digest are set by withBody.
   const plan: Plan = {
-    method, url, target: pass.query ? targetOf(url) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
+    method, url, parsed, target: pass.query ? targetOf(url!) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
     idempotency: idemSetting && !(idemSetting.name in configured) ? idemSetting : undefined,
     timeoutMs: boundedDurationMs(config.timeout, 'timeout'),
     transport: {
@@ -71,6 +74,9 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
     ? encodeMultipart(config).then((m) => withBody(plan, config, pass, configured, parsed.target, m))
     : withBody(plan, config, pass, configured, parsed.target, undefined);
 }
+
+/** The first request's URL (pagination builds the next pages' from it). */
+export const firstUrl = (p: Plan): URL => p.url ?? urlOf(p.parsed);
 
 type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
 
