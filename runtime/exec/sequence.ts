@@ -33,7 +33,19 @@ export interface Paused {
  *  its promise (an async function's suspension and resumption per action showed in profiles); a
  *  throw anywhere is the returned promise's rejection. */
 export function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run: RunState, services: Services, start = 0, settled?: (next: number) => Promise<void>): Promise<Paused | undefined> {
-  const from = (i: number): Promise<Paused | undefined> => {
+  return new Sequence(actions, s, seq, run, services, settled).from(start);
+}
+
+/** One run of a sequence: its steps are methods, not closures made per run (every request's run,
+ *  every lookup item's). */
+class Sequence {
+  constructor(
+    private readonly actions: ActionPlan[], private readonly s: Scope, private readonly seq: SeqState, private readonly run: RunState,
+    private readonly services: Services, private readonly settled: ((next: number) => Promise<void>) | undefined,
+  ) {}
+
+  from(i: number): Promise<Paused | undefined> {
+    const { actions, s, seq, run, services } = this;
     try {
       for (; i < actions.length; i++) {
         if (services.cancel?.aborted) throw new RunCancelled();
@@ -48,42 +60,47 @@ export function runSequence(actions: ActionPlan[], s: Scope, seq: SeqState, run:
             seq.unhandled.push(a.name);
           }
         } else if (a.onAssertion || (a.stateKeys && services.store)) {
-          return awaited(a, i);
+          return this.awaited(a, i);
         } else if (skippedDependency(a, s)) {
           record = { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY };
         } else {
-          return runAction(a, s, run, services).then((r) => ran(a, r, i));
+          const at = i;
+          return runAction(a, s, run, services).then((r) => this.ran(a, r, at));
         }
-        if (settled) return next(a, record, i);
-        keep(a, record);
+        if (this.settled) return this.next(a, record, i);
+        this.keep(a, record);
       }
       return Promise.resolve(undefined);
     } catch (e) {
       return Promise.reject(e);
     }
-  };
+  }
+
   /** An action whose run_on_assertion or state read is awaited first. */
-  const awaited = async (a: ActionPlan, i: number): Promise<Paused | undefined> => {
-    if (a.onAssertion && !(await onAssertionHolds(a, s))) return next(a, { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' }, i);
-    if (skippedDependency(a, s)) return next(a, { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY }, i);
+  private async awaited(a: ActionPlan, i: number): Promise<Paused | undefined> {
+    const { s, run, services } = this;
+    if (a.onAssertion && !(await onAssertionHolds(a, s))) return this.next(a, { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' }, i);
+    if (skippedDependency(a, s)) return this.next(a, { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY }, i);
     if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
-    return ran(a, await runAction(a, s, run, services), i);
-  };
-  const ran = (a: ActionPlan, r: StepResult, i: number): Paused | Promise<Paused | undefined> => {
+    return this.ran(a, await runAction(a, s, run, services), i);
+  }
+
+  private ran(a: ActionPlan, r: StepResult, i: number): Paused | Promise<Paused | undefined> {
     if (r.suspend) return { index: i, suspend: r.suspend };
-    settle(a, r.record, r.failure, seq);
-    return next(a, r.record, i);
-  };
+    settle(a, r.record, r.failure, this.seq);
+    return this.next(a, r.record, i);
+  }
+
   /** The action's record kept, its progress persisted (a held run), then the actions after it. */
-  const next = (a: ActionPlan, record: StepRecord, i: number): Promise<Paused | undefined> => {
-    keep(a, record);
-    return settled ? settled(i + 1).then(() => from(i + 1)) : from(i + 1);
-  };
-  const keep = (a: ActionPlan, record: StepRecord) => {
-    setOwn(s.steps, a.name, record);
-    seq.order.push(a.name);
-  };
-  return from(start);
+  private next(a: ActionPlan, record: StepRecord, i: number): Promise<Paused | undefined> {
+    this.keep(a, record);
+    return this.settled ? this.settled(i + 1).then(() => this.from(i + 1)) : this.from(i + 1);
+  }
+
+  private keep(a: ActionPlan, record: StepRecord): void {
+    setOwn(this.s.steps, a.name, record);
+    this.seq.order.push(a.name);
+  }
 }
 
 const SKIPPED_DEPENDENCY = 'skipped: an action it depends on had nothing to do';

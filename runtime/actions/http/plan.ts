@@ -55,7 +55,7 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   const declared = normalizeDataType(config.data_type);
   const configured = requestHeaders(config.headers);
   // The configured header wins over the idempotency setting.
-  const idemSetting = idempotencyHeader(config.idempotency, () => ctx.executionId);
+  const idemSetting = config.idempotency == null ? undefined : idempotencyHeader(config.idempotency, () => ctx.executionId);
   // Validated before the body, which may read files; headers, body and digest are set by withBody.
   const plan: Plan = {
     method, url, parsed, target: pass.query ? targetOf(url!) : parsed.target, headers: {}, body: undefined, declared, digest: undefined,
