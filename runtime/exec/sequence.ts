@@ -64,8 +64,7 @@ class Sequence {
         } else if (skippedDependency(a, s)) {
           record = { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY };
         } else {
-          const at = i;
-          return runAction(a, s, run, services).then((r) => this.ran(a, r, at));
+          return runAction(a, s, run, services).then((r) => this.ran(a, r, i));
         }
         if (this.settled) return this.next(a, record, i);
         this.keep(a, record);

@@ -13,11 +13,16 @@ export function stringMap(v: unknown, out: Record<string, string> = {}): Record<
   return out;
 }
 
-/** Node's request headers (IncomingMessage#headers) as a string map. Node sets each name once, as a
- *  string, except set-cookie (an array): without it (and without an own `__proto__`, which node never
- *  sets) the copy is made in one step, a spread clone of the object, rather than name by name (on
- *  every request, with names that differ from client to client, those stores showed in profiles). */
+/** True when every own value of `h` is a string and every name passes `name` (no own `__proto__`,
+ *  which the name-by-name copies handle): then a spread copies it as it is, in one step. Name-by-name
+ *  stores into a new object, with names that differ from client to client, showed in profiles. */
+export function plainStrings(h: Record<string, unknown>, name?: (k: string) => boolean): boolean {
+  for (const k of Object.keys(h)) if (typeof h[k] !== 'string' || k === '__proto__' || (name && !name(k))) return false;
+  return true;
+}
+
+/** Node's request headers (IncomingMessage#headers) as a string map: node gives each name once, as a
+ *  string (set-cookie, an array, goes name by name). */
 export function headerMap(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  if (h['set-cookie'] !== undefined || Object.hasOwn(h, '__proto__')) return stringMap(h);
-  return { ...h } as Record<string, string>;
+  return plainStrings(h) ? ({ ...h } as Record<string, string>) : stringMap(h);
 }

@@ -5,7 +5,7 @@ import type { ActionContext, ActionOutcome } from '../types.ts';
 import { digestAuthorization, pickDigestChallenge } from './digest.ts';
 import { pageKey } from './idempotency.ts';
 import { outcome } from './outcome.ts';
-import { firstUrl, type Plan } from './plan.ts';
+import type { Plan } from './plan.ts';
 import { getDispatcher } from './pool.ts';
 import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse, type SendOptions } from './send.ts';
@@ -23,7 +23,7 @@ export interface Exchanged { out: ActionOutcome; bytes: number }
  *  every request); every failure, thrown or rejected, becomes a failed outcome. */
 export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
   const { method, body, timeoutMs } = plan;
-  const target = url === undefined || url === firstUrl(plan) ? plan.target : targetOf(url);
+  const target = url === undefined ? plan.target : targetOf(url); // a later page's URL is always a new one
   const where = () => `${method} ${target.display}`;
   // The plan's headers as they are, unless this page adds its idempotency key (never mutated after).
   const headers = plan.idempotency ? withOwn(plan.headers, plan.idempotency.name, pageKey(plan.idempotency, page)) : plan.headers;

@@ -1,11 +1,11 @@
 // Response headers and Retry-After as the action outcome exposes them.
+import { plainStrings } from '../../values/string-map.ts';
 
 /** Lowercase keys; repeated headers joined with ", " (RFC 9110 §5.3), except set-cookie, whose
  *  values may themselves contain commas (Expires dates), so they are joined with "\n" instead. */
 export function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
-  // undici's usual headers (each name once, in lower case, as a string) copied in one step: the
-  // name-by-name stores below, with names differing from upstream to upstream, showed in profiles.
-  if (plain(h)) return { ...h } as Record<string, string>;
+  // undici's usual headers (each name once, in lower case, as a string) copied in one step.
+  if (plainStrings(h, isLower)) return { ...h } as Record<string, string>;
   const out: Record<string, string> = {};
   for (const k of Object.keys(h)) { // not Object.entries: no pair array per header
     const v = h[k];
@@ -17,11 +17,7 @@ export function flattenHeaders(h: Record<string, string | string[] | undefined>)
   return out;
 }
 
-/** Every value a string under a lower-case name (an own `__proto__` goes the long way, as before). */
-function plain(h: Record<string, string | string[] | undefined>): boolean {
-  for (const k of Object.keys(h)) if (typeof h[k] !== 'string' || lower(k) !== k || k === '__proto__') return false;
-  return true;
-}
+const isLower = (k: string): boolean => lower(k) === k;
 
 /** undici names headers in lower case already: no new string (toLowerCase scans and copies) then. */
 function lower(k: string): string {
