@@ -23,6 +23,8 @@ export interface LowerCtx {
   databases: Record<string, unknown>;
 }
 
+const RESOLVES = lowerTest({ is_not_null: true });
+
 export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): ActionIR {
   const name = a.name ?? a.action ?? `action_${index + 1}`;
   const kind = actionKind(a);
@@ -36,7 +38,9 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   if (inputs.length) ir.input = inputs.map(lowerInput);
   if (a.conditional_input) {
     ir.conditionalInput = a.conditional_input.map((c) =>
-      typeof c === 'string' ? { input: lowerInput(c), tests: [] } : { input: lowerInput(c.input), tests: c.tests.map(lowerTest) },
+      // A plain string is taken when it resolves (spec: "a list of input strings tried in order"):
+      // the same is_not_null test an object entry would write, so both paths share the rule.
+      typeof c === 'string' ? { input: lowerInput(c), tests: [RESOLVES] } : { input: lowerInput(c.input), tests: c.tests.map(lowerTest) },
     );
   }
   for (const [field, key] of [['run_when_succeeded', 'succeeded'], ['run_when_failed', 'failed'], ['depends_on', 'depends']] as const) {

@@ -345,4 +345,17 @@ interfaces:
     expect((await runBoth(yaml, 'x', { body: { n: 9 } })).response.body).toEqual({ A: 'big' });
     expect((await runBoth(yaml, 'x', { body: { n: 0 } })).response.body).toEqual({ A: null });
   });
+
+  it('conditional_input as plain strings takes the first that resolves (issue 30: the first was taken even when null)', async () => {
+    const yaml = `
+interfaces:
+  x:
+    actions:
+      - name: A
+        conditional_input: [a|body::x|, a|body::y|, fallback]
+`;
+    expect((await runBoth(yaml, 'x', { body: { y: 'Y' } })).response.body).toEqual({ A: 'Y' });
+    expect((await runBoth(yaml, 'x', { body: { x: 0, y: 'Y' } })).response.body).toEqual({ A: 0 });
+    expect((await runBoth(yaml, 'x', { body: { x: null } })).response.body).toEqual({ A: 'fallback' });
+  });
 });
