@@ -66,6 +66,8 @@ export interface InterfaceIR {
   routed: boolean;
   /** `public: true`: no inbound credential required even when credentials are configured. */
   public?: boolean;
+  /** `silence: true`: its failed runs do not start the config's `on_error` handler (logs stay). */
+  silence?: boolean;
   network?: NetworkIR;
   disableFastpath: boolean;
   params: ParamIR[];

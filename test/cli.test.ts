@@ -129,18 +129,6 @@ describe('pipewright check', () => {
     expect(r.err).toContain('did you mean "retry"?');
   });
 
-  it('refuses a field this build does not implement, at its position, for check and compile alike', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
-    const file = join(dir, 'silence.yaml');
-    writeFileSync(file, 'interfaces:\n  x:\n    silence: true\n    actions:\n      - name: A\n        input: a|body|\n');
-    for (const args of [['check', file], ['compile', file, '--out', dir, '--no-bundle']]) {
-      const r = cli(args);
-      expect(r.code).toBe(1);
-      expect(r.err).toContain(`${file}:3:5: error: silence in interface "x" is not available in this build`);
-      expect(r.err).toContain('hint: this build does not implement silence (its effect is not specified); remove the field');
-    }
-  });
-
   it('prints warnings but still exits 0', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
     const file = join(dir, 'warn.yaml');

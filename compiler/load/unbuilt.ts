@@ -17,6 +17,4 @@ export interface Unbuilt {
   feature: string;
 }
 
-export const UNBUILT: readonly Unbuilt[] = [
-  { owner: 'Interface', field: 'silence', feature: 'silence (its effect is not specified)' },
-];
+export const UNBUILT: readonly Unbuilt[] = [];

@@ -35,6 +35,7 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (i.schedule !== undefined) ir.schedule = json(i.schedule);
   if (i.capture !== undefined) ir.capture = json(i.capture);
   if (i.public === true) ir.public = true;
+  if (i.silence === true) ir.silence = true;
   const network = lowerNetwork(i.network, [...at, 'network']);
   if (network) ir.network = network;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;

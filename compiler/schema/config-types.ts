@@ -190,7 +190,7 @@ export interface Interface {
    */
   schedule?: Schedule;
   /**
-   * Present as a field; effect unspecified.
+   * When true, failed runs of this interface do not start the config's `on_error` handler (alerts muted); its logs and run records are unchanged.
    */
   silence?: boolean;
   /**

@@ -19,10 +19,12 @@ export class ErrorHandlers {
 
   constructor(private env: Environment, private services: Services, private log: ErrorHandlerLog) {}
 
-  afterRun(plan: Plan, iface: string, result: RunResult): void {
+  afterRun(plan: Plan, i: { name: string; silence?: boolean }, result: RunResult): void {
     const h = plan.onError;
     const status = result.response.status;
-    if (!h || result.state.status !== 'failed' || iface === h.interface) return;
+    const iface = i.name;
+    // `silence: true` mutes the handler (the alert), never the run's logs or record.
+    if (!h || result.state.status !== 'failed' || iface === h.interface || i.silence) return;
     if (h.status ? !h.status.includes(status) : status >= 200 && status < 300) return;
     // The load refuses an on_error.interface that names no interface of the config (lint-refs).
     const target = plan.interfaces.find((i) => i.name === h.interface)!;

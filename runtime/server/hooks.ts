@@ -21,7 +21,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
   return {
     errorHandlers,
     afterRun(plan, iface, result) {
-      errorHandlers.afterRun(plan, iface.name, result);
+      errorHandlers.afterRun(plan, iface, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       const st = result.state;
       // A resumed run's record is written whole by the resumer; a suspended one is in the store

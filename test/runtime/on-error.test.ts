@@ -64,6 +64,20 @@ describe('on_error', () => {
     await app.close();
   });
 
+  it.each(['compiled', 'interpreted'] as const)('silence: true mutes the handler for that interface only (%s)', async (mode) => {
+    const yaml = cfg('/record').replace('  work:\n', '  quiet:\n    silence: true\n    actions:\n      - name: Call\n        url: a|var::API|/fail\n  work:\n');
+    const before = up.count('/record');
+    const { app, url } = await serveOn([await planOf('silenced.yaml', mode, yaml)], testEnv({ API: up.url }));
+    expect((await fetch(`${url}/quiet`)).status).toBe(502);
+    const handlers = (app as unknown as { errorHandlers: ErrorHandlers }).errorHandlers;
+    await Promise.all(handlers.running);
+    expect(up.count('/record') - before).toBe(0);
+    expect((await fetch(`${url}/work`)).status).toBe(502);
+    await Promise.all(handlers.running);
+    expect(up.count('/record') - before).toBe(1);
+    await app.close();
+  });
+
   it('a failing handler is dropped: the caller still gets its own response', async () => {
     const { app, url } = await serveOn([await planOf('broken.yaml', 'compiled', cfg('/broken'))], testEnv({ API: up.url }));
     const res = await fetch(`${url}/work`);
