@@ -73,8 +73,9 @@ async function withRetries(a: ActionPlan, s: Scope, run: RunState, services: Ser
   return ended(a, s, run, services, last!);
 }
 
-/** The action's logs once it has its final record (success_log or error_log, then post_log). Never
- *  called for a suspension: runAction returns those first. */
+/** The action's logs once it has its final record: error_log, or success_log then post_log (the
+ *  spec's "after success": a failed or skipped action writes no post_log). Never called for a
+ *  suspension: runAction returns those first. */
 function ended(a: ActionPlan, s: Scope, run: RunState, services: Services, r: StepResult): StepResult {
   // Stryker disable next-line ConditionalExpression: equivalent, without a log nothing is written, and the record set below is the one the sequence sets as the action ends
   if (!services.log) return r;
@@ -83,8 +84,10 @@ function ended(a: ActionPlan, s: Scope, run: RunState, services: Services, r: St
   if (r.record.outcome === 'failed') {
     logActionFailed(a, run, services, r.record.attempts, r.record.error);
     logPhase(a, 'error', s, run, services);
-  } else if (r.record.outcome === 'succeeded') logPhase(a, 'success', s, run, services);
-  logPhase(a, 'post', s, run, services);
+  } else if (r.record.outcome === 'succeeded') {
+    logPhase(a, 'success', s, run, services);
+    logPhase(a, 'post', s, run, services);
+  }
   return r;
 }
 
