@@ -1,6 +1,6 @@
 // `pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]...`: runs one interface once,
-// prints the response body, exits 0 on success and 1 on a failed run.
-import { closeDatabasePools, executeInterface, linkPlans, processEnvironment, encodeResponse, runnerOf } from '../runtime/index.ts';
+// prints the response body, exits 0 on success and 1 on a failed run; its log lines go to stderr.
+import { closeDatabasePools, executeInterface, linkPlans, logSettings, processEnvironment, encodeResponse, redactorOf, runnerOf, stderrLogger } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
@@ -17,8 +17,10 @@ export async function run(file: string, name: string, o: { body?: string; param?
   }
   const params = Object.fromEntries((o.param ?? []).map((kv) => { const at = kv.indexOf('='); return at < 0 ? [kv, ''] : [kv.slice(0, at), kv.slice(at + 1)]; }));
   const request = { method: 'CLI', path: i.route, params, headers: {}, body, rawBody: o.body ?? '' };
-  const services = await cliServices();
   const env = processEnvironment();
+  // The run's log lines as a server writes them (a failed action's reason, the config's messages),
+  // on standard error.
+  const services = { ...(await cliServices()), log: stderrLogger(logSettings(process.env), redactorOf(env)) };
   linkPlans(services, [plan], runnerOf(env, services));
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env, services });
   await services.store?.close();

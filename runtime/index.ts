@@ -30,4 +30,7 @@ export { openStore } from './store/index.ts';
 export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';
 export { closeDatabasePools } from './actions/database/pools.ts';
 export { StartupError } from './server/startup-errors.ts';
+export { stderrLogger } from './log/logger.ts';
+export { logSettings } from './server/log-settings.ts';
+export { redactorOf } from './values/redact.ts';
 export { linkPlans } from './services.ts';

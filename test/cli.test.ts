@@ -3,6 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compileConfig } from '../compiler/index.ts';
@@ -113,6 +114,24 @@ describe('pipewright run', () => {
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out)).toEqual({ error: { status: 422, message: 'an order needs at least one item', action: 'Lines' } });
     expect(cli(['run', 'fixtures/quickstart.yaml', 'nope']).code).toBe(1);
+  });
+
+  it('prints a failed action\'s reason on stderr as the server logs it, secrets redacted (issue 30)', async () => {
+    const refused = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => refused.once('listening', r));
+    const port = (refused.address() as AddressInfo).port;
+    await new Promise((r) => refused.close(r)); // nothing listens there now: the connection is refused
+    const dir = mkdtempSync(join(tmpdir(), 'pw-run-'));
+    const file = join(dir, 'fail.yaml');
+    writeFileSync(file, `interfaces:\n  x:\n    actions:\n      - name: Fetch\n        url: http://127.0.0.1:${port}/orders?key=a|secret::KEY|\n`);
+    const r = cli(['run', file, 'x'], { SERVICE__SECRET__KEY: 'run-secret-value-1234' });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out)).toEqual({ error: { status: 502, message: 'action "Fetch" failed', action: 'Fetch' } });
+    const line = r.err.split('\n').map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === 'action "Fetch" failed');
+    expect(line).toMatchObject({ level: 'warn', config: 'fail', interface: 'x', action: 'Fetch', attempt: 1 });
+    expect(line.reason).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+    expect(line.reason).toContain(`GET http://127.0.0.1:${port}/orders`);
+    expect(r.err).not.toContain('run-secret-value-1234');
   });
 });
 

@@ -119,5 +119,12 @@ function withErrors(a: unknown): unknown {
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, v instanceof Error ? plain(v) : v]));
 }
 
-/** A logger that writes nothing (tests, `pipewright run`). */
+/** The log of a one-shot run (`pipewright run`): the server's lines, settings and redaction, on
+ *  standard error (standard output carries the response body). Written synchronously: the command
+ *  exits right after its run. */
+export function stderrLogger(settings: LogSettings, redact: Redactor): Logger {
+  return createLogger({ ...settings, pretty: false }, redact, pino.destination({ dest: 2, sync: true }));
+}
+
+/** A logger that writes nothing (tests). */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

@@ -244,7 +244,7 @@ interfaces:
     const r = await executeInterface(plan, plan.interfaces.find((i) => i.name === 'w300')!, postRequest('/w300'), { trigger: 'test', env, services });
     expect(r.response.status).toBe(150);
     const handlers = new ErrorHandlers(env, services, { warn: () => {} });
-    handlers.afterRun(plan, 'w300', r);
+    handlers.afterRun(plan, { name: 'w300' }, r);
     expect(handlers.running.size).toBe(1);
     await Promise.all(handlers.running);
   });
