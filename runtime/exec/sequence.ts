@@ -62,7 +62,7 @@ class Sequence {
         } else if (a.onAssertion || (a.stateKeys && services.store)) {
           return this.awaited(a, i);
         } else if (skippedDependency(a, s)) {
-          record = { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY };
+          record = skippedByDependency();
         } else {
           return runAction(a, s, run, services).then((r) => this.ran(a, r, i));
         }
@@ -79,7 +79,7 @@ class Sequence {
   private async awaited(a: ActionPlan, i: number): Promise<Paused | undefined> {
     const { s, run, services } = this;
     if (a.onAssertion && !(await onAssertionHolds(a, s))) return this.next(a, { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' }, i);
-    if (skippedDependency(a, s)) return this.next(a, { outcome: 'skipped', attempts: 0, error: SKIPPED_DEPENDENCY }, i);
+    if (skippedDependency(a, s)) return this.next(a, skippedByDependency(), i);
     if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
     return this.ran(a, await runAction(a, s, run, services), i);
   }
@@ -102,7 +102,10 @@ class Sequence {
   }
 }
 
-const SKIPPED_DEPENDENCY = 'skipped: an action it depends on had nothing to do';
+/** Skipped because an action it depends on had nothing to do: it had nothing to do either, so the
+ *  actions depending on it skip too (spec: "the action and everything depending on it are
+ *  skipped": transitively, however the dependency is written). */
+const skippedByDependency = (): StepRecord => ({ outcome: 'skipped', attempts: 0, skippedEmpty: true, error: 'skipped: an action it depends on had nothing to do' });
 
 /** Bookkeeping after an action finished: failures to handle, failures it handled. */
 export function settle(a: ActionPlan, record: StepRecord, failure: SeqState['failures'][string], seq: SeqState): void {
@@ -118,7 +121,7 @@ export function settle(a: ActionPlan, record: StepRecord, failure: SeqState['fai
 }
 
 /** only_new's skip_when_empty: an action that was skipped for having nothing to do skips the
- *  actions that name it in run_when_succeeded or depends_on. */
+ *  actions that name it in run_when_succeeded or depends_on, or read it through markers. */
 function skippedDependency(a: ActionPlan, s: Scope): boolean {
   // Three lists read in turn, not joined: this runs for every action of every lookup item.
   return anySkippedEmpty(a.succeeded?.actions, s) || anySkippedEmpty(a.depends?.actions, s) || anySkippedEmpty(a.reads, s);

@@ -47,6 +47,10 @@ interfaces:
         input: { fresh: a|Fresh| }
       - name: Independent
         input: i
+      - name: ReadsReads
+        input: { again: a|Reads| }
+      - name: Publish
+        input: a|ReadsReads->again|
       - name: Counter
         state: { increment: { key: seq-runs } }
       - name: ReadsState
@@ -57,10 +61,11 @@ interfaces:
     const services = { clock: systemClock, store: new MemoryStore() };
     const run = () => executeInterface(plan, plan.interfaces[0]!, { method: 'POST', path: '/x', params: {}, headers: {}, body: { events: [{ id: 1 }] }, rawBody: '' }, { trigger: 'test', env: testEnv(), services });
     const first = await run();
-    expect(first.response.body).toEqual({ Fresh: [{ id: 1 }], AfterSuccess: 's', AfterCompletion: 'd', Reads: { fresh: [{ id: 1 }] }, Independent: 'i', Counter: 1, ReadsState: 1 });
+    expect(first.response.body).toEqual({ Fresh: [{ id: 1 }], AfterSuccess: 's', AfterCompletion: 'd', Reads: { fresh: [{ id: 1 }] }, Independent: 'i', ReadsReads: { again: { fresh: [{ id: 1 }] } }, Publish: { fresh: [{ id: 1 }] }, Counter: 1, ReadsState: 1 });
     const again = await run();
-    for (const n of ['AfterSuccess', 'AfterCompletion', 'Reads']) {
-      expect(again.state.steps[n], n).toEqual({ outcome: 'skipped', attempts: 0, error: 'skipped: an action it depends on had nothing to do' });
+    // Transitively (issue 30): what depends on a skipped dependant is skipped too.
+    for (const n of ['AfterSuccess', 'AfterCompletion', 'Reads', 'ReadsReads', 'Publish']) {
+      expect(again.state.steps[n], n).toEqual({ outcome: 'skipped', attempts: 0, skippedEmpty: true, error: 'skipped: an action it depends on had nothing to do' });
     }
     expect(again.state.steps.Fresh).toMatchObject({ outcome: 'skipped', error: 'skipped: nothing new' });
     expect(again.response).toEqual({ status: 200, headers: {}, body: { Independent: 'i', Counter: 2, ReadsState: 2 } });
