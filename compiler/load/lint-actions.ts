@@ -1,12 +1,17 @@
 // Action-level lints: names, run conditions, retry classification, SQL batches, exit codes, metrics.
 import { didYouMean } from '../source/suggest.ts';
+import { COMPANIONS, KINDS } from '../schema/action-kinds.ts';
+import { scanMarkers } from '../markers/scan.ts';
 import { forEachAction, identities, isObj, type ActionSite, type InterfaceSite } from './walk.ts';
 import type { Report } from './report.ts';
 
 const CONDITIONS = ['run_when_succeeded', 'run_when_failed', 'depends_on'] as const;
 
 export function lintActions(iface: InterfaceSite, config: Record<string, unknown>, report: Report): void {
+  shorthandBesideActions(iface, report);
   forEachAction(iface, (site) => {
+    oneKind(site, report);
+    lookupShape(site, report);
     duplicateName(site, report);
     runConditions(site, report);
     retryOnNonHttp(site, report);
@@ -25,6 +30,51 @@ export function lintActions(iface: InterfaceSite, config: Record<string, unknown
       report('error', [...site.path, 'emit_metric'], `emit_metric in action "${site.name}" requires expose_metrics: true on the config`, 'add expose_metrics: true at the top level');
     }
   });
+}
+
+/** One kind per action: lowering runs the first kind field of a fixed list, so a second would be
+ *  silently skipped (`delay` + `url` never waited, `command` + `url` never ran the command). */
+function oneKind(site: ActionSite, report: Report): void {
+  const a = site.action;
+  const set = KINDS.filter(([field]) => a[field] !== undefined).map(([field]) => field);
+  // `url` beside `http` is one http action; `database` names a query's or document operation's pool.
+  const kinds = set.filter((f) => !(f === 'url' && set.includes('http')) && !COMPANIONS.some(([c, of]) => c === f && of.some((o) => set.includes(o))));
+  if (kinds.length < 2) return;
+  const [first, ...rest] = kinds;
+  for (const field of rest) {
+    report('error', [...site.path, field], `action "${site.name}" sets two kinds, ${first} and ${field}: an action runs one kind`, `split it into two actions (${first} in one, ${field} in the next), in the order they should run`);
+  }
+}
+
+/** `lookup` fans out over an array marker and runs its nested actions per item (spec: "Name of a
+ *  lookup configuration, or an array marker"; no place to declare named lookup configurations is
+ *  given, so a plain name is refused: it would fan out over its own letters' string). */
+function lookupShape(site: ActionSite, report: Report): void {
+  const { action: a } = site;
+  if (a.lookup === undefined) return;
+  if (typeof a.lookup === 'string') {
+    const [m] = scanMarkers(a.lookup);
+    const whole = m && m.start === 0 && (!m.closed || m.body.length + 3 === a.lookup.length);
+    if (!whole) {
+      const name = a.lookup.trim();
+      const hint = site.earlier.includes(name) ? `to fan out over the data of action "${name}", write lookup: a|${name}|` : 'write an array marker, such as lookup: a|Members| or lookup: a|body::items|';
+      report('error', [...site.path, 'lookup'], `lookup of action "${site.name}" must be an array marker, not ${JSON.stringify(a.lookup)}`, hint, 'value');
+    } else if (!m.closed) {
+      report('error', [...site.path, 'lookup'], `lookup of action "${site.name}" has an unclosed marker "a|${m.body}"`, `close it as a|${m.body.trim()}| (only input takes the bare form)`, 'value');
+    }
+  }
+  if (!Array.isArray(a.actions) || a.actions.length === 0) {
+    report('error', [...site.path, 'lookup'], `lookup of action "${site.name}" has no actions to run per item`, 'add actions: [...] under it (a|body| is the current item), or read the array itself with input:');
+  }
+}
+
+/** The interface's `url`/`query` shorthand is a one-action interface: beside `actions` it would be ignored. */
+function shorthandBesideActions(iface: InterfaceSite, report: Report): void {
+  if (iface.iface.actions === undefined) return;
+  for (const field of ['url', 'query'] as const) {
+    if (iface.iface[field] === undefined) continue;
+    report('error', [...iface.path, field], `interface "${iface.name}" sets both ${field} and actions: the ${field} shorthand is a one-action interface`, `make it an action of the list (- name: Fetch, ${field}: ...), or remove actions`);
+  }
 }
 
 /** A name used earlier in the same list, or anywhere in an enclosing list, makes references ambiguous. */

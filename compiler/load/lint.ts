@@ -2,7 +2,7 @@
 import type { Diagnostic } from '../source/diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
 import { lintCode } from './lint-code.ts';
-import { lintMarkers } from './lint-markers.ts';
+import { lintHmacSubjects, lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
 import { lintUnbuilt } from './lint-unbuilt.ts';
 import { lintSecrets } from './lint-secrets.ts';
@@ -29,6 +29,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintHmacSubjects(config, report);
   lintUnbuilt(config, ifaces, report);
   lintSecrets(config, [], report);
   lintBounds(config, report);

@@ -30,6 +30,18 @@ export function scanMarkers(s: string): MarkerHit[] {
   return hits;
 }
 
+/** Closed, well-formed markers glued to a preceding letter, digit or `_` (`id_a|params::id|`): the
+ *  grammar does not read them (so `data|x|`-like text stays text), and they are sent literally. */
+export function gluedMarkers(s: string): MarkerHit[] {
+  const hits: MarkerHit[] = [];
+  for (let at = s.indexOf('a|', 1); at > 0; at = s.indexOf('a|', at + 2)) {
+    if (!/\w/.test(s[at - 1]!)) continue;
+    const end = closingPipe(s, at + 2);
+    if (end > 0 && parseRef(s.slice(at + 2, end)) !== null) hits.push({ start: at, body: s.slice(at + 2, end), closed: true });
+  }
+  return hits;
+}
+
 /**
  * The root a marker reads: `Fetch` in `Fetch::body.id`, `body` in `body->interface`; `named` when `::` follows.
  * `valid` is false for text the grammar does not read as a reference (it is then sent literally).

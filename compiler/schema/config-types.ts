@@ -488,9 +488,9 @@ export interface Action {
    */
   assert?: Assert;
   /**
-   * Output destination handler (for example `http`).
+   * Where the action's data goes: `http` makes it the interface's response (the last `http` action that ran wins).
    */
-  output?: string;
+  output?: "http";
   /**
    * Command actions: the exit codes that count as success (default 0).
    */

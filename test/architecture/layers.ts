@@ -39,7 +39,7 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
   // network: CIDR lists are parsed by the same code at load and at run time.
-  'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
+  'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', 'compiler/schema/action-kinds.ts', ...COMPILER_USES_RUNTIME],
   // The one code builder every emitter uses (plan, jq, JSONPath, calc): below all of them.
   'compiler/emit': [],
   // The plan walk and the marker-root table are shared with the interpreter, so both paths agree.

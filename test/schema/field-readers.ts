@@ -13,7 +13,7 @@ export const FIELD_READERS: Record<string, string[]> = {
   ActionDefaults: ['compiler/lower/action.ts'],
   Schedule: ['runtime/schedule/settings.ts'],
   CaptureWindow: ['runtime/capture/setting.ts'],
-  Action: ['compiler/lower/action.ts', 'compiler/lower/action-kind.ts', 'compiler/lower/database.ts', 'compiler/lower/command.ts', 'runtime/log/action-logs.ts'],
+  Action: ['compiler/lower/action.ts', 'compiler/schema/action-kinds.ts', 'compiler/lower/database.ts', 'compiler/lower/command.ts', 'runtime/log/action-logs.ts'],
   CommandRun: ['compiler/lower/command.ts'],
   Email: ['runtime/actions/email'],
   EmailAttachment: ['runtime/actions/email/message.ts'],

@@ -93,7 +93,7 @@ describe('markers', () => {
     expect(check(text)).toEqual([]);
   });
 
-  it('warns on a marker naming neither a root nor an earlier action, with did-you-mean', () => {
+  it('refuses a marker naming neither a root nor an earlier action, with did-you-mean (issue 30: was a warning, and the text was sent)', () => {
     const text = withActions(`      - name: Fetch
         url: https://x
       - name: Use
@@ -104,13 +104,13 @@ describe('markers', () => {
     expect(check(text)).toEqual([
       {
         at: '8:38',
-        severity: 'warning',
+        severity: 'error',
         message: 'marker a|Fetchh::body.id| in action "Use" reads "Fetchh", which is neither a known root nor an earlier action',
         hint: 'did you mean "Fetch"?',
       },
       {
         at: '9:22',
-        severity: 'warning',
+        severity: 'error',
         message: 'marker a|Bdy->id| in action "Use" reads "Bdy", which is neither a known root nor an earlier action',
         hint: 'did you mean "body"?',
       },
@@ -154,7 +154,7 @@ describe('markers', () => {
   it('outside interfaces only roots are known', () => {
     const text = `on_error: { interface: a }\ninterfaces:\n  a:\n    templates: { ok: "a|uuid| a|Nope|" }\n`;
     expect(check(text)).toEqual([
-      { at: '4:22', severity: 'warning', message: 'marker a|Nope| in interface "a" reads "Nope", which is neither a known root nor an earlier action' },
+      { at: '4:22', severity: 'error', message: 'marker a|Nope| in interface "a" reads "Nope", which is neither a known root nor an earlier action', hint: 'roots: body, raw_body, params, headers, uuid, header, state, secret, ap_secret, var, ap_var, env; earlier actions: none' },
     ]);
   });
 });
