@@ -1,5 +1,6 @@
 // `pipewright check <config.yaml>...`: exit 0 when every config is valid (warnings on stderr), else 1.
-import { compileConfig } from '../compiler/index.ts';
+import { compileConfig, type Compiled } from '../compiler/index.ts';
+import { processEnvironment, settingOf, unsetNeeds } from '../runtime/index.ts';
 import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 import { err, paint } from './output.ts';
 
@@ -7,10 +8,31 @@ export function check(files: string[]): number {
   let bad = 0;
   const all = files.map((file) => compileConfig(file));
   for (const c of all) {
+    warnUnset(c);
     printDiagnostics(c);
     if (!c.ok) bad++;
     else err(`${paint.green('ok')} ${c.file}${c.diagnostics.length ? ` (${c.diagnostics.length} warning${c.diagnostics.length === 1 ? '' : 's'})` : ''}`);
   }
   bad += printCrossFile(all);
   return bad ? 1 : 0;
+}
+
+/** A secret, variable or environment value the config reads with no fallback and that is not set
+ *  where `check` runs: a warning (CI rarely holds production secrets), since `serve` refuses it. */
+function warnUnset(c: Compiled): void {
+  if (!c.ok || !c.ir) return;
+  const lines = c.text.split('\n');
+  for (const n of unsetNeeds(c.ir, processEnvironment())) {
+    // The marker's own position: its first occurrence from the line of the action that reads it.
+    const marker = `a|${n.root}::${n.name}`;
+    let line = lines.findIndex((l, i) => i >= n.atLine - 1 && l.includes(marker)) + 1;
+    if (line === 0) line = n.atLine;
+    const text = lines[line - 1] ?? '';
+    const col = text.includes(marker) ? text.indexOf(marker) + 1 : text.length - text.trimStart().length + 1;
+    c.diagnostics.push({
+      file: c.file, line, col, severity: 'warning',
+      message: `a|${n.root}::${n.name}| is not set here (${settingOf(n)}): serve refuses to start without it`,
+      hint: 'set it where the server runs, add ->default(...) to the marker, or start with SERVICE__ALLOW_MISSING_VALUES=1',
+    });
+  }
 }

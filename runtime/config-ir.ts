@@ -14,6 +14,18 @@ export interface ConfigIR {
   exposeMetrics?: boolean;
   /** `mcp_servers`: MCP server identities by id. */
   mcpServers?: Record<string, McpServerIR>;
+  /** Secrets, variables and environment values read without a `->default()` (compiler/lower/needs.ts). */
+  needs?: NeedIR[];
+}
+
+/** A configured value the config reads with no fallback, and the first place it is read. */
+export interface NeedIR {
+  root: 'secret' | 'ap_secret' | 'var' | 'ap_var' | 'env';
+  name: string;
+  /** `interface "x", action "Fetch"`. */
+  where: string;
+  /** Its line in the config (not named `line`: that name makes a field a leaf of the walk). */
+  atLine: number;
 }
 
 export interface McpServerIR {
@@ -66,6 +78,9 @@ export interface InterfaceIR {
   routed: boolean;
   /** `public: true`: no inbound credential required even when credentials are configured. */
   public?: boolean;
+  /** The waits its actions will take (nested included), known at compile time: a run of it needs a
+   *  durable store when it has a callback wait or a delay longer than SERVICE__MAX_DELAY_SECS. */
+  waits?: { callback?: true; delayMs?: number };
   /** `silence: true`: its failed runs do not start the config's `on_error` handler (logs stay). */
   silence?: boolean;
   network?: NetworkIR;

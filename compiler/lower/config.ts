@@ -6,6 +6,7 @@ import type { Path } from './error.ts';
 import { lowerInterface } from './interface.ts';
 import { internalTargets } from './routing.ts';
 import { lowerNetwork } from './network.ts';
+import { configNeeds } from './needs.ts';
 
 export function lowerConfig(name: string, file: string, config: Config, lineOf: (p: Path) => number): ConfigIR {
   const supported = new Set<string>(BUILT_KINDS);
@@ -16,6 +17,8 @@ export function lowerConfig(name: string, file: string, config: Config, lineOf: 
   const ir: ConfigIR = { name, file, interfaces, settings: { features, ...(network ? { network } : {}) } };
   const onError = config.on_error;
   if (config.expose_metrics === true) ir.exposeMetrics = true;
+  const needs = configNeeds(interfaces);
+  if (needs.length) ir.needs = needs;
   const servers = config.mcp_servers as Record<string, McpServerIR> | undefined;
   if (servers && Object.keys(servers).length) ir.mcpServers = servers;
   if (onError) {

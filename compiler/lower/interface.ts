@@ -1,5 +1,6 @@
 // One Interface → InterfaceIR.
-import type { InterfaceIR, ParamIR, ResponseIR } from '../../runtime/config-ir.ts';
+import type { ActionIR, InterfaceIR, ParamIR, ResponseIR } from '../../runtime/config-ir.ts';
+import { durationMs } from '../../runtime/values/duration.ts';
 import type { Json } from '../../runtime/ir.ts';
 import type { Action, Interface, InterfaceContract, InterfaceResponse, Param } from '../schema/config-types.ts';
 import { lowerAction, type LowerCtx } from './action.ts';
@@ -36,6 +37,8 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (i.capture !== undefined) ir.capture = json(i.capture);
   if (i.public === true) ir.public = true;
   if (i.silence === true) ir.silence = true;
+  const waits = waitsOf(ir.actions);
+  if (waits) ir.waits = waits;
   const network = lowerNetwork(i.network, [...at, 'network']);
   if (network) ir.network = network;
   if (typeof i.mqtt === 'string') ir.mqtt = i.mqtt;
@@ -55,6 +58,24 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   const api = lowerApi(i as unknown as Record<string, unknown>, ir);
   if (api) ir.api = api;
   return ir;
+}
+
+/** A callback wait, and the longest literal delay, among the actions (nested ones included). */
+function waitsOf(actions: ActionIR[]): InterfaceIR['waits'] {
+  let out: InterfaceIR['waits'];
+  const visit = (list: ActionIR[]) => {
+    for (const a of list) {
+      if (a.kind === 'wait_for_callback') (out ??= {}).callback = true;
+      if (a.kind === 'delay' && a.config?.k === 'lit') {
+        let ms: number | undefined;
+        try { ms = durationMs(a.config.v); } catch { ms = undefined; } // refused when it runs
+        if (ms !== undefined && ms > (out?.delayMs ?? 0)) (out ??= {}).delayMs = ms;
+      }
+      if (a.actions) visit(a.actions);
+    }
+  };
+  visit(actions);
+  return out;
 }
 
 /** Settings carried into the IR as data: a value parsed from YAML is JSON. */

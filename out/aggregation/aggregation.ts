@@ -248,5 +248,13 @@ export const plan: rt.Plan = {
       },
     },
   ],
+  needs: [
+    {
+      root: "var",
+      name: "API_BASE",
+      where: "interface \"customer_overview\", action \"Customer\"",
+      atLine: 14,
+    },
+  ],
   mode: "compiled",
 };

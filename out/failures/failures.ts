@@ -269,5 +269,8 @@ export const plan: rt.Plan = {
       api: { summary: "Retries a flaky upstream, then answers with the fallback status strategy." },
     },
   ],
+  needs: [
+    { root: "var", name: "API_BASE", where: "interface \"inventory\", action \"Warehouse\"", atLine: 8 },
+  ],
   mode: "compiled",
 };

@@ -15,7 +15,8 @@ export interface HttpResponse {
 }
 
 export interface RunFailure {
-  kind: 'params' | 'action' | 'assert' | 'interface_assert';
+  /** `unavailable`: refused before any action ran (503): it would wait, and no durable store can hold it. */
+  kind: 'params' | 'action' | 'assert' | 'interface_assert' | 'unavailable';
   message: string;
   action?: string;
   detail?: string;
@@ -43,6 +44,7 @@ export function successBody(i: InterfacePlan, state: RunState): unknown {
 export function errorStatus(i: InterfacePlan, state: RunState, f: RunFailure): number {
   const seq = state.seq;
   if (f.kind === 'params') return 400;
+  if (f.kind === 'unavailable') return 503;
   const failing = f.action ? i.actions.find((a) => a.name === f.action) : undefined;
   if (failing?.responseOnError?.httpCode !== undefined) return failing.responseOnError.httpCode;
   if (seq.forced && seq.forced.action === f.action) return seq.forced.status;

@@ -3,7 +3,7 @@
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData, RunState, Trigger } from '../run-state.ts';
 import type { Environment, Scope } from '../scope.ts';
-import { DEFAULT_RUN_DEADLINE_MS, type RunInterface, type Services } from '../services.ts';
+import { DEFAULT_RUN_DEADLINE_MS, maxDelayOf, type RunInterface, type Services } from '../services.ts';
 import { runAssert } from './assert.ts';
 import { resolveParams } from './params.ts';
 import { errorBody, errorStatus, responseHeaders, successBody, type HttpResponse, type RunFailure } from './response.ts';
@@ -91,6 +91,11 @@ type Continuing = Omit<RunOptions, 'trigger' | 'runId'>;
  *  each costs a promise and a turn on every request. */
 function begin(i: InterfacePlan, state: RunState, o: Continuing): Promise<RunResult> {
   const s = scopeOf(state, o.env);
+  // Refused before its first action (and its side effects), not when it reaches the wait.
+  if (i.waits && !o.services.store?.durable) {
+    const why = cannotWait(i.waits, maxDelayOf(o.services));
+    if (why) return Promise.resolve(finish(i, state, s, { kind: 'unavailable', message: why }));
+  }
   // Stryker disable next-line ConditionalExpression: resolving no params succeeds and copies the request's params as they are
   if (i.params.length) return withParams(i, state, s, o);
   return proceed(i, state, s, o, 0);
@@ -103,6 +108,18 @@ async function withParams(i: InterfacePlan, state: RunState, s: Scope, o: Contin
   // (Without declared params they are the request's as they came: nothing to copy.)
   state.request = withOwn(state.request, 'params', copyRecord(s.params));
   return proceed(i, state, s, o, 0);
+}
+
+/** Why a run that will take these waits cannot start without a durable store, or undefined. */
+export function cannotWait(w: NonNullable<InterfacePlan['waits']>, maxDelayMs: number): string | undefined {
+  if (w.callback) return 'this interface waits for a callback, which needs a durable store (SERVICE__DATABASE_URL): refused before any action ran';
+  if (w.delayMs !== undefined && w.delayMs > maxDelayMs) return `this interface has a delay of ${w.delayMs / 1000} s, longer than SERVICE__MAX_DELAY_SECS (${maxDelayMs / 1000} s), which needs a durable store (SERVICE__DATABASE_URL): refused before any action ran`;
+  return undefined;
+}
+
+/** `config.interface` of each interface that will be refused without a durable store (serve names them at start). */
+export function refusedWithoutStore(plans: readonly Plan[], maxDelayMs: number): string[] {
+  return plans.flatMap((p) => p.interfaces.filter((i) => i.waits && cannotWait(i.waits, maxDelayMs)).map((i) => `${p.name}.${i.name}`));
 }
 
 /** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */

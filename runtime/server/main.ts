@@ -32,6 +32,8 @@ import { opsSettings } from './ops-settings.ts';
 import { startupMessage } from './startup-errors.ts';
 import { inFlight } from './request-log.ts';
 import { shutdownLeft } from './drain.ts';
+import { refuseMissingValues } from './needs.ts';
+import { refusedWithoutStore } from '../exec/run.ts';
 
 /** After the grace: how long runs being parked or stopped get to write the store and their responses. */
 const PARK_WAIT_MS = 2000;
@@ -67,6 +69,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const inbound = inboundSettings(process.env, env);
   try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
+  const missing = refuseMissingValues(plans, env, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   let wsLimits: WsLimits;
@@ -79,6 +82,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => log.warn(m);
+  if (missing.length) warn(`started with values not set (SERVICE__ALLOW_MISSING_VALUES=1), sent as empty text: ${missing.join('; ')}`);
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
   const runHooksOf = runHooks({ env, services, warn, capture });
@@ -86,6 +90,8 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   // resumed after a suspension) goes back to its schedule, which retries a failure by its rules.
   let schedules: Schedules | undefined;
   const hooks: RunHooks = { errorHandlers: runHooksOf.errorHandlers, afterRun(p, i, r) { runHooksOf.afterRun(p, i, r); schedules?.finished(r); } };
+  const waiting = store.durable ? [] : refusedWithoutStore(plans, maxDelaySecs * 1000);
+  if (waiting.length) warn(`no durable store (SERVICE__DATABASE_URL): ${waiting.join(', ')} wait for a callback or a delay past SERVICE__MAX_DELAY_SECS, so their runs are refused with 503 before any action runs`);
   if (!credentialsRequired(inbound)) warn('no inbound credentials configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): every interface answers without one');
   const network = await networkFromEnv(process.env, store);
   // WebSocket channels reach every node sharing the database (Postgres LISTEN/NOTIFY).

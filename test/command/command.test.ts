@@ -158,7 +158,7 @@ describe('command at load', () => {
   });
   it('a request or action value cannot choose the working directory; config values can', () => {
     expect(errors(`command: { run: /bin/pwd, cwd: 'a|body::dir|' }`)).toEqual(['7:35 a|body::dir| cannot choose the working directory']);
-    expect(errors(`command: { run: /bin/pwd, cwd: '/srv/a|query::d|' }`)).toEqual(['7:35 a|query::d| cannot choose the working directory']);
+    expect(errors(`command: { run: /bin/pwd, cwd: '/srv/a|params::d|' }`)).toEqual(['7:35 a|params::d| cannot choose the working directory']);
     expect(errors(`command: { run: /bin/pwd, cwd: 'a|var::DIR|/x', shell: true }`)).toEqual([]);
     expect(errors(`command: { run: /bin/pwd, cwd: 'a|env::HOME|' }`)).toEqual([]);
   });

@@ -2,6 +2,7 @@
 // run id), the resumer continues them when due, a token resumes at most once, a timed-out wait
 // fails its action, retry waits past the limit suspend between attempts; without a durable store
 // the spec's refusals apply exactly.
+import { refusedWithoutStore } from '../../runtime/exec/run.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
@@ -154,10 +155,14 @@ describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) =
 });
 
 describe('without a durable store', () => {
-  it('refuses a long delay and a callback wait, never shortens them; retry waits stay in process', async () => {
+  it.each(['compiled', 'interpreted'] as const)('refuses a run with a long delay or a callback wait before any action (503, issue 30), never shortens them; retry waits stay in process (%s)', async (mode) => {
     const mem = new MemoryStore();
     await mem.init();
-    const s = await serveDurable([await planOf('memory.yaml', 'compiled', CONFIG)], mem, { API: up.url }, { maxDelayMs: 100 });
+    const plan = await planOf('memory.yaml', mode, CONFIG);
+    // What serve names at its start: the interfaces whose runs will be refused.
+    expect(refusedWithoutStore([plan], 100)).toEqual(['memory.later', 'memory.approval']);
+    expect(refusedWithoutStore([plan], 1000)).toEqual(['memory.approval']);
+    const s = await serveDurable([plan], mem, { API: up.url }, { maxDelayMs: 100 });
     try {
       // A delay within SERVICE__MAX_DELAY_SECS sleeps in process, store or not.
       const t = Date.now();
@@ -166,17 +171,18 @@ describe('without a durable store', () => {
       expect(await short.text()).toBe('awake');
       expect(Date.now() - t).toBeGreaterThanOrEqual(45);
       const later = await post(`${s.url}/later`, { id: 1 });
-      expect(later.status).toBe(500);
-      expect(String((later.body.error as Record<string, unknown>).detail)).toMatch(/exceeds SERVICE__MAX_DELAY_SECS .* no durable store is configured .*refused, not shortened/);
+      expect(later).toEqual({ status: 503, body: { error: { status: 503, message: 'this interface has a delay of 0.4 s, longer than SERVICE__MAX_DELAY_SECS (0.1 s), which needs a durable store (SERVICE__DATABASE_URL): refused before any action ran' } } });
       expect(up.hits.some((h) => h.path === '/done' && JSON.parse(h.body).id === 1)).toBe(false);
-      // The refused wait fails its action, so the run_when_failed branch answers.
+      // Refused before its first action: the approval request is never registered upstream.
+      const registered = up.hits.filter((h) => h.path === '/register').length;
       const approval = await post(`${s.url}/approval`, { id: 1 });
-      expect(approval).toEqual({ status: 200, body: { id: 1, approved: false, reason: 'timeout' } });
+      expect(approval).toEqual({ status: 503, body: { error: { status: 503, message: 'this interface waits for a callback, which needs a durable store (SERVICE__DATABASE_URL): refused before any action ran' } } });
+      expect(up.hits.filter((h) => h.path === '/register').length).toBe(registered);
       const t0 = Date.now();
-      const polling = await fetch(`${s.url}/polling?k=mem`);
+      const polling = await fetch(`${s.url}/polling?k=mem-${mode}`);
       expect(polling.status).toBe(200);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(550);
-      expect(up.hits.filter((h) => h.path === '/flaky/mem')).toHaveLength(3);
+      expect(up.hits.filter((h) => h.path === `/flaky/mem-${mode}`)).toHaveLength(3);
     } finally { await s.close(); }
   });
 });

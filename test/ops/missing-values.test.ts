@@ -1,0 +1,76 @@
+// Issue 30, section 4: a secret, variable or environment value the config reads with no
+// `->default()` and that is not set stops the start (serve, --no-fastpath, the bundle) naming each
+// one and where it is read; `check` warns; SERVICE__ALLOW_MISSING_VALUES=1 starts anyway.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveBundle } from '../support/bundle.ts';
+
+const bin = resolve('bin/pipewright.mjs');
+const stops: Array<() => unknown> = [];
+afterAll(() => { for (const s of stops) s(); });
+
+const CONFIG = `interfaces:
+  approve:
+    actions:
+      - name: Link
+        input: { link: "a|var::PUBLIC_URL|/approve", key: a|secret::SIGNING_KEY->default("none")| }
+      - name: Who
+        input: a|env::PW_TEST_OPERATOR|
+`;
+const dir = mkdtempSync(join(tmpdir(), 'pw-needs-'));
+const file = join(dir, 'needs.yaml');
+writeFileSync(file, CONFIG);
+const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SERVICE__') && k !== 'PW_TEST_OPERATOR')) as Record<string, string>;
+
+/** Starts a CLI server; resolves with its exit code and stderr, or 'listening'. */
+function serve(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string } | 'listening'> {
+  const child = spawn(process.execPath, [bin, 'serve', file, '--port', '0', ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  stops.push(() => child.kill('SIGKILL'));
+  return new Promise((done) => {
+    let err = '';
+    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.on('data', (d) => { if (String(d).includes('listening on')) { child.kill('SIGKILL'); done('listening'); } });
+    child.on('exit', (code) => done({ code, err }));
+  });
+}
+
+describe('values a config reads without a fallback', () => {
+  // A start of the CLI compiles the config first: seconds each on a loaded machine, so one start per test.
+  const modes = [[[]], [['--no-fastpath']]] as string[][][];
+  it.each(modes)('serve %j refuses to start naming each missing one', async (args) => {
+    const refused = await serve(args, {});
+    expect(refused).toMatchObject({ code: 1 });
+    const err = (refused as { err: string }).err;
+    expect(err).toContain('2 values the configs read are not set');
+    expect(err).toContain('a|var::PUBLIC_URL| (SERVICE__VAR__PUBLIC_URL) in needs, interface "approve", action "Link", line 4');
+    expect(err).toContain('a|env::PW_TEST_OPERATOR| (PW_TEST_OPERATOR) in needs, interface "approve", action "Who", line 6');
+    expect(err).not.toContain('SIGNING_KEY'); // it has a default
+    expect(err).not.toMatch(/\n\s+at /); // one message, no stack
+  }, 60_000);
+
+  it.each(modes)('serve %j starts when they are set', async (args) => {
+    expect(await serve(args, { SERVICE__VAR__PUBLIC_URL: 'https://x', PW_TEST_OPERATOR: 'ops' })).toBe('listening');
+  }, 60_000);
+
+  it('serve starts anyway with SERVICE__ALLOW_MISSING_VALUES=1, and refuses another value of it', async () => {
+    expect(await serve([], { SERVICE__ALLOW_MISSING_VALUES: '1' })).toBe('listening');
+    expect(await serve([], { SERVICE__ALLOW_MISSING_VALUES: 'yes' })).toMatchObject({ code: 1, err: expect.stringContaining('SERVICE__ALLOW_MISSING_VALUES=yes is not 0 or 1') });
+  }, 90_000);
+
+  it('the bundle refuses the same way', async () => {
+    await expect(serveBundle('needs.yaml', CONFIG, { ...clean }, stops)).rejects.toThrow(/a\|var::PUBLIC_URL\| \(SERVICE__VAR__PUBLIC_URL\) in needs, interface "approve", action "Link", line 4/);
+    await expect(serveBundle('needs.yaml', CONFIG, { SERVICE__VAR__PUBLIC_URL: 'https://x', PW_TEST_OPERATOR: 'ops' }, stops)).resolves.toMatch(/^http:/);
+  }, 60_000);
+
+  it('check warns at each marker and exits 0', () => {
+    const r = spawnSync(process.execPath, [bin, 'check', file], { encoding: 'utf8', env: { ...clean, NO_COLOR: '1' } });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`${file}:5:25: warning: a|var::PUBLIC_URL| is not set here (SERVICE__VAR__PUBLIC_URL): serve refuses to start without it`);
+    expect(r.stderr).toContain(`${file}:7:16: warning: a|env::PW_TEST_OPERATOR| is not set here (PW_TEST_OPERATOR)`);
+    expect(r.stderr).not.toContain('SIGNING_KEY| is not set'); // it has a default
+    expect(r.stderr).toContain('(2 warnings)');
+  });
+});
