@@ -4,7 +4,7 @@
 // that verifies). Kept here rather than in Services so the HTTP kind owns its lifecycle.
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { tlsKey, type TlsOptions } from './tls.ts';
-import { guardedLookup } from './destination.ts';
+import { guardedLookup } from '../../network/dialer.ts';
 
 export interface TransportOptions {
   /** undefined means undici's default (10 s). */
@@ -32,7 +32,7 @@ export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatc
 
 function create(origin: string, o: TransportOptions): Dispatcher {
   const timeout = o.connectTimeoutMs === undefined ? {} : { timeout: o.connectTimeoutMs };
-  // Every connection resolves through the outbound policy (runtime/actions/http/destination.ts).
+  // Every connection resolves through the outbound policy (the dialer, runtime/network/dialer.ts).
   if (!o.proxy) return new Pool(origin, { connect: { ...timeout, ...o.tls, lookup: guardedLookup } });
   // One ProxyAgent per key: it keeps a pool per origin inside. Plain-http targets are sent to the
   // proxy in absolute form (proxyTunnel: false), as curl and browsers do; https targets tunnel
