@@ -83,6 +83,18 @@ export function dial(host: string, port: number, setting?: Chooser): Socket {
   return connect({ host: bare(host), port, lookup: lookupFor(setting) });
 }
 
+/** dial() for callers that want a socket whatever happens (drivers that take a stream factory): a
+ *  refused IP literal gives a socket that fails with the refusal, as a name refused by the lookup does. */
+export function dialOrFail(host: string, port: number, setting?: Chooser): Socket {
+  try {
+    return dial(host, port, setting);
+  } catch (e) {
+    const s = new Socket();
+    process.nextTick(() => s.destroy(e as Error));
+    return s;
+  }
+}
+
 /** A socket for drivers that call `connect(port, host)` or `connect(path)` themselves (pg's `stream`):
  *  the connect goes through the dialer; a refusal destroys the socket with it (the driver's error).
  *  `seen` is told the destination the driver actually asked for (messages name it, not the config's). */

@@ -1,9 +1,8 @@
 // MariaDB/MySQL through mysql2: a pool per database, every statement through `execute` (prepared
 // server-side once per connection, values bound), results mapped as Postgres's are (docs: "Types").
 import type { FieldPacket, Pool } from 'mysql2/promise';
-import { Socket } from 'node:net';
 import { withConnection, type Classify } from './connection.ts';
-import { dial } from '../../network/dialer.ts';
+import { dialOrFail } from '../../network/dialer.ts';
 import { describeUrl } from './url.ts';
 import { DbError, type DbSettings, type Driver, type QueryOptions } from './types.ts';
 
@@ -27,8 +26,9 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
   const ready: Promise<Pool> = import('mysql2/promise').then(({ default: mysql }) => mysql.createPool({
     host,
     port,
-    // Every connection through the outbound dialer (mysql2 would open its own socket).
-    stream: () => dialedOrFailed(host, port),
+    // Every connection through the outbound dialer (mysql2 would open its own socket); a refusal
+    // fails the socket, which mysql2 reports as the connect failure.
+    stream: () => dialOrFail(host, port).setNoDelay(true),
     user: decodeURIComponent(u.username),
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined,
@@ -57,18 +57,6 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
   };
 
   return { dialect: 'mysql', query, close: async () => (await ready).end() };
-}
-
-/** The dialer's socket; a refused destination becomes a socket that fails with the refusal (mysql2
- *  reports its stream's error as the connect failure). */
-function dialedOrFailed(host: string, port: number): Socket {
-  try {
-    return dial(host, port).setNoDelay(true);
-  } catch (e) {
-    const s = new Socket();
-    process.nextTick(() => s.destroy(e as Error));
-    return s;
-  }
 }
 
 const classify: Classify = (e) => {
