@@ -7,7 +7,7 @@
 // 127.0.0.1) are checked before connecting. A refusal is a Refused (403, never retried).
 import { lookup as dnsLookup, promises as dnsPromises, type LookupAddress } from 'node:dns';
 import { connect, isIP, Socket, type LookupFunction } from 'node:net';
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { Refused } from '../refused.ts';
 import { currentOutboundPolicy, refusal, settingRefusal } from './outbound.ts';
 import { TextMemo } from '../values/text-memo.ts';
@@ -139,10 +139,10 @@ export function dialerAgent(): Dispatcher {
   return (agent ??= new Agent({ connect: dialerConnector() }));
 }
 
-/** fetch through the dialer, for clients that take a fetch (the MCP SDK): every connection, the
- *  redirects' too, is vetted. */
+/** fetch through the dialer, for clients that take a fetch (the MCP SDK): Node's fetch on the dialer's
+ *  Agent, so every connection, the redirects' too, is vetted (a refusal is the fetch error's cause). */
 export const dialerFetch = ((url: string | URL, init?: RequestInit) =>
-  undiciFetch(url as never, { ...(init as object), dispatcher: dialerAgent() } as never)) as unknown as typeof fetch;
+  fetch(url, { ...init, dispatcher: dialerAgent() } as RequestInit)) as typeof fetch;
 
 /** Closes the dialer's own Agent (shutdown, tests that change the policy). */
 export async function closeDialerAgent(): Promise<void> {
