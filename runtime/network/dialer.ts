@@ -55,8 +55,12 @@ const bare = (host: string): string => host.replace(/^\[|\]$/g, '');
 /** Throws the refusal of an IP-literal host (a name is checked by the lookup, after resolution). */
 export function refuseLiteral(host: string, setting?: Chooser): void {
   const h = bare(host);
-  if (!isIP(h)) return;
-  const w = why(h, h, setting);
+  if (isIP(h)) refuseIp(h, setting);
+}
+
+/** `ip` is a bare IP literal (the per-request path: no parsing). */
+function refuseIp(ip: string, setting: Chooser): void {
+  const w = why(ip, ip, setting);
   if (w) throw denied(w);
 }
 
@@ -142,7 +146,7 @@ export function dialerAgent(): Dispatcher {
 /** fetch through the dialer, for clients that take a fetch (the MCP SDK): Node's fetch on the dialer's
  *  Agent, so every connection, the redirects' too, is vetted (a refusal is the fetch error's cause). */
 export const dialerFetch = ((url: string | URL, init?: RequestInit) =>
-  fetch(url, { ...init, dispatcher: dialerAgent() } as RequestInit)) as typeof fetch;
+  fetch(url, { ...init, dispatcher: dialerAgent() } as unknown as RequestInit)) as typeof fetch;
 
 /** Closes the dialer's own Agent (shutdown, tests that change the policy). */
 export async function closeDialerAgent(): Promise<void> {
@@ -162,7 +166,7 @@ function literalHost(url: string): string | undefined {
 /** Throws the refusal of a URL whose host is a denied IP literal (no lookup happens for it). */
 export function checkUrl(url: string, setting?: Chooser): void {
   const host = literalHost(url);
-  if (host !== undefined) refuseLiteral(host, setting);
+  if (host !== undefined) refuseIp(host, setting);
 }
 
 /** Before each http request: IP-literal target and proxy; through a proxy the target name is resolved
