@@ -246,3 +246,15 @@ interfaces:
     expect(r.stderr).toBe('pipewright: SERVICE__DATABASE_MAX_POOLS=0 must be a whole number between 1 and 1000\n');
   }, 60_000);
 });
+
+describe('http dispatchers are bounded (origins can come from requests)', () => {
+  it(`past MAX_POOLS origins the oldest dispatcher is closed and forgotten`, async () => {
+    const { getDispatcher, MAX_POOLS, openHttpPools } = await import('../../runtime/actions/http/pool.ts');
+    await closeHttpPools();
+    const first = getDispatcher('http://127.0.0.1:1') as { closed?: boolean };
+    for (let i = 2; i <= MAX_POOLS + 5; i++) getDispatcher(`http://127.0.0.1:${i}`);
+    expect(openHttpPools()).toBe(MAX_POOLS);
+    expect(first.closed).toBe(true);
+    await closeHttpPools();
+  });
+});
