@@ -13,6 +13,7 @@ import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { closeDatabasePools } from '../../runtime/actions/database/pools.ts';
 import { closeDialerAgent } from '../../runtime/network/dialer.ts';
 import { connectExternal } from '../../runtime/mqtt/connection.ts';
+import { serveBundle } from '../support/bundle.ts';
 
 /** How each kind reaches the network. `dialled`: its connections go through runtime/network/dialer.ts
  *  (proved below); `local`: it opens none of its own. A new kind must be added here. */
@@ -148,4 +149,40 @@ describe('the probes reach the listener without the policy (each probe aims wher
       }, 30_000);
     }
   }
+});
+
+describe('the bundle dials the same way (its undici is a shim: runtime/network/dialer.ts needs Agent and buildConnector)', () => {
+  const stops: Array<() => unknown> = [];
+  afterAll(() => { for (const s of stops) s(); });
+  const config = () => `
+interfaces:
+  model:
+    show_error_detail: true
+    actions: [{ name: A, agent: { url: "http://${at()}/v1", model: m, input: hi }, output: http }]
+  mcp:
+    show_error_detail: true
+    actions: [{ name: A, agent: { url: "http://${at()}/v1", model: m, input: hi, mcp: [{ url: "http://${at()}/mcp" }] }, output: http }]
+  kubernetes:
+    show_error_detail: true
+    actions: [{ name: A, discover: { kubernetes: { label_selector: app=x }, cache_ttl_secs: 0 }, output: http }]
+`;
+  const paths = ['/model', '/mcp', '/kubernetes'];
+
+  it('refused with 403 naming the setting and nothing reaches the listener; allowed, each reaches it', async () => {
+    const env = { SERVICE__KUBERNETES_API_URL: `http://${at()}` };
+    const denied = await serveBundle('dialled.yaml', config(), { ...env, SERVICE__OUTBOUND_DENY: DENY }, stops);
+    const before = tcpConnections;
+    for (const path of paths) {
+      const r = await fetch(`${denied}${path}`);
+      expect(r.status).toBe(403);
+      expect(await r.text()).toMatch(/outbound call refused: 127\.0\.0\.1 is denied by SERVICE__OUTBOUND_DENY/);
+    }
+    expect(tcpConnections).toBe(before);
+    const open = await serveBundle('dialled.yaml', config(), env, stops);
+    for (const path of paths) {
+      const reached = tcpConnections;
+      expect((await fetch(`${open}${path}`)).status).not.toBe(403);
+      expect(tcpConnections).toBeGreaterThan(reached);
+    }
+  }, 120_000);
 });
