@@ -258,3 +258,38 @@ describe('http dispatchers are bounded (origins can come from requests)', () => 
     await closeHttpPools();
   });
 });
+
+describe('email: SERVICE__SMTP_URL is the operator\'s destination', () => {
+  const CONFIG = `
+interfaces:
+  m:
+    method: POST
+    show_error_detail: true
+    actions:
+      - name: Mail
+        email: { from: a@shop.test, to: b@shop.test, subject: s, text: t }
+        output: http
+`;
+  it('follows the deny list (naming the setting) but not managed mode\'s private-range rule; a config\'s own smtp follows both', async () => {
+    const smtp = await listener();
+    process.env.SERVICE__SMTP_URL = `smtp://127.0.0.1:${smtp.port}?ignoreTLS=true`;
+    try {
+      process.env.SERVICE__OUTBOUND_DENY = DENY_LOOPBACK;
+      const refused = await runBoth(CONFIG, 'm');
+      expect(refused.response.status).toBe(403);
+      expect(failure(refused)).toContain('outbound call refused: 127.0.0.1 is denied by SERVICE__OUTBOUND_DENY (SERVICE__SMTP_URL)');
+      expect(smtp.connections()).toBe(0);
+      delete process.env.SERVICE__OUTBOUND_DENY;
+      process.env.SERVICE__MANAGED_MODE = '1';
+      const managed = await runBoth(CONFIG, 'm');
+      expect(managed.response.status).not.toBe(403);
+      expect(smtp.connections()).toBeGreaterThan(0);
+      const own = await runBoth(CONFIG.replace('{ from:', `{ smtp: "smtp://127.0.0.1:${smtp.port}", from:`), 'm');
+      expect(own.response.status).toBe(403);
+      expect(failure(own)).toContain('denied in managed mode');
+    } finally {
+      delete process.env.SERVICE__SMTP_URL;
+      smtp.server.close();
+    }
+  });
+});

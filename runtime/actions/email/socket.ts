@@ -10,12 +10,12 @@ import { Refused } from '../../refused.ts';
 
 type Callback = (err: Error | null, socketOptions?: { connection: Socket }) => void;
 
-export function policedSocket(signal?: AbortSignal) {
+export function policedSocket(signal?: AbortSignal, setting?: string) {
   return (options: SMTPTransportOptions, callback: Callback): void => {
     const host = options.host ?? 'localhost';
     const port = Number(options.port) || (options.secure ? 465 : 587);
     let sock: Socket;
-    try { sock = dial(host, port); } catch (e) { return callback(e as Error); }
+    try { sock = dial(host, port, setting); } catch (e) { return callback(e as Error); }
     let done = false;
     const finish = (err: Error | null) => {
       if (done) return;
