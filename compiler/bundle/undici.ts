@@ -1,4 +1,4 @@
-// The runtime uses four of undici's classes, but undici's entry loads all of it (fetch, websockets,
+// The runtime uses five of undici's classes and its connector builder, but undici's entry loads all of it (fetch, websockets,
 // mocks, caches: half a megabyte minified). In a bundle, the runtime's `undici` imports resolve to
 // those classes' own modules instead. A runtime file importing anything else from undici fails the
 // bundle build ("No matching export"), so this list cannot silently fall behind.
@@ -10,6 +10,8 @@ import type { Plugin } from 'esbuild';
 const POOL = `
 export function Pool(...a) { return new (require('undici/lib/dispatcher/pool.js'))(...a); }
 export function ProxyAgent(...a) { return new (require('undici/lib/dispatcher/proxy-agent.js'))(...a); }
+export function Agent(...a) { return new (require('undici/lib/dispatcher/agent.js'))(...a); }
+export function buildConnector(...a) { return require('undici/lib/core/connect.js')(...a); }
 `;
 const FETCH = `
 import { FormData } from 'undici/lib/web/fetch/formdata.js';

@@ -4,6 +4,12 @@
 // subscriptions and each publish runs once.
 import mqtt, { type MqttClient, type IClientOptions } from 'mqtt';
 import type { Duplex } from 'node:stream';
+import { isIP, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import { dialOrFail, refuseResolved } from '../network/dialer.ts';
+import { Refused } from '../refused.ts';
+
+const SETTING = 'SERVICE__MQTT_URL';
 
 export interface MqttConnection {
   client: MqttClient;
@@ -17,9 +23,41 @@ const base: IClientOptions = { protocolVersion: 5, reconnectPeriod: 1000, connec
 /** A clean session that resubscribes after each reconnect: a dead node leaves no session behind to
  *  swallow its share of the shared subscriptions (publishes while disconnected are not received). */
 export async function connectExternal(url: string, node: string, warn: (m: string) => void): Promise<MqttConnection> {
-  const client = await mqtt.connectAsync(url, { ...base, clientId: `pipewright-${node}`.slice(0, 64), clean: true });
+  // Every connection (and reconnection) to the broker goes through the outbound dialer; a refused
+  // broker stops the start with the refusal (checked first, for a clear message).
+  const u = new URL(url);
+  await refuseResolved(u.hostname, SETTING);
+  const opts: IClientOptions = { ...base, clientId: `pipewright-${node}`.slice(0, 64), clean: true };
+  let client: MqttClient;
+  if (u.protocol === 'ws:' || u.protocol === 'wss:') {
+    const secure = u.protocol === 'wss:';
+    client = await mqtt.connectAsync(url, { ...opts, wsOptions: { createConnection: (o: { host: string; port: number; servername?: string }) => brokerSocket(o.host, Number(o.port) || (secure ? 443 : 80), secure, o) } as never });
+  } else {
+    const secure = ['mqtts:', 'tls:', 'ssl:'].includes(u.protocol);
+    if (!secure && u.protocol !== 'mqtt:' && u.protocol !== 'tcp:') throw new Refused(`${SETTING}: ${u.protocol}// is not a broker URL (mqtt://, mqtts://, ws:// or wss://)`, 400);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(u.port) || (secure ? 8883 : 1883);
+    client = new mqtt.MqttClient(() => brokerSocket(host, port, secure) as never, {
+      ...opts, ...(u.username ? { username: decodeURIComponent(u.username) } : {}), ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    });
+    await new Promise<void>((resolve, reject) => {
+      const done = (e?: Error) => { client.off('connect', ok); client.off('error', done); if (!e) return resolve(); client.end(); reject(e); };
+      const ok = () => done();
+      client.once('connect', ok);
+      client.once('error', done);
+    });
+  }
   watchConnection(client, warn);
   return { client, shared: true, close: () => client.endAsync() };
+}
+
+/** The broker's socket through the dialer, TLS over it when asked. A refusal carries a `code`: mqtt.js
+ *  reports only coded stream errors (the rest would be retried in silence). */
+function brokerSocket(host: string, port: number, secure: boolean, tls: { servername?: string } = {}): Duplex {
+  const raw: Socket = dialOrFail(host, port, SETTING);
+  raw.once('error', (e: Error) => { if (e instanceof Refused) Object.assign(e, { code: 'EREFUSED' }); });
+  if (!secure) return raw;
+  return tlsConnect({ ...tls, socket: raw, servername: tls.servername || (isIP(host) ? undefined : host) } as never);
 }
 
 /** One warning when the broker goes away (not one per retry) and one when it is back; an 'error'

@@ -1,6 +1,6 @@
 // The outbound destination policy (SERVICE__OUTBOUND_ALLOW / SERVICE__OUTBOUND_DENY, and in managed
 // mode private and link-local ranges denied unless an allowed CIDR covers them). It is checked on
-// the addresses a connection actually uses (runtime/actions/http/destination.ts), not on names.
+// the addresses a connection actually uses (the dialer, ./dialer.ts), not on names.
 import { hasAddress, hasHost, ipList, specialRanges, type IpList } from './ip-list.ts';
 import { managedMode } from '../values/managed-mode.ts';
 
@@ -49,11 +49,19 @@ export function refusal(p: OutboundPolicy, host: string, address: string): strin
 }
 const verdicts = new WeakMap<OutboundPolicy, Map<string, string | undefined>>();
 
-function decide(p: OutboundPolicy, host: string, address: string): string | undefined {
+/** For a destination an operator setting names (the Kubernetes API, DNS resolvers, the MQTT broker):
+ *  the deny and allow lists apply, managed mode's private-range rule does not (./dialer.ts, Chooser).
+ *  The reason names the setting. Not remembered: these are few and dialled rarely. */
+export function settingRefusal(p: OutboundPolicy, host: string, address: string, setting: string): string | undefined {
+  const why = decide(p, host, address, false);
+  return why && `${why} (${setting})`;
+}
+
+function decide(p: OutboundPolicy, host: string, address: string, managed = p.managed): string | undefined {
   if (hasHost(p.deny, host) || hasAddress(p.deny, address)) return `${host} is denied by SERVICE__OUTBOUND_DENY`;
   const allowedIp = hasAddress(p.allow, address);
   if (!p.allow.empty && !allowedIp && !hasHost(p.allow, host)) return `${host} is not in SERVICE__OUTBOUND_ALLOW`;
   // A host-name allow entry does not open private ranges: DNS could point the name anywhere.
-  if (p.managed && hasAddress(specialRanges(), address) && !allowedIp) return `${host} resolves to a private, loopback or link-local address, denied in managed mode`;
+  if (managed && hasAddress(specialRanges(), address) && !allowedIp) return `${host} resolves to a private, loopback or link-local address, denied in managed mode`;
   return undefined;
 }

@@ -12,11 +12,12 @@ import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
-import { closeDatabasePools } from '../actions/database/pools.ts';
+import { closeDatabasePools, maxPools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
 import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
 import { pinOutboundPolicy } from '../network/outbound.ts';
+import { closeDialerAgent } from '../network/dialer.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { startMqtt } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
@@ -72,6 +73,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const missing = refuseMissingValues(plans, env, process.env);
   const ops = opsSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  try { maxPools(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   let wsLimits: WsLimits;
   try { wsLimits = wsLimitsFrom(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
@@ -147,7 +149,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
         const { suspended, stopped } = shutdownLeft(app);
         log.warn({ suspended, stopped, in_flight: inFlight(app), waiting_for: [...waiting] }, 'shutdown grace period over: runs under way were suspended into the store (resumed by another node) or stopped (503); in_flight were left unfinished');
       })
-      .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools()]))
+      .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools(), closeDialerAgent()]))
       .then(() => log.flush?.())
       .then(() => process.exit(0), () => process.exit(1));
   };

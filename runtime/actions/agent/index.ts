@@ -7,6 +7,7 @@ import { optionalDurationMs } from '../../values/duration.ts';
 import { callModel, type ChatMessage, type ToolCall } from './model.ts';
 import { loadMemory, saveMemory, type MemorySettings } from './memory.ts';
 import { openToolbox, type RemoteServer, type Toolbox } from './tools.ts';
+import { Refused } from '../../refused.ts';
 
 export const AGENT_LIMITS = { iterations: 4, maxIterations: 12, timeoutSecs: 60, window: 10, maxWindow: 50, ttlMs: 24 * 3600_000 };
 
@@ -39,7 +40,10 @@ export const agent: ActionKind = async (config, ctx) => {
   const messages: ChatMessage[] = [...(typeof c.system === 'string' ? [{ role: 'system' as const, content: c.system }] : []), ...history, ...fresh];
   const remotes: RemoteServer[] = ((c.mcp ?? []) as Obj[]).map((r) => ({ url: String(r.url), headers: strMap(r.headers), ...(Array.isArray(r.only) ? { only: r.only.map(String) } : {}) }));
   let box: Toolbox;
-  try { box = await openToolbox(((c.tools ?? []) as unknown[]).map(String), remotes, ctx); } catch (e) { return fail((e as Error).message.replace(/^agent: /, '')); }
+  try { box = await openToolbox(((c.tools ?? []) as unknown[]).map(String), remotes, ctx); } catch (e) {
+    if (e instanceof Refused) return { ok: false, error: `agent: ${e.message}`, failure: { kind: 'refused', status: e.status } };
+    return fail((e as Error).message.replace(/^agent: /, ''));
+  }
   const transcript: TranscriptEntry[] = [];
   try {
     for (let iteration = 1; iteration <= maxIterations; iteration++) {

@@ -2,6 +2,9 @@
 // call, and failures classified like an HTTP action's so the action's retry rules apply.
 import { getDispatcher } from '../http/pool.ts';
 import { send } from '../http/send.ts';
+import { SendError } from '../http/transport-error.ts';
+import { checkUrl } from '../../network/dialer.ts';
+import { Refused } from '../../refused.ts';
 
 /** A model answer larger than this is refused (the HTTP action's bound). */
 const MAX_REPLY_BYTES = 32 * 1024 * 1024;
@@ -37,12 +40,16 @@ export async function callModel(c: ModelCall): Promise<ModelReply> {
   const timeout = AbortSignal.timeout(c.timeoutMs);
   let res;
   try {
-    // The HTTP action's keep-alive pools and sender, so model calls obey the same outbound policy.
+    // The HTTP action's keep-alive pools (their connections resolve through the dialer) and sender;
+    // an IP-literal host is checked here, before anything is sent (no lookup happens for it).
     const url = new URL(c.url);
+    checkUrl(url.origin);
     const body = Buffer.from(JSON.stringify(payload));
     const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
     res = await send(getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers }, body }, signal, MAX_REPLY_BYTES);
   } catch (e) {
+    const refused = e instanceof SendError ? e.cause : e;
+    if (refused instanceof Refused) return fail(`${refused.message} (the model url)`, { kind: 'refused', status: refused.status });
     if (timeout.aborted) return fail(`the model call timed out after ${c.timeoutMs / 1000} s`, { kind: 'transport', cls: 'timeout' });
     return fail(`the model endpoint could not be reached (${(e as Error).message})`, { kind: 'transport', cls: 'connect' });
   }

@@ -4,6 +4,8 @@ import type { InterfacePlan, Plan } from '../../plan.ts';
 import type { ActionContext } from '../types.ts';
 import { toolInputSchema } from '../../tool-schema.ts';
 import type { ToolSpec } from './model.ts';
+import { checkUrl, dialerFetch } from '../../network/dialer.ts';
+import { Refused } from '../../refused.ts';
 
 export interface RemoteServer { url: string; headers: Record<string, string>; only?: string[] }
 
@@ -50,7 +52,14 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
     try {
       for (const r of remotes) {
         const client = new Client({ name: 'pipewright-agent', version: '1.0.0' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: r.headers } }), ctx.signal ? { signal: ctx.signal } : undefined);
+        // Every request of the transport (its redirects too) goes through the dialer's fetch.
+        try {
+          checkUrl(new URL(r.url).origin);
+          await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: r.headers }, fetch: dialerFetch }), ctx.signal ? { signal: ctx.signal } : undefined);
+        } catch (e) {
+          const refused = refusalIn(e);
+          throw refused ? new Refused(`${refused.message} (mcp server ${r.url})`, refused.status) : e;
+        }
         clients.push(client);
         const listed = await client.listTools(undefined, ctx.signal ? { signal: ctx.signal } : undefined);
         for (const t of listed.tools) {
@@ -72,4 +81,10 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
     }
   }
   return { tools, close: async () => { await Promise.allSettled(clients.map((c) => c.close())); } };
+}
+
+/** The dialer's refusal somewhere in an error's causes (fetch wraps it: TypeError "fetch failed"). */
+function refusalIn(e: unknown): Refused | undefined {
+  for (let c = e, depth = 0; c && depth < 5; c = (c as { cause?: unknown }).cause, depth++) if (c instanceof Refused) return c;
+  return undefined;
 }

@@ -4,6 +4,7 @@ import type { ActionKind, ActionOutcome } from '../types.ts';
 import { driverFor } from './pools.ts';
 import { dbSettings } from './settings.ts';
 import { DbError } from './types.ts';
+import { Refused } from '../../refused.ts';
 
 /** Bound: a statement takes at most this many parameters (Postgres's own limit is 65535). */
 const MAX_PARAMS = 10_000;
@@ -28,6 +29,7 @@ const fail = (error: string): ActionOutcome => ({ ok: false, error, failure: { k
 
 /** Connect failures are transport failures (502), a statement timeout a timeout (504), the rest 500. */
 export function failed(e: unknown): ActionOutcome {
+  if (e instanceof Refused) return { ok: false, error: e.message, failure: { kind: 'refused', status: e.status } };
   if (!(e instanceof DbError)) return fail(e instanceof Error ? e.message : String(e));
   if (e.cls === 'query') return fail(e.message);
   return { ok: false, error: e.message, failure: { kind: 'transport', cls: e.cls } };

@@ -1,9 +1,11 @@
 // One statement's use of a pooled connection, the same for both drivers: a connect failure closes the
-// pool and says where it tried to connect; the action's timeout drops the connection mid-statement;
-// any other failure is the driver's message with its SQLSTATE. The connection always goes back.
-import { describeUrl } from './url.ts';
+// pool and says where it tried to connect (the host the driver dialled, not the configured one: a
+// connection string's `?host=` wins over its authority); a destination the outbound dialer refuses
+// is a refusal (403, never retried); the action's timeout drops the connection mid-statement; any
+// other failure is the driver's message with its SQLSTATE. The connection always goes back.
 import { DbError, type DbSettings } from './types.ts';
 import { listenAbort, type Abortable } from '../../run-cancel.ts';
+import { Refused } from '../../refused.ts';
 
 export interface Lease<C> {
   conn: C;
@@ -16,14 +18,15 @@ export interface Lease<C> {
 export type Classify = (e: unknown) => { message: string; cls: DbError['cls'] };
 
 export async function withConnection<C, T>(
-  db: DbSettings, signal: Abortable | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
+  db: DbSettings, where: () => string, signal: Abortable | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
 ): Promise<T> {
   let lease: Lease<C>;
   try {
     lease = await acquire();
   } catch (e) {
     onConnectFailure();
-    throw new DbError(`database "${db.label}" (${describeUrl(db.url)}): could not connect: ${(e as Error).message}`, 'connect');
+    if (e instanceof Refused) throw new Refused(`${e.message} (database "${db.label}" at ${where()})`, e.status);
+    throw new DbError(`database "${db.label}" (${where()}): could not connect: ${(e as Error).message}`, 'connect');
   }
   let broken = false;
   const abort = () => { broken = true; lease.destroy(); };

@@ -2,6 +2,8 @@
 // server-side once per connection, values bound), results mapped as Postgres's are (docs: "Types").
 import type { FieldPacket, Pool } from 'mysql2/promise';
 import { withConnection, type Classify } from './connection.ts';
+import { dialOrFail } from '../../network/dialer.ts';
+import { describeUrl } from './url.ts';
 import { DbError, type DbSettings, type Driver, type QueryOptions } from './types.ts';
 
 const TIMESTAMP = 7;
@@ -9,6 +11,9 @@ const DATETIME = 12;
 
 export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Driver {
   const u = new URL(db.url);
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  const port = u.port ? Number(u.port) : 3306;
+  const where = () => describeUrl(db.url);
   const secs = db.statementTimeoutMs / 1000;
   // Per connection: UTC for TIMESTAMP text, and the statement timeout (MariaDB, else MySQL's SELECT-only one).
   const onConnection = (pool: Pool) => pool.pool.on('connection', (c) => {
@@ -19,8 +24,11 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
   });
   // mysql2 is loaded on first use: a service without MySQL databases does not pay its start-up time.
   const ready: Promise<Pool> = import('mysql2/promise').then(({ default: mysql }) => mysql.createPool({
-    host: u.hostname.replace(/^\[|\]$/g, ''),
-    port: u.port ? Number(u.port) : 3306,
+    host,
+    port,
+    // Every connection through the outbound dialer (mysql2 would open its own socket); a refusal
+    // fails the socket, which mysql2 reports as the connect failure.
+    stream: () => dialOrFail(host, port).setNoDelay(true),
     user: decodeURIComponent(u.username),
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined,
@@ -42,7 +50,7 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
   };
   const query = async (text: string, params: readonly unknown[], o: QueryOptions) => {
     if (o.multi) throw new DbError(`database "${db.label}": multi: true is Postgres only; run the statements as separate actions`, 'query');
-    return withConnection(db, o.signal, acquire, onConnectFailure, classify, async (conn) => {
+    return withConnection(db, where, o.signal, acquire, onConnectFailure, classify, async (conn) => {
       const [rows, fields] = await conn.execute(text, params.map(bindable) as never);
       return Array.isArray(rows) ? mapRows(rows as Record<string, unknown>[], fields) : [];
     });

@@ -4,14 +4,21 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { pgTypes } from './pg-types.ts';
 import { withConnection, type Classify } from './connection.ts';
+import { dialerSocket } from '../../network/dialer.ts';
+import { describeDialled } from './url.ts';
 import type { DbSettings, Driver, QueryOptions } from './types.ts';
 
 /** Named statements: one per distinct text; pg keeps the parsed ones per connection. */
 const statementName = (text: string): string => `pw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 
 export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Driver {
+  // pg connects its own socket (`connect(port, host)`, after its parse of the string, where `?host=`
+  // and `?port=` win); through the dialer that connect is checked and the destination recorded.
+  let dialled: string | undefined;
+  const where = () => describeDialled(db.url, dialled);
   const pool = new pg.Pool({
     connectionString: db.url,
+    stream: () => dialerSocket((w) => { dialled = w; }),
     max: db.poolSize,
     statement_timeout: db.statementTimeoutMs,
     connectionTimeoutMillis: db.connectTimeoutMs,
@@ -33,7 +40,7 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
     return { conn: c, release: () => c.release(), destroy: () => c.release(new Error('abandoned')) };
   };
   const query = (text: string, params: readonly unknown[], o: QueryOptions) =>
-    withConnection(db, o.signal, acquire, onConnectFailure, classify, async (client) => {
+    withConnection(db, where, o.signal, acquire, onConnectFailure, classify, async (client) => {
       if (o.multi) {
         await submit(client, text);
         return [];

@@ -17,3 +17,15 @@ export function describeUrl(url: string): string {
     return '(unparsable connection string)';
   }
 }
+
+/** The destination a driver dialled (`host:port`, or a socket path) and the connection string's
+ *  database, for messages; before any dial, the connection string's own host. */
+export function describeDialled(url: string, dialled: string | undefined): string {
+  if (dialled === undefined) return describeUrl(url);
+  try {
+    const path = new URL(url).pathname;
+    return `${dialled}${path && path !== '/' ? path : ''}`;
+  } catch {
+    return dialled;
+  }
+}

@@ -5,6 +5,8 @@ import { Pool } from 'undici';
 import { send } from '../http/send.ts';
 import { classify, describe, SendError } from '../http/transport-error.ts';
 import { DiscoverError } from './error.ts';
+import { dialerConnector } from '../../network/dialer.ts';
+import { Refused } from '../../refused.ts';
 
 /** Each API call gets this long, whatever the action's own timeout. */
 export const API_TIMEOUT_MS = 10_000;
@@ -19,16 +21,20 @@ export interface ApiCall {
   headers?: Record<string, string>;
   /** The API server's CA (https). */
   ca?: string;
-  /** A unix socket to connect to instead of the origin's host (the Docker Engine). */
+  /** A unix socket to connect to instead of the origin's host (the Docker Engine: the socket is gated
+   *  by SERVICE__DISCOVER_DOCKER_SOCKET, ./allowed.ts). */
   socketPath?: string;
+  /** The setting that names the origin (its connections go through the outbound dialer). */
+  setting?: string;
   signal?: AbortSignal;
 }
 
 export async function getJson(c: ApiCall): Promise<unknown> {
+  const tls = { timeout: API_TIMEOUT_MS, ...(c.ca ? { ca: c.ca } : {}) };
   const pool = new Pool(c.origin, {
     connections: 1,
-    connect: { timeout: API_TIMEOUT_MS, ...(c.ca ? { ca: c.ca } : {}) },
-    ...(c.socketPath ? { socketPath: c.socketPath } : {}),
+    // A host through the outbound dialer; the Docker socket is a local path, not a destination.
+    ...(c.socketPath ? { connect: tls, socketPath: c.socketPath } : { connect: dialerConnector(tls, c.setting) }),
     headersTimeout: API_TIMEOUT_MS,
     bodyTimeout: API_TIMEOUT_MS,
   });
@@ -40,6 +46,7 @@ export async function getJson(c: ApiCall): Promise<unknown> {
     if (res.status < 200 || res.status > 299) throw new DiscoverError(`${c.what} answered ${res.status}${apiMessage(text)}`, 'backend');
     try { return JSON.parse(text); } catch { throw new DiscoverError(`${c.what} answered with something other than JSON`, 'backend'); }
   } catch (e) {
+    if (e instanceof SendError && e.cause instanceof Refused) throw new DiscoverError(`${c.what}: ${e.cause.message}`, 'refused');
     if (!(e instanceof SendError)) throw e;
     const cls = timeout.aborted ? 'timeout' : classify(e);
     throw new DiscoverError(`${c.what}: ${timeout.aborted ? `no answer within ${API_TIMEOUT_MS} ms` : describe(e.cause)}`, cls === 'other' ? 'backend' : cls);

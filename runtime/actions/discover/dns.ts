@@ -7,6 +7,8 @@ import { isIP } from 'node:net';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
 import { splitHostPort } from './port.ts';
+import { refuseLiteral } from '../../network/dialer.ts';
+import { Refused } from '../../refused.ts';
 
 /** Per query try, and tries per query: a dead resolver fails after about 3 s. */
 const QUERY_TIMEOUT_MS = 1000;
@@ -42,6 +44,11 @@ function resolver(servers: string[] | undefined): Resolver {
   const r = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: TRIES });
   if (servers) {
     try { r.setServers(servers); } catch (e) { throw new DiscoverError(`SERVICE__DNS_SERVERS ${JSON.stringify(servers.join(','))}: ${(e as Error).message}`, 'config'); }
+    // The resolvers are destinations like any other (the system's own are the platform's: every
+    // lookup of every connection asks them). Checked per discovery: the policy is the server's.
+    for (const s of r.getServers()) {
+      try { refuseLiteral(resolverIp(s), 'SERVICE__DNS_SERVERS'); } catch (e) { if (e instanceof Refused) throw new DiscoverError(`dns resolver ${s}: ${e.message}`, 'refused'); throw e; }
+    }
   }
   return r;
 }
@@ -72,4 +79,11 @@ async function query<T>(ask: () => Promise<T[]>, host: string, type: string): Pr
     const cls = code === 'ETIMEOUT' ? 'timeout' : code === 'ECONNREFUSED' ? 'connect' : 'backend';
     throw new DiscoverError(`dns ${type} query for ${JSON.stringify(host)} failed: ${code || (e as Error).message}${code === 'ETIMEOUT' ? ' (no answer from the resolver)' : ''}`, cls);
   }
+}
+
+/** A resolver entry as getServers() gives it (`ip`, `ip:port`, `[v6]:port`, `v6`) without its port. */
+function resolverIp(s: string): string {
+  const v6 = /^\[(.*)\](?::\d+)?$/.exec(s);
+  if (v6) return v6[1]!;
+  return isIP(s) ? s : s.replace(/:\d+$/, '');
 }

@@ -38,6 +38,7 @@ export async function kubernetesMembers(v: unknown, port: number | undefined, s:
   const list = (await getJson({
     what: `kubernetes API ${api.origin}`,
     origin: api.origin,
+    setting: 'SERVICE__KUBERNETES_API_URL',
     path,
     ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
     ...(ca && api.protocol === 'https:' ? { ca } : {}),

@@ -19,9 +19,9 @@ export const email: ActionKind = async (config, ctx) => {
   const onAbort = () => transport?.close();
   let options: ReturnType<typeof smtpOptions>;
   let mail: ReturnType<typeof mailOf>;
+  // A config that names its server never falls back to the service-wide one (an unset secret fails).
+  const own = Object.hasOwn(c, 'smtp');
   try {
-    // A config that names its server never falls back to the service-wide one (an unset secret fails).
-    const own = Object.hasOwn(c, 'smtp');
     if (own && (typeof c.smtp !== 'string' || !c.smtp)) throw new SmtpSettingsError('email.smtp is empty (is its secret set?)');
     options = smtpOptions(own ? (c.smtp as string) : env.env('SERVICE__SMTP_URL'), env.env('SERVICE__SMTP_CA'));
     mail = mailOf(c, env.env('SERVICE__SMTP_FROM'));
@@ -32,7 +32,8 @@ export const email: ActionKind = async (config, ctx) => {
   }
   try {
     if (ctx.signal?.aborted) return { ok: false, error: 'email: not sent: the action timed out or the run was cancelled', failure: { kind: 'transport', cls: 'timeout' } };
-    transport = nodemailer.createTransport({ ...options, getSocket: policedSocket(ctx.signal) });
+    // SERVICE__SMTP_URL is the operator's own destination (runtime/network/dialer.ts, Chooser).
+    transport = nodemailer.createTransport({ ...options, getSocket: policedSocket(ctx.signal, own ? undefined : 'SERVICE__SMTP_URL') });
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
     const info = await transport.sendMail(mail);
     return { ok: true, data: { message_id: info.messageId, accepted: (info.accepted ?? []).map(String), rejected: (info.rejected ?? []).map(String), response: info.response } };

@@ -5,17 +5,17 @@
 // Refused (403, never retried) and is never connected to.
 import type { Socket } from 'node:net';
 import type { SMTPTransportOptions } from 'nodemailer/lib/smtp-transport';
-import { policedConnect } from '../http/destination.ts';
+import { dial } from '../../network/dialer.ts';
 import { Refused } from '../../refused.ts';
 
 type Callback = (err: Error | null, socketOptions?: { connection: Socket }) => void;
 
-export function policedSocket(signal?: AbortSignal) {
+export function policedSocket(signal?: AbortSignal, setting?: string) {
   return (options: SMTPTransportOptions, callback: Callback): void => {
     const host = options.host ?? 'localhost';
     const port = Number(options.port) || (options.secure ? 465 : 587);
     let sock: Socket;
-    try { sock = policedConnect(host, port); } catch (e) { return callback(e as Error); }
+    try { sock = dial(host, port, setting); } catch (e) { return callback(e as Error); }
     let done = false;
     const finish = (err: Error | null) => {
       if (done) return;

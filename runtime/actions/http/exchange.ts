@@ -11,7 +11,7 @@ import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse, type SendOptions } from './send.ts';
 import type { Abortable } from '../../run-cancel.ts';
 import { targetOf } from './target.ts';
-import { preflight } from './destination.ts';
+import { preflight } from '../../network/dialer.ts';
 import { Refused } from '../../refused.ts';
 import { HttpTimeoutError, SendError, classify } from './transport-error.ts';
 

@@ -4,7 +4,7 @@
 // that verifies). Kept here rather than in Services so the HTTP kind owns its lifecycle.
 import { Pool, ProxyAgent, type Dispatcher } from 'undici';
 import { tlsKey, type TlsOptions } from './tls.ts';
-import { guardedLookup } from './destination.ts';
+import { guardedLookup } from '../../network/dialer.ts';
 
 export interface TransportOptions {
   /** undefined means undici's default (10 s). */
@@ -24,15 +24,30 @@ export function getDispatcher(origin: string, o: TransportOptions = {}): Dispatc
   const key = plain ? origin : JSON.stringify([origin, o.connectTimeoutMs ?? null, o.proxy ?? null, o.tls ? tlsKey(o.tls) : null]);
   let d = pools.get(key) as (Dispatcher & { closed?: boolean; destroyed?: boolean }) | undefined;
   if (!d || d.closed || d.destroyed) {
+    if (!d && pools.size >= MAX_POOLS) retireOldest();
     d = create(origin, o);
     pools.set(key, d);
   }
   return d;
 }
 
+/** Dispatchers kept: origins can come from requests (`url: a|body::u|`), and each one kept is a
+ *  Pool with its idle sockets. Past this, the oldest is closed gracefully (its requests under way
+ *  finish; a later request to its origin makes a new one). */
+export const MAX_POOLS = 1000;
+
+function retireOldest(): void {
+  const [key, oldest] = pools.entries().next().value!;
+  pools.delete(key);
+  void oldest.close().catch(() => undefined);
+}
+
+/** How many dispatchers are kept (tests). */
+export const openHttpPools = (): number => pools.size;
+
 function create(origin: string, o: TransportOptions): Dispatcher {
   const timeout = o.connectTimeoutMs === undefined ? {} : { timeout: o.connectTimeoutMs };
-  // Every connection resolves through the outbound policy (runtime/actions/http/destination.ts).
+  // Every connection resolves through the outbound policy (the dialer, runtime/network/dialer.ts).
   if (!o.proxy) return new Pool(origin, { connect: { ...timeout, ...o.tls, lookup: guardedLookup } });
   // One ProxyAgent per key: it keeps a pool per origin inside. Plain-http targets are sent to the
   // proxy in absolute form (proxyTunnel: false), as curl and browsers do; https targets tunnel

@@ -2,7 +2,7 @@
 // through the outbound policy (the same vetted lookup as HTTP), the server's key is checked against
 // host_key, and the private key is offered before the password (spec Authentication 2).
 import { Client, type AnyAuthMethod, type SFTPWrapper } from 'ssh2';
-import { policedConnect } from '../http/destination.ts';
+import { dial } from '../../network/dialer.ts';
 import { Refused } from '../../refused.ts';
 import { fingerprint } from './fingerprint.ts';
 import { privateKeyOf } from './private-key.ts';
@@ -21,7 +21,7 @@ const CLOSE_WAIT_MS = 2000;
 export async function openSession(s: SftpSettings, signal?: AbortSignal): Promise<Session> {
   const where = `${s.user}@${s.host}:${s.port}`;
   // A denied IP literal throws here, before anything is opened (the policy's refusal comes first).
-  const sock = policedConnect(s.host, s.port);
+  const sock = dial(s.host, s.port);
   // The key first, then the password. The key is parsed once per key text (privateKeyOf; given as
   // `privateKey`, ssh2 would parse it on every connect); one that cannot be used fails the attempt
   // before the SSH client starts (the socket is dropped at once, nothing to wait for).
