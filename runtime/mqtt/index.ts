@@ -32,9 +32,11 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
   if (!usesMqtt(plans)) return undefined;
   let broker: EmbeddedBroker | undefined;
   let connection: MqttConnection;
+  const triggers = plans.flatMap((plan) => plan.interfaces.filter((i) => i.mqtt !== undefined).map((iface) => ({ plan, iface, filter: triggerTopic(o.environment, iface.name, iface.mqtt!) })));
   if (o.url) connection = await connectExternal(o.url, o.node, o.warn);
   else {
-    broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn });
+    const triggered = (topic: string) => triggers.filter((t) => topicMatches(t.filter, topic));
+    broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn, triggered });
     const b = broker;
     connection = await connectEmbedded(() => b.connect());
   }
@@ -44,7 +46,6 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
       await Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
     },
   };
-  const triggers = plans.flatMap((plan) => plan.interfaces.filter((i) => i.mqtt !== undefined).map((iface) => ({ plan, iface, filter: triggerTopic(o.environment, iface.name, iface.mqtt!) })));
   if (triggers.length) {
     // Shared subscriptions on an external broker: each publish runs on one node, not on every node.
     const subs = triggers.map((t) => (connection.shared ? `$share/pipewright/${t.filter}` : t.filter));
