@@ -32,6 +32,18 @@ export interface GateExtras {
   publicOpenapi?: boolean;
 }
 
+/** SERVICE__PUBLIC_METRICS and SERVICE__PUBLIC_OPENAPI: `1` opens the surface to any client the
+ *  network policy admits, `0` or unset keeps it gated; anything else stops the start. */
+export function openSurfaces(env: Record<string, string | undefined>): GateExtras {
+  const flag = (name: string) => {
+    const v = env[name];
+    if (v === undefined || v === '' || v === '0') return false;
+    if (v === '1') return true;
+    throw new StartupError(`${name}=${v.slice(0, 40)} must be 1 (open) or 0 (gated like an interface)`);
+  };
+  return { publicMetrics: flag('SERVICE__PUBLIC_METRICS'), publicOpenapi: flag('SERVICE__PUBLIC_OPENAPI') };
+}
+
 export function buildGate(plans: readonly Plan[], inbound: InboundSettings, network: NetworkOptions = {}, extras: GateExtras = {}): Gate {
   let trusted: IpList;
   try { trusted = ipList(network.trustedProxies, 'SERVICE__TRUSTED_PROXIES'); } catch (e) { throw new StartupError((e as Error).message); }

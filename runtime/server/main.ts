@@ -16,6 +16,7 @@ import { closeDatabasePools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
 import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
+import { openSurfaces } from './gate-hooks.ts';
 import { pinOutboundPolicy } from '../network/outbound.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
 import { startMqtt } from '../mqtt/index.ts';
@@ -65,6 +66,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const env = processEnvironment();
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
+  const open = openSurfaces(process.env);
   try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
@@ -96,7 +98,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     services.channels = channels;
   }
   const app = buildApp(plans, {
-    env, services, node, warn, hooks, inbound, network,
+    env, services, node, warn, hooks, inbound, network, open,
     wsLimits,
     ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
