@@ -25,7 +25,7 @@ import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain
 import { checkAccepts } from './accepts.ts';
 import type { InboundSettings } from './auth/settings.ts';
 import type { GatedRoute, Surface } from '../inbound.ts';
-import { buildGate, gateRoutes, gated, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
+import { buildGate, gateRoutes, gated, refuseHttp, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -143,8 +143,16 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       } });
     }
   }
-  app.setNotFoundHandler((req, reply) => {
+  // A path no route serves: a denied address is still refused (403/429) rather than told what is not there.
+  const unrouted = gate.checker({ kind: 'process', name: 'default' });
+  const notFound = (req: FastifyRequest, reply: FastifyReply) => {
     reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${pathOf(req.url)}` } });
+    lines?.(req, reply);
+  };
+  app.setNotFoundHandler(!gate.hasPolicy({ kind: 'process', name: 'default' }) || !unrouted ? notFound : async (req, reply) => {
+    const v = await unrouted({ peer: req.socket.remoteAddress, headers: req.headers }, { credential: false });
+    if (v.ok) return notFound(req, reply);
+    refuseHttp(reply.header('x-run-id', runIdOf(req)), v);
     lines?.(req, reply);
   });
   app.setErrorHandler((err: Error, req, reply) => answerError(err, req, reply));

@@ -97,6 +97,9 @@ describe.each(['compiled', 'interpreted'] as const)('every surface (%s)', (mode)
       expect(await status(s.http + samplePath(route), method), what).toBe(403);
       expect(await status(s.http + samplePath(route), method, { 'x-api-key': KEY, authorization: `Bearer ${ADMIN}` }), what).toBe(403);
     }
+    // A path nothing serves: refused, not told it is not there.
+    expect(await status(`${s.http}/nothing/here`, 'GET')).toBe(403);
+    expect(await upgrade(`${s.ws}/ws/local/dev/nothing`)).toBe(403);
     for (const path of upgradePaths(s)) expect(await upgrade(`${s.ws}${path}?access_token=${KEY}`), path).toBe(403);
     for (const l of s.tcp) {
       const port = (l.address() as { port: number }).port;
