@@ -115,6 +115,19 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect(await d.next()).toMatchObject({ type: 'ap_error', id: 's', status: 429 });
   });
 
+  it('X-Forwarded-For sets the client address on every surface, from a trusted proxy only', async () => {
+    const yaml = SURFACES.replace('expose_metrics: true', 'expose_metrics: true\nnetwork:\n  deny_ips: ["203.0.113.7"]');
+    const xff = { 'x-forwarded-for': '203.0.113.7' };
+    const trusted = await serveAll(mode, yaml, { network: { trustedProxies: '127.0.0.1, ::1' } }, stops);
+    expect(await upgrade(`${trusted.ws}/ws/local/dev/limited`, xff)).toBe(403);
+    expect(await upgrade(`${trusted.ws}/mqtt`, xff)).toBe(403);
+    expect((await fetch(`${trusted.http}/metrics`, { headers: xff })).status).toBe(403);
+    expect(await upgrade(`${trusted.ws}/ws/local/dev/limited`)).toBe(101);
+    const direct = await serveAll(mode, yaml, {}, stops);
+    expect(await upgrade(`${direct.ws}/ws/local/dev/limited`, xff)).toBe(101);
+    expect((await fetch(`${direct.http}/metrics`, { headers: xff })).status).toBe(200);
+  });
+
   it('a non-public WebSocket interface with no credential configured cannot be reached, and the start says so', async () => {
     const s = await serveAll(mode, SURFACES, {}, stops);
     expect(await upgrade(`${s.ws}/ws/local/dev/members`)).toBe(403);
