@@ -14,6 +14,7 @@ export function lintRefs(config: Record<string, unknown>, ifaces: InterfaceSite[
   if (isObj(config.on_error)) mustBeInterface(config.on_error.interface, ['on_error', 'interface'], 'on_error.interface');
   const servers = isObj(config.mcp_servers) ? Object.keys(config.mcp_servers) : [];
   lintMcpServers(config, ifaces, report);
+  lintChannelGuards(ifaces, report);
   for (const site of ifaces) {
     const { iface, path, name } = site;
     mustBeInterface(iface.subscribe_authorizer, [...path, 'subscribe_authorizer'], `subscribe_authorizer of interface "${name}"`);
@@ -56,5 +57,20 @@ function lintMcpServers(config: Record<string, unknown>, ifaces: InterfaceSite[]
     const other = keys.map((k) => seen.get(k)).find((o) => o !== undefined);
     if (other) report('error', [...path, 'mcp'], `MCP tool "${tool}" of interface "${name}" is already offered by interface "${other}" on the same server`, 'give one of them another mcp.tool_name');
     else for (const k of keys) seen.set(k, name);
+  }
+}
+
+/** Channels are shared by every WebSocket interface of the service: a channel guarded by a
+ *  subscribe_authorizer on one interface would be readable through another without one. So once
+ *  any WebSocket interface has an authorizer, every one must (the same one will do). */
+function lintChannelGuards(ifaces: InterfaceSite[], report: Report): void {
+  const ws = ifaces.filter(({ iface }) => iface.ws !== undefined && iface.ws !== false);
+  const guarded = ws.find(({ iface }) => typeof iface.subscribe_authorizer === 'string');
+  if (!guarded) return;
+  const authorizer = guarded.iface.subscribe_authorizer as string;
+  for (const { iface, path, name } of ws) {
+    if (iface.subscribe_authorizer !== undefined) continue;
+    report('error', [...path, 'ws'], `WebSocket interface "${name}" has no subscribe_authorizer, but interface "${guarded.name}" guards its channels with "${authorizer}": channels are shared, so "${name}" would subscribe to them unchecked`,
+      `add \`subscribe_authorizer: ${authorizer}\` (or an authorizer of its own) to interface "${name}"`, 'key');
   }
 }

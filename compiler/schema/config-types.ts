@@ -178,11 +178,11 @@ export interface Interface {
    */
   ws?: string | boolean;
   /**
-   * Name of an interface run to authorize a socket's channel subscription.
+   * Name of an interface run to authorize a socket's channel subscription. Channels are shared: once one WebSocket interface has one, every WebSocket interface must (check refuses the config otherwise).
    */
   subscribe_authorizer?: string;
   /**
-   * When true, the interface needs no credential even when inbound credentials (API keys, JWT) are configured: HTTP calls and WebSocket connections, for non-sensitive public data.
+   * When true, the interface needs no credential even when inbound credentials (API keys, JWT) are configured: HTTP calls, WebSocket connections and MCP tool calls, for non-sensitive public data (its network policy still applies). A WebSocket interface that is not public cannot be reached while no credential is configured.
    */
   public?: boolean;
   /**

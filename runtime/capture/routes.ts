@@ -7,6 +7,10 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { CapturedRun, Store } from '../store-types.ts';
 import type { RunResult } from '../exec/run.ts';
 import { replay, ReplayError, type ReplayOptions } from './capture.ts';
+import type { GatedRoute } from '../inbound.ts';
+
+// The inbound gate applies the network policy; the admin token is checked here (`auth`).
+const config: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'captures' } };
 
 export interface CaptureRouteOptions {
   store: Store;
@@ -34,7 +38,7 @@ export function registerCaptureRoutes(app: FastifyInstance, o: CaptureRouteOptio
     }
   };
 
-  app.get('/_ap/captures', { preHandler: auth }, async (req, reply) => {
+  app.get('/_ap/captures', { config, preHandler: auth }, async (req, reply) => {
     const q = req.query as Record<string, string | undefined>;
     let limit: number | undefined;
     if (q.limit !== undefined) {
@@ -45,12 +49,12 @@ export function registerCaptureRoutes(app: FastifyInstance, o: CaptureRouteOptio
     return { captures: list.map(summary) };
   });
 
-  app.get('/_ap/captures/:id', { preHandler: auth }, async (req, reply) => {
+  app.get('/_ap/captures/:id', { config, preHandler: auth }, async (req, reply) => {
     const c = await o.store.getCapture((req.params as { id: string }).id);
     return c ?? fail(reply, 404, 'no such capture');
   });
 
-  app.post('/_ap/captures/:id/replay', { preHandler: auth }, async (req, reply) => {
+  app.post('/_ap/captures/:id/replay', { config, preHandler: auth }, async (req, reply) => {
     const c = await o.store.getCapture((req.params as { id: string }).id);
     if (!c) return fail(reply, 404, 'no such capture');
     const plan = o.plans.find((p) => p.name === c.config);

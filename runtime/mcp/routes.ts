@@ -12,6 +12,8 @@ import { linearRegExpEngine } from '../values/regex.ts';
 import { mcpCatalog, type McpServerEntry, type McpToolEntry } from './catalog.ts';
 import { runForMcp, toolResult, type McpRunContext } from './run-tool.ts';
 import { runSucceeded } from '../exec/run.ts';
+import { gateOf, presentedOf, type GatedRoute, type GateVerdict, type InboundGate, type Surface } from '../inbound.ts';
+import { MAX_JSON_DEPTH, parseJsonBounded, TooDeepError } from '../values/json-depth.ts';
 
 export interface McpRouteOptions {
   org: string;
@@ -19,8 +21,6 @@ export interface McpRouteOptions {
   env: Environment;
   services: Services;
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
-  /** The inbound credential check (absent: none configured, MCP is open like the interfaces). */
-  gate?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 export const mcpPath = (org: string, environment: string, server = '') =>
@@ -29,6 +29,8 @@ export const mcpPath = (org: string, environment: string, server = '') =>
 export function registerMcpRoutes(app: FastifyInstance, plans: readonly Plan[], o: McpRouteOptions): void {
   const servers = mcpCatalog(plans);
   if (!servers.size) return;
+  const gate = gateOf(app.server);
+  if (!gate) throw new Error('MCP routes need the inbound gate (runtime/server/gate-hooks.ts) on their server');
   // Patterns (from accepts.schema, or a param's `regex`) run on RE2, as every config regex does.
   const ajv = new Ajv({ strict: false, allErrors: true, code: { regExp: linearRegExpEngine } });
   const validators = new Map<McpToolEntry, ValidateFunction>();
@@ -39,17 +41,57 @@ export function registerMcpRoutes(app: FastifyInstance, plans: readonly Plan[], 
   };
   for (const server of servers.values()) {
     const url = mcpPath(o.org, o.environment, server.id);
-    app.post(url, { ...(o.gate ? { onRequest: o.gate } : {}) }, (req, reply) => handle(server, req, reply, o, validatorOf));
+    // The route asks a credential unless every tool it serves is public; each message then passes
+    // the gate again: a tools/call as the interface it runs (its network policy, its `public`).
+    const config: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'mcp', ...([...server.tools.values()].every((t) => t.iface.public) ? { public: true } : {}) } };
+    app.post(url, { config }, (req, reply) => handle(server, req, reply, o, validatorOf, gate));
     // Stateless: no server-initiated stream and no session to delete.
-    app.route({ method: ['GET', 'DELETE'], url, handler: (_req, reply) => reply.code(405).header('allow', 'POST').send(rpcError(-32000, 'method not allowed: MCP here is stateless, POST only')) });
+    app.route({ method: ['GET', 'DELETE'], url, config, handler: (_req, reply) => reply.code(405).header('allow', 'POST').send(rpcError(-32000, 'method not allowed: MCP here is stateless, POST only')) });
   }
 }
 
-const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+type RpcId = string | number | null;
+const rpcError = (code: number, message: string, id: RpcId = null, data?: unknown) => ({ jsonrpc: '2.0', error: { code, message, ...(data !== undefined ? { data } : {}) }, id });
+const MCP_SURFACE: Surface = { kind: 'process', name: 'mcp' };
 
-async function handle(server: McpServerEntry, req: FastifyRequest, reply: FastifyReply, o: McpRouteOptions, validatorOf: (t: McpToolEntry) => ValidateFunction) {
+/** What each JSON-RPC message asks, checked before the SDK sees it: its params' shape (the SDK
+ *  answers -32603 and dumps its validator's error for arguments that are not an object) and the
+ *  gate (a tools/call as the interface it runs; anything else on the process-wide budget). */
+async function admit(server: McpServerEntry, message: unknown, req: FastifyRequest, gate: InboundGate): Promise<{ status: number; body: unknown; verdict?: GateVerdict } | undefined> {
+  for (const m of Array.isArray(message) ? message : [message]) {
+    if (m === null || typeof m !== 'object') continue; // the SDK answers malformed messages itself
+    const { id: rawId, method, params } = m as { id?: unknown; method?: unknown; params?: unknown };
+    const id: RpcId = typeof rawId === 'string' || typeof rawId === 'number' ? rawId : null;
+    let surface = MCP_SURFACE;
+    if (method === 'tools/call') {
+      const p = (params ?? {}) as { name?: unknown; arguments?: unknown };
+      if (params === null || typeof params !== 'object' || Array.isArray(params) || typeof p.name !== 'string') return { status: 200, body: rpcError(-32602, 'invalid params: tools/call needs params {"name": "<tool>", "arguments": {…}}', id) };
+      if (p.arguments !== undefined && (p.arguments === null || typeof p.arguments !== 'object' || Array.isArray(p.arguments))) {
+        return { status: 200, body: rpcError(-32602, `invalid params: "arguments" must be an object, not ${p.arguments === null ? 'null' : Array.isArray(p.arguments) ? 'an array' : `a ${typeof p.arguments}`}`, id) };
+      }
+      const t = server.tools.get(p.name);
+      if (t) surface = { kind: 'interface', plan: t.plan, iface: t.iface };
+    }
+    const v = await gate.check(surface, presentedOf(req.raw), surface === MCP_SURFACE ? { credential: false } : undefined);
+    if (!v.ok) return { status: v.status, body: rpcError(-32001, v.message, id, { status: v.status }), verdict: v };
+  }
+  return undefined;
+}
+
+async function handle(server: McpServerEntry, req: FastifyRequest, reply: FastifyReply, o: McpRouteOptions, validatorOf: (t: McpToolEntry) => ValidateFunction, gate: InboundGate) {
   let message: unknown;
-  try { message = JSON.parse(String(req.body ?? '')); } catch { return reply.code(400).send(rpcError(-32700, 'parse error: the body is not JSON')); }
+  // The same bound as request bodies: a 50,000-level `arguments` would overflow every later walk.
+  try { message = parseJsonBounded(String(req.body ?? '')); } catch (e) {
+    if (e instanceof TooDeepError) return reply.code(400).send(rpcError(-32602, `invalid params: the request nests deeper than ${MAX_JSON_DEPTH} levels`));
+    return reply.code(400).send(rpcError(-32700, 'parse error: the body is not JSON'));
+  }
+  const refused = await admit(server, message, req, gate);
+  if (refused) {
+    const v = refused.verdict;
+    if (v && !v.ok && v.status === 429 && v.retryAfterSec !== undefined) reply.header('retry-after', String(v.retryAfterSec));
+    if (v && !v.ok && v.status === 401) reply.header('www-authenticate', 'Bearer');
+    return reply.code(refused.status).send(refused.body);
+  }
   const headers = stringMap(req.headers);
   const cx: McpRunContext = { env: o.env, services: o.services, headers, ...(o.afterRun ? { afterRun: o.afterRun } : {}) };
   const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');

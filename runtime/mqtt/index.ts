@@ -32,9 +32,18 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
   if (!usesMqtt(plans)) return undefined;
   let broker: EmbeddedBroker | undefined;
   let connection: MqttConnection;
-  if (o.url) connection = await connectExternal(o.url, o.node, o.warn);
+  const triggers = plans.flatMap((plan) => plan.interfaces.filter((i) => i.mqtt !== undefined).map((iface) => ({ plan, iface, filter: triggerTopic(o.environment, iface.name, iface.mqtt!) })));
+  if (o.url) {
+    // The publisher's address never reaches the service through an external broker: say so for a
+    // trigger whose `network:` would otherwise look enforced.
+    for (const t of triggers) {
+      if (t.iface.network || t.plan.settings?.network) o.warn(`mqtt: the network policy of ${t.plan.name}.${t.iface.name} cannot apply to publishes through SERVICE__MQTT_URL (the broker does not pass on the publisher's address): the external broker's own access rules govern who may publish`);
+    }
+    connection = await connectExternal(o.url, o.node, o.warn);
+  }
   else {
-    broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn });
+    const triggered = (topic: string) => triggers.filter((t) => topicMatches(t.filter, topic));
+    broker = await startBroker(app.server, { ...(o.port !== undefined ? { port: o.port } : {}), host: o.host, warn: o.warn, triggered });
     const b = broker;
     connection = await connectEmbedded(() => b.connect());
   }
@@ -44,7 +53,6 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
       await Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
     },
   };
-  const triggers = plans.flatMap((plan) => plan.interfaces.filter((i) => i.mqtt !== undefined).map((iface) => ({ plan, iface, filter: triggerTopic(o.environment, iface.name, iface.mqtt!) })));
   if (triggers.length) {
     // Shared subscriptions on an external broker: each publish runs on one node, not on every node.
     const subs = triggers.map((t) => (connection.shared ? `$share/pipewright/${t.filter}` : t.filter));

@@ -8,7 +8,7 @@ import type { RateLimiter } from './rate-limit.ts';
 
 export type Decision = { ok: true } | { ok: false; status: 403; message: string } | { ok: false; status: 429; message: string; retryAfterSec: number };
 
-interface Layer { scope: string; ir: NetworkIR; allow?: IpList; deny?: IpList }
+export interface Layer { scope: string; ir: NetworkIR; allow?: IpList; deny?: IpList }
 
 export interface NetworkServices { geo: Geo; limiter: RateLimiter; now: () => number }
 
@@ -34,9 +34,11 @@ export function missingDatabase(ls: Layer[], geo: Geo): string | undefined {
   return undefined;
 }
 
+const OK = { ok: true } as const;
 const FORBIDDEN = { ok: false, status: 403, message: 'forbidden by the network policy' } as const;
 
-export async function decide(ls: Layer[], ip: string, header: (name: string) => string | undefined, s: NetworkServices): Promise<Decision> {
+/** `spend` false: address, country and ASN rules only (a WebSocket upgrade, whose frames are counted). */
+export async function decide(ls: Layer[], ip: string, header: (name: string) => string | undefined, s: NetworkServices, spend = true): Promise<Decision> {
   for (const l of ls) {
     if (l.deny && hasAddress(l.deny, ip)) return FORBIDDEN;
     if (l.allow && !hasAddress(l.allow, ip)) return FORBIDDEN;
@@ -50,6 +52,7 @@ export async function decide(ls: Layer[], ip: string, header: (name: string) => 
       if ((da && a !== undefined && da.includes(a)) || (aa && !(a !== undefined && aa.includes(a)))) return FORBIDDEN;
     }
   }
+  if (!spend) return OK;
   const now = s.now();
   for (const l of ls) {
     const r = l.ir.rateLimit;
@@ -59,5 +62,5 @@ export async function decide(ls: Layer[], ip: string, header: (name: string) => 
     const v = await s.limiter.hit(l.scope, h ? `h:${h}` : `ip:${ip}`, r.requests, r.perMs, now);
     if (!v.ok) return { ok: false, status: 429, message: `rate limit exceeded: ${r.requests} requests per ${r.perMs / 1000} s`, retryAfterSec: v.retryAfterSec };
   }
-  return { ok: true };
+  return OK;
 }

@@ -9,7 +9,7 @@ export type ClientFrame =
 
 export type ServerFrame =
   | { type: 'ap_result'; id?: Id; status: number; body: unknown }
-  | { type: 'ap_error'; id?: Id; status: number; message: string; body?: unknown }
+  | { type: 'ap_error'; id?: Id; status: number; message: string; body?: unknown; /** seconds, with a 429 */ retry_after?: number }
   | { type: 'ap_subscribed' | 'ap_unsubscribed'; id?: Id; channel: string }
   | { type: 'ap_message'; channel: string; data: unknown; retained?: true };
 

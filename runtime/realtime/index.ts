@@ -7,7 +7,8 @@ import type { Services } from '../services.ts';
 import type { RunResult } from '../exec/run.ts';
 import { Channels } from './channels.ts';
 import { DEFAULT_WS_LIMITS, type WsLimits } from './limits.ts';
-import { attachWebSockets, type Authenticate } from './ws-server.ts';
+import { attachWebSockets } from './ws-server.ts';
+import { gateOf } from '../inbound.ts';
 
 export interface RealtimeOptions {
   org: string;
@@ -15,7 +16,8 @@ export interface RealtimeOptions {
   env: Environment;
   services: Services;
   wsLimits?: WsLimits;
-  authenticate?: Authenticate;
+  /** Where start-up warnings go (a WebSocket interface no socket can reach). */
+  warn?: (message: string) => void;
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
 }
 
@@ -31,7 +33,12 @@ export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: 
   s.channels = channels;
   const ws = attachWebSockets(app.server, plans, {
     org: o.org, environment: o.environment, env: o.env, services: s, channels, limits,
-    ...(o.authenticate ? { authenticate: o.authenticate } : {}), ...(o.afterRun ? { afterRun: o.afterRun } : {}),
+    ...(o.afterRun ? { afterRun: o.afterRun } : {}),
   });
+  if (gateOf(app.server)?.credentialsConfigured === false) {
+    for (const p of plans) for (const i of p.interfaces) {
+      if (i.ws !== undefined && !i.public) o.warn?.(`WebSocket interface ${p.name}.${i.name} is not public and no credential is configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): its upgrades are refused (403) until one is, or it says public: true`);
+    }
+  }
   app.addHook('onClose', async () => { ws.close(); await channels.close(); });
 }

@@ -13,8 +13,7 @@ import { parseFrame, type Id, type ServerFrame } from './frames.ts';
 import type { Subscriber } from './hub.ts';
 import type { WsLimits } from './limits.ts';
 import { onUpgrade, refuse } from './upgrade.ts';
-
-export type Authenticate = (req: IncomingMessage, url: URL) => Promise<{ ok: true; identity: unknown } | { ok: false; status: 401 | 403; message: string }>;
+import { gateOf, presentedOf, type GateVerdict, type InboundGate, type Surface } from '../inbound.ts';
 
 export interface WsOptions {
   org: string;
@@ -23,8 +22,6 @@ export interface WsOptions {
   services: Services;
   channels: Channels;
   limits: WsLimits;
-  /** Credentials for interfaces that are not `public` (absent: none configured, all open). */
-  authenticate?: Authenticate;
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
 }
 
@@ -38,16 +35,20 @@ export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOp
   // No permessage-deflate: fan-out frames are built once, uncompressed, for every socket (wire.ts).
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: Math.max(o.limits.maxFrameBytes * 4, 1024 * 1024) });
   if (!routes.size) return { close: () => wss.close() };
-  onUpgrade(server, (p) => p.startsWith('/ws/'), async (req, socket, head, url) => {
-    const target = routes.get(url.pathname);
-    if (!target) return refuse(socket, 404, `no WebSocket interface at ${url.pathname}`);
-    let identity: unknown = null;
-    if (!target.iface.public && o.authenticate) {
-      const a = await o.authenticate(req, url);
-      if (!a.ok) return refuse(socket, a.status, a.message);
-      identity = a.identity;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => connection(ws, req, url, target.plan, target.iface, identity, o));
+  const gate = gateOf(server);
+  if (!gate) throw new Error('WebSocket interfaces need the inbound gate (runtime/server/gate-hooks.ts) on their server');
+  // The gate checks the upgrade as the interface (its network policy without spending budget, and
+  // its credential) before the handler runs; each frame is checked again (connection()).
+  onUpgrade(server, {
+    name: 'WebSocket interfaces (/ws/<org>/<env>/<interface>)',
+    match: (p) => p.startsWith('/ws/'),
+    surface: (url) => { const t = routes.get(url.pathname); return t ? { kind: 'interface', plan: t.plan, iface: t.iface, via: 'ws' } : undefined; },
+    gate: { spend: false },
+    handle: (req, socket, head, url, identity) => {
+      const target = routes.get(url.pathname);
+      if (!target) return refuse(socket, 404, `no WebSocket interface at ${url.pathname}`);
+      wss.handleUpgrade(req, socket, head, (ws) => connection(ws, req, url, target.plan, target.iface, identity, o, gate));
+    },
   });
   const timer = setInterval(() => { for (const ws of wss.clients) heartbeat(ws); }, o.limits.pingMs);
   timer.unref();
@@ -64,7 +65,11 @@ function heartbeat(ws: WebSocket): void {
   ws.ping();
 }
 
-function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, iface: InterfacePlan, identity: unknown, o: WsOptions): void {
+function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, iface: InterfacePlan, identity: unknown, o: WsOptions, gate: InboundGate): void {
+  // Every frame passes the interface's network policy (address rules and its rate-limit budget)
+  // before anything else: the credential was checked at the upgrade.
+  const surface: Surface = { kind: 'interface', plan, iface, via: 'ws' };
+  const frameGate = gate.hasPolicy(surface) ? presentedOf(req) : undefined;
   const subs = new Set<string>();
   let inFlight = 0;
   alive.set(ws, true);
@@ -93,6 +98,14 @@ function connection(ws: WebSocket, req: IncomingMessage, url: URL, plan: Plan, i
       .then((r) => { o.afterRun?.(plan, i, r); return r; });
 
   ws.on('message', async (data, isBinary) => {
+    if (frameGate) {
+      const v = await gate.check(surface, frameGate, { credential: false }).catch((): GateVerdict => ({ ok: false, status: 403, message: 'forbidden by the network policy' }));
+      if (!v.ok) {
+        const f = isBinary ? undefined : parseFrame(data.toString());
+        const id = f && f.id !== undefined ? { id: f.id } : {};
+        return me.send({ type: 'ap_error', ...id, status: v.status, message: v.message, ...(v.retryAfterSec !== undefined ? { retry_after: v.retryAfterSec } : {}) });
+      }
+    }
     const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
     if (isBinary) return error('binary frames are not accepted: send JSON text');
     if (bytes > o.limits.maxFrameBytes) return error(`the frame is too large (${bytes} bytes; the limit is ${o.limits.maxFrameBytes})`, 413);

@@ -13,9 +13,9 @@ import { registerRunRoutes } from './run-routes.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';
-import { wsAuthenticate } from './auth/ws.ts';
+import { unguardedChannels } from '../realtime/guards.ts';
+import { StartupError } from './startup-errors.ts';
 import { registerMetrics } from '../metrics/routes.ts';
-import type { Authenticate } from '../realtime/ws-server.ts';
 import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, pathOf, requestData } from './request.ts';
 import { encodeResponse } from './reply.ts';
@@ -23,9 +23,9 @@ import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerReques
 import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
 import { checkAccepts } from './accepts.ts';
-import { interfaceGate, runsGate } from './auth/gate.ts';
 import type { InboundSettings } from './auth/settings.ts';
-import { networkHooks, type NetworkOptions } from './network-hook.ts';
+import type { GatedRoute, Surface } from '../inbound.ts';
+import { buildGate, gateRoutes, gated, refuseHttp, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
 
 export interface ServerOptions {
   env?: Environment;
@@ -46,8 +46,8 @@ export interface ServerOptions {
   /** SERVICE__ORG and SERVICE__ENVIRONMENT: the first two segments of MCP (and WebSocket) routes. */
   org?: string;
   environment?: string;
-  /** Credentials for WebSocket interfaces that are not `public` (absent: none configured). */
-  authenticate?: Authenticate;
+  /** SERVICE__PUBLIC_METRICS / SERVICE__PUBLIC_OPENAPI: those surfaces take no credential. */
+  open?: GateExtras;
   wsLimits?: WsLimits;
   /** SERVICE__METRICS_MAX_SERIES: series per emitted metric (default 1000). */
   maxMetricSeries?: number;
@@ -80,20 +80,21 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   if (services.log) lines = registerRequestLog(app, services.log, env);
   closeConnectionsWhenDraining(app);
   const inbound: InboundSettings = o.inbound ?? { apiKeys: [], ...(o.adminToken ? { adminToken: o.adminToken } : {}) };
-  const gate = interfaceGate(inbound);
-  const runs = runsGate(inbound);
-  const networkHook = networkHooks(o.network);
-  if (runs) app.addHook('onRequest', async (req, reply) => (req.url.startsWith('/_ap/runs/') ? runs(req, reply) : undefined));
-  app.get('/_ap/health', async () => ({ ok: true }));
+  // The one inbound gate: network policy, then credentials, on every route registered from here on
+  // (gate-hooks.ts), every WebSocket upgrade and frame, MCP tool call and MQTT client (they find it
+  // through the server: runtime/inbound.ts).
+  const unguarded = unguardedChannels(plans);
+  if (unguarded) throw new StartupError(unguarded);
+  const gate = buildGate(plans, inbound, o.network, o.open);
+  gateRoutes(app, gate);
+  app.get('/_ap/health', { config: { pipewrightSurface: { kind: 'process', name: 'health' } } satisfies GatedRoute }, async () => ({ ok: true }));
   registerOpenApiRoutes(app, plans);
   registerMetrics(app, plans, services, o.maxMetricSeries);
-  // WebSocket upgrades and MCP requests take the same credentials as HTTP interfaces.
-  const authenticate = o.authenticate ?? wsAuthenticate(inbound);
   attachRealtime(app, plans, {
     org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r),
-    ...(authenticate ? { authenticate } : {}), ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}),
+    ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}), warn,
   });
-  registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r), ...(gate ? { gate } : {}) });
+  registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
   if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
   if (services.store && inbound.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
@@ -108,16 +109,15 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
         seen.set(key, `${plan.name}.${i.name}`);
       }
-      // The network policy first, then credentials: both before the body is read.
-      const policy = networkHook(plan, i);
-      const onRequest = [...(policy ? [policy] : []), ...(gate && !i.public ? [gate] : [])];
-      // Without onRequest hooks (which may answer instead of the handler) the handler writes the line.
-      const direct = lines && !onRequest.length ? lines : undefined;
+      // The gate's hook (network policy first, then credentials: both before the body is read) is
+      // added by gateRoutes. Without it (it may answer instead of the handler) the handler writes the line.
+      const surface: Surface = { kind: 'interface', plan, iface: i };
+      const direct = lines && !gated(gate, surface) ? lines : undefined;
       // Not async: the run's promise is mapped once (an async handler cost a suspension and a
       // resumption on every request). A throw before the run starts is fastify's to answer. The
       // promise ends with undefined, not the reply: the reply is sent by then (fastify sends nothing
       // more), and a reply, being thenable, cost its adoption (two more microtasks) on every request.
-      app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: (req, reply) => {
+      app.route({ method: methods, url: i.route, config: { pipewrightSurface: surface, ...(direct ? DIRECT_LINE : {}) }, handler: (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
         const data = requestData(req); // a body it cannot decode is a 400, before any run starts
@@ -143,8 +143,16 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       } });
     }
   }
-  app.setNotFoundHandler((req, reply) => {
+  // A path no route serves: a denied address is still refused (403/429) rather than told what is not there.
+  const unrouted = gate.checker({ kind: 'process', name: 'default' });
+  const notFound = (req: FastifyRequest, reply: FastifyReply) => {
     reply.code(404).header('x-run-id', runIdOf(req)).send({ error: { status: 404, message: `no interface at ${req.method} ${pathOf(req.url)}` } });
+    lines?.(req, reply);
+  };
+  app.setNotFoundHandler(!gate.hasPolicy({ kind: 'process', name: 'default' }) || !unrouted ? notFound : async (req, reply) => {
+    const v = await unrouted({ peer: req.socket.remoteAddress, headers: req.headers }, { credential: false });
+    if (v.ok) return notFound(req, reply);
+    refuseHttp(reply.header('x-run-id', runIdOf(req)), v);
     lines?.(req, reply);
   });
   app.setErrorHandler((err: Error, req, reply) => answerError(err, req, reply));

@@ -16,6 +16,7 @@ import { closeDatabasePools, maxPools } from '../actions/database/pools.ts';
 import { refuseManagedKinds } from './managed-kinds.ts';
 import { buildApp, DEFAULT_ENVIRONMENT } from './app.ts';
 import { networkFromEnv } from './network-setup.ts';
+import { openSurfaces } from './gate-hooks.ts';
 import { pinOutboundPolicy } from '../network/outbound.ts';
 import { closeDialerAgent } from '../network/dialer.ts';
 import { credentialsRequired, inboundSettings, StartupError } from './auth/settings.ts';
@@ -68,6 +69,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const env = processEnvironment();
   // Settings first: a refused setting stops the start before anything is opened.
   const inbound = inboundSettings(process.env, env);
+  const open = openSurfaces(process.env);
   try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
   const missing = refuseMissingValues(plans, env, process.env);
@@ -104,7 +106,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     services.channels = channels;
   }
   const app = buildApp(plans, {
-    env, services, node, warn, hooks, inbound, network,
+    env, services, node, warn, hooks, inbound, network, open,
     wsLimits,
     ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
     ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),

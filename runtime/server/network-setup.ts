@@ -6,7 +6,7 @@ import { postgresLimiter } from '../network/rate-limit-pg.ts';
 import type { Store } from '../store-types.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { StartupError } from './auth/settings.ts';
-import type { NetworkOptions } from './network-hook.ts';
+import type { NetworkOptions } from './gate-hooks.ts';
 
 export async function networkFromEnv(env: Record<string, string | undefined>, store: Store): Promise<NetworkOptions> {
   let geo;

@@ -4,11 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ResumerOptions } from '../durable/resumer.ts';
 import { continueRun } from '../durable/resumer.ts';
 import { decodeBody } from './request.ts';
+import type { GatedRoute } from '../inbound.ts';
+
+// The inbound gate's rules for these routes (runtime/network/inbound-gate.ts, RULES): a resume takes
+// its token (network policy still applies); run status an interface credential or the admin token.
+const RESUME: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'resume' } };
+const RUNS: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'runs' } };
 
 const VALID_TOKEN = /^[\x21-\x7e\u00a0-\uffff]{1,512}$/u;
 
 export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 'pollMs' | 'batch'>): void {
-  app.post('/_ap/resume/:token', async (req, reply) => {
+  app.post('/_ap/resume/:token', { config: RESUME }, async (req, reply) => {
     const { token } = req.params as { token: string };
     // A token is printable text of bounded length; anything else (a NUL byte, a megabyte) is the
     // caller's mistake: 400, never a store error turned into a 500.
@@ -25,7 +31,7 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
     return reply.code(202).send({ run_id: run.id, status: 'resumed' });
   });
 
-  app.get('/_ap/runs/:id', async (req, reply) => {
+  app.get('/_ap/runs/:id', { config: RUNS }, async (req, reply) => {
     const { id } = req.params as { id: string };
     const run = await o.store.loadRun(id);
     // Runs that answered their caller with a success are not kept (run-record.ts, keptFinished).

@@ -6,12 +6,14 @@ interfaces:
   echo:
     ws: true
     public: true
+    subscribe_authorizer: anyone
     actions:
       - name: Echo
         input: { got: a|body|, via: a|params::via->default("none")| }
         output: http
   strict:
     ws: true
+    subscribe_authorizer: anyone
     assert:
       tests: [{ value: a|body::n|, is_greater_than: 0 }]
     actions: [{ name: N, input: a|body|, output: http }]
@@ -20,6 +22,8 @@ interfaces:
     public: true
     subscribe_authorizer: may_subscribe
     actions: [{ name: F, input: a|body|, output: http }]
+  anyone:
+    actions: [{ name: Yes, input: "yes" }]
   may_subscribe:
     actions:
       - name: Check

@@ -8,16 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../runtime/server/app.ts';
 import { MemoryStore } from '../../runtime/store/index.ts';
 import { systemClock, type Services } from '../../runtime/services.ts';
-import type { Authenticate } from '../../runtime/realtime/ws-server.ts';
 import { DEFAULT_WS_LIMITS } from '../../runtime/realtime/limits.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { config, open } from './helpers.ts';
 
-const byKey: Authenticate = async (req) => {
-  const key = req.headers['x-api-key'];
-  if (key === undefined) return { ok: false, status: 401, message: 'a credential is required' };
-  return key === 'good-key' ? { ok: true, identity: { key: 'good' } } : { ok: false, status: 403, message: 'that credential is not valid' };
-};
+const GOOD = 'good-key-0123456789';
 
 for (const mode of ['compiled', 'interpreted'] as const) {
   describe(`WebSocket interfaces (${mode})`, () => {
@@ -28,7 +23,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
     const connect = async (path: string, headers: Record<string, string> = {}) => { const c = await open(base + path, headers); sockets.push(c.ws); return c; };
     beforeAll(async () => {
       const plan = await planOf('rt.yaml', mode, config);
-      app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() }, org: 'acme', environment: 'prod', authenticate: byKey, wsLimits: { ...DEFAULT_WS_LIMITS, maxFrameBytes: 1024, maxSubscriptions: 3 } });
+      app = buildApp([plan], { env: testEnv(), services: { clock: systemClock, store: new MemoryStore() }, org: 'acme', environment: 'prod', inbound: { apiKeys: [GOOD] }, wsLimits: { ...DEFAULT_WS_LIMITS, maxFrameBytes: 1024, maxSubscriptions: 3 } });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const port = (app.server.address() as AddressInfo).port;
       base = `ws://127.0.0.1:${port}`;
@@ -61,7 +56,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
     });
 
     it('sends a failed run as an error frame with its status', async () => {
-      const c = await connect('/ws/acme/prod/strict', { 'x-api-key': 'good-key' });
+      const c = await connect('/ws/acme/prod/strict', { 'x-api-key': GOOD });
       c.ws.send(JSON.stringify({ type: 'ap_request', id: 'x', body: { n: 0 } }));
       expect(await c.next()).toMatchObject({ type: 'ap_error', id: 'x', status: 422 });
       c.ws.send(JSON.stringify({ n: 5 }));
@@ -79,7 +74,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       const a = await connect('/ws/acme/prod/echo');
       a.ws.send(JSON.stringify({ type: 'ap_subscribe', id: 's', channel: `prices-${mode}` }));
       expect(await a.next()).toEqual({ type: 'ap_subscribed', id: 's', channel: `prices-${mode}` });
-      const res = await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: [`prices-${mode}`], data: { p: 1 }, retain: true }) });
+      const res = await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': GOOD }, body: JSON.stringify({ channels: [`prices-${mode}`], data: { p: 1 }, retain: true }) });
       expect(await res.json()).toEqual({ channels: [`prices-${mode}`], retained: true });
       expect(await a.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: { p: 1 } });
       const b = await connect('/ws/acme/prod/echo');
@@ -88,7 +83,7 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       expect(await b.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: { p: 1 }, retained: true });
       b.ws.send(JSON.stringify({ type: 'ap_unsubscribe', channel: `prices-${mode}` }));
       expect(await b.next()).toEqual({ type: 'ap_unsubscribed', channel: `prices-${mode}` });
-      await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channels: `prices-${mode}`, data: 2 }) });
+      await fetch(`${http}/announce`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': GOOD }, body: JSON.stringify({ channels: `prices-${mode}`, data: 2 }) });
       expect(await a.next()).toEqual({ type: 'ap_message', channel: `prices-${mode}`, data: 2 });
       await new Promise((r) => setTimeout(r, 50));
       expect(b.frames).toEqual([]);
