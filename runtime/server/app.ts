@@ -1,7 +1,8 @@
 // The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
 // inbound credential gate unless the interface is `public: true`.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
-import type { Plan } from '../plan.ts';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import { StartupError } from './startup-errors.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
@@ -105,7 +106,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       const methods = i.method.split(',').map((m) => m.trim()) as HTTPMethods[];
       for (const m of methods) {
         const key = `${m} ${i.route}`;
-        if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
+        if (seen.has(key)) throw new StartupError(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
         seen.set(key, `${plan.name}.${i.name}`);
       }
       // The network policy first, then credentials: both before the body is read.
@@ -117,7 +118,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       // resumption on every request). A throw before the run starts is fastify's to answer. The
       // promise ends with undefined, not the reply: the reply is sent by then (fastify sends nothing
       // more), and a reply, being thenable, cost its adoption (two more microtasks) on every request.
-      app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: (req, reply) => {
+      // `check` refuses what the router would (compiler/load/route-syntax.ts); what only shows when
+      // configs are served together (another's /metrics, the MCP route of SERVICE__ORG/ENVIRONMENT)
+      // stops the start with one line.
+      routeOrRefuse(plan, i, () => app.route({ method: methods, url: i.route, onRequest, ...(direct ? { config: DIRECT_LINE } : {}), handler: (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
         const data = requestData(req); // a body it cannot decode is a 400, before any run starts
@@ -140,7 +144,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         };
         // The request's id (env.uuid, through requestIds) names its run too: one id per request.
         return executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);
-      } });
+      } }));
     }
   }
   app.setNotFoundHandler((req, reply) => {
@@ -163,3 +167,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   }
 }
 
+/** Registers an interface's route; the router's refusal (a clash with a built-in route) is a
+ *  one-line start-up error naming the interface, not a stack. */
+function routeOrRefuse(plan: Plan, i: InterfacePlan, register: () => unknown): void {
+  try { register(); } catch (e) {
+    throw new StartupError(`route ${i.method} ${i.route} of ${plan.name}.${i.name} cannot be served: ${(e as Error).message}`);
+  }
+}
