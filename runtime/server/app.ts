@@ -3,6 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import { StartupError } from './startup-errors.ts';
+import { redactorOf } from '../values/redact.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
@@ -62,6 +63,9 @@ export const DEFAULT_ENVIRONMENT = 'dev';
 
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
+  // The redactor made before the first run: its secrets are what marks a credential built from one
+  // (values/derived-secrets.ts) for redaction.
+  redactorOf(env);
   const services: Services = o.services ?? { clock: systemClock };
   linkPlans(services, plans, runnerOf(env, services));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));

@@ -72,6 +72,16 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
   });
 });
 
+it('a server whose first run builds the credential (no redactor made before) hides it too', async () => {
+  const secret = 'pw8k2'; // short: only the registered credential can hide it
+  const env = secretEnv({ API: up.url }, { PW: secret });
+  const { app, url } = await serveWith([await planOf('derived.yaml', 'interpreted', config('user: bob, pass: a|secret::PW|'))], env, {});
+  closers.push(() => app.close());
+  const text = await (await fetch(`${url}/echo`)).text();
+  expect(text).toContain('[redacted]');
+  expect(text).not.toContain(Buffer.from(`bob:${secret}`).toString('base64'));
+});
+
 describe('the redactor', () => {
   it('hides a secret inside base64 (any alignment, url-safe too) and hex text', () => {
     const r = makeRedactor(['0123456789-secret-abc']);
