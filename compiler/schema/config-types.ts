@@ -90,6 +90,35 @@ export type ProxyHeaders = boolean | StringList;
  * A string path, or CustomTransform with required key and json_path.
  */
 export type TransformConfig = string | CustomTransform;
+/**
+ * A string path, {key, json_path} like TransformConfig, or {path} to convert in place; escape_formulas: false turns the formula escaping off.
+ */
+export type ToCsvConfig =
+  | string
+  | {
+      /**
+       * Output field.
+       */
+      key: string;
+      /**
+       * Path of the value to transform.
+       */
+      json_path: string;
+      /**
+       * Prefix text cells starting with =, +, -, @, a tab or a carriage return with ' so that spreadsheets show them as text (default true). Cells that are plain numbers (-5, +1.5e3) are left as they are. Set false only when the CSV never reaches a spreadsheet.
+       */
+      escape_formulas?: boolean;
+    }
+  | {
+      /**
+       * Path of the array converted in place ("" is the data itself).
+       */
+      path: string;
+      /**
+       * As in the {key, json_path} form (default true).
+       */
+      escape_formulas?: boolean;
+    };
 export type CompressAlgorithm = "gzip" | "zlib" | "deflate";
 export type CompressEncoding = "base64" | "base64url" | "hex";
 export type DocumentEncoding = "base64" | "base64url";
@@ -656,9 +685,9 @@ export interface Transform {
    */
   parse_csv?: TransformConfig;
   /**
-   * Turn an array of objects into CSV, taking columns from the first row's keys.
+   * Turn an array of objects into CSV, taking columns from the first row's keys. Text cells starting with =, +, -, @, a tab or a carriage return get a leading ' (spreadsheet formula injection, as OWASP recommends); numbers stay numbers.
    */
-  to_csv?: TransformConfig;
+  to_csv?: ToCsvConfig;
   /**
    * encodeURI.
    */

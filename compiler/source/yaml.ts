@@ -48,6 +48,15 @@ export function parseYamlWithPositions(file: string, text: string): ParsedYaml {
   if (doc.errors.length === 0) {
     try {
       value = doc.toJS({ maxAliasCount: 1000 });
+      // An alias inside its own anchor (`x: &a [*a]`) makes a cycle: every later walk would recurse
+      // forever. A config is a tree.
+      const loop = selfAliasOffset(doc);
+      if (loop !== undefined) {
+        value = null;
+        const d = yamlDiagnostic(file, 'error', 'an alias refers to the anchor it is inside (a cycle)', pos(loop));
+        d.hint = 'a config is a tree: copy the value instead of referring to itself';
+        diagnostics.push(d);
+      }
     } catch (err) {
       // toJS throws without a position (unresolved alias, alias bombs); point at the first alias that fails.
       diagnostics.push(yamlDiagnostic(file, 'error', (err as Error).message, pos(badAliasOffset(doc))));
@@ -111,6 +120,21 @@ function findOffset(doc: Document, path: ConfigPath, at: 'key' | 'value'): numbe
     node = next;
   }
   return at === 'value' ? valueOffset : keyOffset;
+}
+
+/** Offset of the first alias written inside the node its anchor names, if any. */
+function selfAliasOffset(doc: Document): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      const target = alias.resolve(doc) as { range?: [number, number, number] } | undefined;
+      const at = alias.range?.[0];
+      if (!target?.range || at === undefined || at < target.range[0] || at >= target.range[1]) return undefined;
+      offset = at;
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 function badAliasOffset(doc: Document): number {

@@ -201,8 +201,9 @@ async function suspend(i: InterfacePlan, state: RunState, p: Paused, o: Continui
   const at = p.suspend.at !== undefined ? new Date(p.suspend.at) : null;
   state.cursor = p.index;
   state.status = 'suspended';
-  state.wake = { reason: p.suspend.reason, action: i.actions[p.index]!.name, ...(at ? { at: at.toISOString() } : {}), ...(p.suspend.token ? { token: p.suspend.token } : {}) };
+  state.wake = { reason: p.suspend.reason, action: i.actions[p.index]!.name, ...(at ? { at: at.toISOString() } : {}), ...(p.suspend.token ? { token: '[token]' } : {}) };
   // Stored redacted like every run record: a resumed run reads secrets from its environment again.
+  // The token is the store's key (its own column), never the record's text: GET /_ap/runs, captures.
   await store.suspend({ state: redactRun(state, redactorOf(o.env)), wakeAt: at, token: p.suspend.token ?? null });
   const body = { run_id: state.id, status: 'suspended', action: state.wake.action, reason: p.suspend.reason, ...(at ? { resume_at: at.toISOString() } : {}) };
   return { state, response: { status: 202, headers: {}, body } };

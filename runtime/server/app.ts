@@ -1,7 +1,9 @@
 // The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
 // inbound credential gate unless the interface is `public: true`.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
-import type { Plan } from '../plan.ts';
+import type { InterfacePlan, Plan } from '../plan.ts';
+import { StartupError } from './startup-errors.ts';
+import { redactorOf } from '../values/redact.ts';
 import type { Environment } from '../scope.ts';
 import { linkPlans, systemClock, withCancel, type Services } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
@@ -14,7 +16,6 @@ import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';
 import { unguardedChannels } from '../realtime/guards.ts';
-import { StartupError } from './startup-errors.ts';
 import { registerMetrics } from '../metrics/routes.ts';
 import type { WsLimits } from '../realtime/limits.ts';
 import { BadRequest, pathOf, requestData } from './request.ts';
@@ -61,6 +62,9 @@ export const DEFAULT_ENVIRONMENT = 'dev';
 
 export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance {
   const env = o.env ?? processEnvironment();
+  // The redactor made before the first run: its secrets are what marks a credential built from one
+  // (values/derived-secrets.ts) for redaction.
+  redactorOf(env);
   const services: Services = o.services ?? { clock: systemClock };
   linkPlans(services, plans, runnerOf(env, services));
   const warn = o.warn ?? ((m: string) => process.stderr.write(`pipewright: ${m}\n`));
@@ -106,7 +110,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       const methods = i.method.split(',').map((m) => m.trim()) as HTTPMethods[];
       for (const m of methods) {
         const key = `${m} ${i.route}`;
-        if (seen.has(key)) throw new Error(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
+        if (seen.has(key)) throw new StartupError(`route ${key} of ${plan.name}.${i.name} is already served by ${seen.get(key)}`);
         seen.set(key, `${plan.name}.${i.name}`);
       }
       // The gate's hook (network policy first, then credentials: both before the body is read) is
@@ -117,7 +121,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       // resumption on every request). A throw before the run starts is fastify's to answer. The
       // promise ends with undefined, not the reply: the reply is sent by then (fastify sends nothing
       // more), and a reply, being thenable, cost its adoption (two more microtasks) on every request.
-      app.route({ method: methods, url: i.route, config: { pipewrightSurface: surface, ...(direct ? DIRECT_LINE : {}) }, handler: (req, reply) => {
+      // `check` refuses what the router would (compiler/load/route-syntax.ts); what only shows when
+      // configs are served together (another's /metrics, the MCP route of SERVICE__ORG/ENVIRONMENT)
+      // stops the start with one line.
+      routeOrRefuse(plan, i, () => app.route({ method: methods, url: i.route, config: { pipewrightSurface: surface, ...(direct ? DIRECT_LINE : {}) }, handler: (req, reply) => {
         checkAccepts(i, req);
         noteRun(req, plan, i);
         const data = requestData(req); // a body it cannot decode is a 400, before any run starts
@@ -140,7 +147,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         };
         // The request's id (env.uuid, through requestIds) names its run too: one id per request.
         return executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);
-      } });
+      } }));
     }
   }
   // A path no route serves: a denied address is still refused (403/429) rather than told what is not there.
@@ -171,3 +178,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   }
 }
 
+/** Registers an interface's route; the router's refusal (a clash with a built-in route) is a
+ *  one-line start-up error naming the interface, not a stack. */
+function routeOrRefuse(plan: Plan, i: InterfacePlan, register: () => unknown): void {
+  try { register(); } catch (e) {
+    throw new StartupError(`route ${i.method} ${i.route} of ${plan.name}.${i.name} cannot be served: ${(e as Error).message}`);
+  }
+}

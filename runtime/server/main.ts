@@ -8,7 +8,7 @@ import type { Plan } from '../plan.ts';
 import { initJq } from '../jq/engine.ts';
 import { regexTimeoutMs } from '../jq/regex.ts';
 import { processEnvironment } from '../environment.ts';
-import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
+import { systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
 import { startResumer } from '../durable/resumer.ts';
 import { closeHttpPools } from '../actions/http/pool.ts';
@@ -32,6 +32,7 @@ import { logSettings } from './log-settings.ts';
 import { redactorOf } from '../values/redact.ts';
 import { opsSettings } from './ops-settings.ts';
 import { startupMessage } from './startup-errors.ts';
+import { serviceSettings } from './service-settings.ts';
 import { inFlight } from './request-log.ts';
 import { shutdownLeft } from './drain.ts';
 import { refuseMissingValues } from './needs.ts';
@@ -74,19 +75,21 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   refuseManagedKinds(plans, process.env);
   const missing = refuseMissingValues(plans, env, process.env);
   const ops = opsSettings(process.env);
+  const service = serviceSettings(process.env);
   try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   try { maxPools(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   let wsLimits: WsLimits;
   try { wsLimits = wsLimitsFrom(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
   const store = await openStore(process.env);
-  const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
+  const maxDelaySecs = service.maxDelaySecs;
   // Aborted when the shutdown grace ends: runs still under way are parked (durable store) or stopped.
   const shutdown = new AbortController();
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => log.warn(m);
   if (missing.length) warn(`started with values not set (SERVICE__ALLOW_MISSING_VALUES=1), sent as empty text: ${missing.join('; ')}`);
+  for (const w of service.warnings) warn(w);
   const capture = createCapture({ store, now: () => services.clock.now() });
   capture.open(plans);
   const runHooksOf = runHooks({ env, services, warn, capture });
@@ -108,9 +111,9 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const app = buildApp(plans, {
     env, services, node, warn, hooks, inbound, network, open,
     wsLimits,
-    ...(Number(process.env.SERVICE__METRICS_MAX_SERIES) > 0 ? { maxMetricSeries: Number(process.env.SERVICE__METRICS_MAX_SERIES) } : {}),
-    ...(process.env.SERVICE__ORG ? { org: process.env.SERVICE__ORG } : {}),
-    ...(process.env.SERVICE__ENVIRONMENT ? { environment: process.env.SERVICE__ENVIRONMENT } : {}),
+    ...(service.metricsMaxSeries !== undefined ? { maxMetricSeries: service.metricsMaxSeries } : {}),
+    ...(service.org ? { org: service.org } : {}),
+    ...(service.environment ? { environment: service.environment } : {}),
   });
   schedules = startSchedules(plans, {
     store, env, services, node, log: warn,
@@ -118,12 +121,12 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
     seconds: process.env.SERVICE__CRON_SECONDS === '1',
     afterRun: (plan, iface, result) => runHooksOf.afterRun(plan, iface, result),
   });
-  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, maxTakeovers: ops.maxTakeovers, pollMs: Number(process.env.SERVICE__RESUME_POLL_MS ?? 250) });
+  const resumer = startResumer({ plans, store, env, services, node, log: warn, hooks, maxTakeovers: ops.maxTakeovers, pollMs: service.resumePollMs });
   await startMqtt(app, plans, {
-    environment: process.env.SERVICE__ENVIRONMENT || DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
+    environment: service.environment ?? DEFAULT_ENVIRONMENT, env, services, node, host: o.host, warn,
     afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
     ...(process.env.SERVICE__MQTT_URL ? { url: process.env.SERVICE__MQTT_URL } : {}),
-    port: process.env.SERVICE__MQTT_PORT ? Number(process.env.SERVICE__MQTT_PORT) : 1883,
+    port: service.mqttPort,
   });
   const retention = startRetention(store, ops.runRetentionMs, warn);
   await app.listen({ port: o.port, host: o.host });

@@ -73,7 +73,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
   // A client that goes away gets no response, so no onResponse: its line says so.
   app.addHook('onRequestAbort', async (req: FastifyRequest) => {
     const s = served.get(req);
-    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: pathOf(req.url), status: 499 }, 'request aborted by the client');
+    log.info({ req_id: req.id, run_id: runIdOf(req), ...(s ? { config: s.plan.name, interface: s.iface.name } : {}), method: req.method, path: loggedPath(req.url), status: 499 }, 'request aborted by the client');
   });
   const line: RequestLine = (req, reply) => {
     const m = req.raw as Marked;
@@ -105,7 +105,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     answered(pending.get(req.server), s);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
-    const runId = String(reply.getHeader('x-run-id') ?? runIdOf(req)), path = pathOf(req.url), status = reply.statusCode;
+    const runId = String(reply.getHeader('x-run-id') ?? runIdOf(req)), path = loggedPath(req.url), status = reply.statusCode;
     const duration = started === undefined ? Math.round(reply.elapsedTime * 10) / 10 : Math.round((performance.now() - started) * 10) / 10;
     const level = (custom?.level ?? (status >= 500 ? 'error' : 'info')) as Level;
     if (!(custom?.fields && s?.result) && asText(level, req.id, runId, s, req.method, path, status, duration)) return;
@@ -154,6 +154,19 @@ export function logHandlerError(log: Logger | undefined, req: FastifyRequest, er
   if (status >= 500) log?.error({ req_id: req.id, run_id: runIdOf(req), err }, err.message);
   else if (status === 499) log?.info({ req_id: req.id, run_id: runIdOf(req), status }, err.message);
 }
+
+/** The path as a log line shows it: a resume token (the only credential of a waiting run) is never
+ *  written, however the path spells the route (percent escapes, case). One substring test on the
+ *  usual path. */
+export function loggedPath(url: string): string {
+  const path = pathOf(url);
+  if (!path.includes('%') && !RESUME_WORD.test(path)) return path;
+  let probe = path;
+  try { probe = decodeURIComponent(path); } catch { /* malformed escapes: tested as written */ }
+  return RESUME_PATH.test(probe) ? '/_ap/resume/[token]' : path;
+}
+const RESUME_WORD = /resume/i;
+const RESUME_PATH = /\/_ap\/+resume(\/|$)/i;
 
 /** Interface runs still being answered (shutdown logs what it left). */
 export function inFlight(app: FastifyInstance): string[] {

@@ -8,6 +8,7 @@ import { durationMs } from '../values/duration.ts';
 import { durationProblem } from '../values/bounds.ts';
 import { TransformError } from './types.ts';
 import { hmacKey } from '../values/hmac-key.ts';
+import { deriveFrom } from '../values/derived-secrets.ts';
 import { nowMs } from './util/clock.ts';
 import { config, text, writeKey } from './util/fields.ts';
 import { isObject, kindOf, setOwn, type Rec } from './util/path.ts';
@@ -49,7 +50,10 @@ export async function run(data: unknown, args: unknown): Promise<unknown> {
     if (claims.iat === undefined) jwt.setIssuedAt(now);
     if (expSecs !== undefined) jwt.setExpirationTime(now + expSecs);
     // The secret imported once (runtime/values/hmac-key.ts), not by jose on every call.
-    return writeKey(data, a, await jwt.sign(await hmacKey(text(a, 'secret', W), 'HS256', 'sign')), W);
+    const token = await jwt.sign(await hmacKey(text(a, 'secret', W), 'HS256', 'sign'));
+    // Signed with a configured secret: its signature is redacted like the secret (logs, runs, captures).
+    deriveFrom([text(a, 'secret', W)], token.slice(token.lastIndexOf('.') + 1));
+    return writeKey(data, a, token, W);
   } catch (e) {
     if (e instanceof TransformError) throw e;
     throw new TransformError(`${W}: ${(e as Error).message}`); // jose names the bad claim, never the key

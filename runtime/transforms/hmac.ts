@@ -5,6 +5,7 @@
 import { TransformError, type TransformRun } from './types.ts';
 import { config, choice, text, writeKey } from './util/fields.ts';
 import { HMAC_ALGORITHMS, HMAC_ENCODINGS, hmacBytes } from './util/hmac.ts';
+import { deriveFrom } from '../values/derived-secrets.ts';
 
 const W = 'hmac';
 
@@ -14,5 +15,7 @@ export const run: TransformRun = (data, args) => {
   if (a.data === undefined) throw new TransformError(`${W}: \`data\` is required`);
   const algorithm = choice(a, 'algorithm', W, HMAC_ALGORITHMS, 'sha256');
   const encoding = choice(a, 'encoding', W, HMAC_ENCODINGS, 'hex');
-  return writeKey(data, a, hmacBytes(algorithm, secret, a.data).toString(encoding), W);
+  const signature = hmacBytes(algorithm, secret, a.data).toString(encoding);
+  deriveFrom([secret], signature); // a signature under a configured secret is redacted like it
+  return writeKey(data, a, signature, W);
 };

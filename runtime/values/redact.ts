@@ -5,6 +5,7 @@
 // each action's response are masked. Nothing else is changed, so a capture still shows what the run did.
 import type { RunState } from '../run-state.ts';
 import type { Environment } from '../scope.ts';
+import { derivedTexts, derivedVersion, encodedForms, noteSecrets } from './derived-secrets.ts';
 
 export const REDACTED = '[redacted]';
 export const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -18,13 +19,24 @@ export interface Redactor {
 }
 
 /** A redactor for a fixed set of secrets (needles computed once, longest first so a secret
- *  containing another is replaced whole). */
+ *  containing another is replaced whole), their hex and base64 forms (a secret inside an encoded
+ *  text), and the credentials the runtime derived from them (values/derived-secrets.ts: the needles
+ *  are rebuilt when that set changes). */
 export function makeRedactor(secrets: readonly string[]): Redactor {
-  const needles = [...new Set(secrets.flatMap((s) => (s ? [s, encodeURIComponent(s)] : [])))].sort((a, b) => b.length - a.length);
-  if (!needles.length) return Object.assign(<T>(v: T) => v, { json: (v: unknown) => JSON.stringify(v), cleanText: () => true });
-  // The needles as they appear inside JSON text (strings and keys are escaped there; numbers are not).
-  const inJson = needles.map((n) => JSON.stringify(n).slice(1, -1));
-  const textForms = [...new Set([...needles, ...inJson])];
+  const base = secrets.flatMap((s) => (s ? [s, encodeURIComponent(s), ...encodedForms(s)] : []));
+  if (!base.length) return Object.assign(<T>(v: T) => v, { json: (v: unknown) => JSON.stringify(v), cleanText: () => true });
+  noteSecrets(secrets);
+  let needles: string[] = [], inJson: string[] = [], textForms: string[] = [];
+  let seen = -1;
+  const current = () => {
+    if (seen === derivedVersion()) return;
+    seen = derivedVersion();
+    needles = [...new Set([...base, ...derivedTexts()])].sort((a, b) => b.length - a.length);
+    // The needles as they appear inside JSON text (strings and keys are escaped there; numbers are not).
+    inJson = needles.map((n) => JSON.stringify(n).slice(1, -1));
+    textForms = [...new Set([...needles, ...inJson])];
+  };
+  current();
   const text = (s: string) => needles.reduce((acc, n) => (acc.includes(n) ? acc.split(n).join(REDACTED) : acc), s);
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
@@ -54,14 +66,15 @@ export function makeRedactor(secrets: readonly string[]): Redactor {
   // string, key and number the walk would rewrite shows in the JSON text), and the value is returned
   // as is. Only a value that may hold one is copied and rewritten.
   const redact = <T>(value: T): T => {
+    current();
     if (typeof value === 'string') return text(value) as T;
     const flat = value !== null && typeof value === 'object' ? flatClean(value) : undefined;
     if (flat === true || (flat === undefined && cleanJson(value, inJson) !== undefined)) return value;
     return walk(value, 0) as T;
   };
   return Object.assign(redact, {
-    json: (value: unknown) => cleanJson(value, inJson) ?? JSON.stringify(walk(value, 0)),
-    cleanText: (t: string) => { for (const n of textForms) if (t.includes(n)) return false; return true; },
+    json: (value: unknown) => { current(); return cleanJson(value, inJson) ?? JSON.stringify(walk(value, 0)); },
+    cleanText: (t: string) => { current(); for (const n of textForms) if (t.includes(n)) return false; return true; },
   });
 }
 

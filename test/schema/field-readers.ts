@@ -65,6 +65,7 @@ export const FIELD_READERS: Record<string, string[]> = {
   WaitForCallback: ['runtime/actions/wait-for-callback.ts'],
   Transform: ['runtime/transforms/index.ts'],
   CustomTransform: ['runtime/transforms/util/convert.ts'],
+  ToCsvConfig: ['runtime/transforms/util/convert.ts', 'runtime/transforms/to_csv.ts'],
   TransformExtractArray: ['runtime/transforms/extract_array.ts'],
   ExtractWithRegex: ['runtime/transforms/extract_with_regex.ts'],
   ExtractWithCss: ['runtime/transforms/extract_with_css.ts'],

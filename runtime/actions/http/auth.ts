@@ -1,6 +1,8 @@
 // Outbound authentication (spec: Authentication 1). Precedence when several are set: an explicit
 // Authorization header in `headers` (checked by the caller), then bearer_auth, user/pass, URL
 // userinfo, and digest_auth_user last because it only answers a 401 challenge.
+import { deriveFrom } from '../../values/derived-secrets.ts';
+
 export interface AuthPlan {
   /** Authorization header value to send on the first request. */
   header?: string;
@@ -20,7 +22,9 @@ export function planAuth(config: Record<string, unknown>, urlUser?: { user: stri
 
 /** RFC 7617 Basic with UTF-8 credentials (what servers that declare charset="UTF-8" expect). */
 export function basic(user: string, pass: string): string {
-  return `Basic ${Buffer.from(`${user}:${pass}`, 'utf8').toString('base64')}`;
+  const token = Buffer.from(`${user}:${pass}`, 'utf8').toString('base64');
+  deriveFrom([user, pass], token); // redacted wherever it is echoed, when built from a secret
+  return `Basic ${token}`;
 }
 
 function isSet(v: unknown): boolean {

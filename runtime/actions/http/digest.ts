@@ -3,6 +3,7 @@
 // with a fresh cnonce (no nonce caching across runs; costs one extra round trip per call).
 import { createHash, randomBytes } from 'node:crypto';
 import { parseChallenges, type Challenge } from './auth-challenge.ts';
+import { deriveFrom } from '../../values/derived-secrets.ts';
 
 // Strongest first; `-sess` variants hash the nonces into HA1.
 const ALGORITHMS: Record<string, string> = { 'SHA-512-256': 'sha512-256', 'SHA-256': 'sha256', MD5: 'md5' };
@@ -37,6 +38,7 @@ export function digestAuthorization(ch: Challenge, r: DigestRequest): string {
   parts.push(`nonce=${q(p.nonce)}`);
   // qop and nc are unquoted tokens per RFC 7616; some servers reject the quoted form.
   if (qop) parts.push(`nc=${nc}`, `cnonce=${q(cnonce)}`, `qop=${qop}`);
+  deriveFrom([r.user, r.pass], response); // redacted wherever it is echoed, when built from a secret
   parts.push(`response=${q(response)}`);
   if (p.opaque !== undefined) parts.push(`opaque=${q(p.opaque)}`);
   if (userhash) parts.push('userhash=true');

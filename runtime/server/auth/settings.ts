@@ -15,6 +15,8 @@ export interface InboundSettings {
   jwksUrl?: string;
   issuer?: string;
   audience?: string;
+  /** SERVICE__JWT_REQUIRE_EXP (on unless 0/false): a JWT without `exp` is refused (it would be valid forever). */
+  requireExp?: boolean;
   /** The management surface's own credential. */
   adminToken?: string;
 }
@@ -54,6 +56,9 @@ export function inboundSettings(vars: Record<string, string | undefined>, env: E
   const aud = v('SERVICE__JWT_AUDIENCE');
   if (iss) out.issuer = iss;
   if (aud) out.audience = aud;
+  const exp = v('SERVICE__JWT_REQUIRE_EXP');
+  if (exp !== undefined && !/^(1|true|0|false)$/i.test(exp)) throw new StartupError(`SERVICE__JWT_REQUIRE_EXP=${exp} must be 1 or true (JWTs need exp; the default) or 0 or false (JWTs without exp are accepted)`);
+  out.requireExp = exp === undefined || /^(1|true)$/i.test(exp);
   return out;
 }
 

@@ -14,7 +14,12 @@ export type Verifier = (headers: Record<string, string | string[] | undefined>) 
 export function verifier(s: InboundSettings, extraKeys: string[] = []): Verifier {
   const keys = [...s.apiKeys, ...extraKeys].map(digest);
   const jwks: JWTVerifyGetKey | undefined = s.jwksUrl ? createRemoteJWKSet(new URL(s.jwksUrl)) : undefined;
-  const claims = { ...(s.issuer ? { issuer: s.issuer } : {}), ...(s.audience ? { audience: s.audience } : {}) };
+  // `exp` is required unless the operator turned that off (SERVICE__JWT_REQUIRE_EXP=0): a token
+  // without one, once leaked, would open the service forever. Unset in settings made in code: required.
+  const claims = {
+    ...(s.issuer ? { issuer: s.issuer } : {}), ...(s.audience ? { audience: s.audience } : {}),
+    ...(s.requireExp === false ? {} : { requiredClaims: ['exp'] }),
+  };
   const isKey = (t: string) => { const d = digest(t); return keys.some((k) => timingSafeEqual(k, d)); };
   const isJwt = async (t: string) => {
     let alg: string | undefined;
