@@ -1,6 +1,6 @@
 // `pipewright check <config.yaml>...`: exit 0 when every config is valid (warnings on stderr), else 1.
 import { compileConfig, type Compiled } from '../compiler/index.ts';
-import { processEnvironment, settingOf, unsetNeeds } from '../runtime/index.ts';
+import { needPlace, processEnvironment, settingOf, unsetNeeds } from '../runtime/index.ts';
 import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 import { err, paint } from './output.ts';
 
@@ -25,8 +25,9 @@ function warnUnset(c: Compiled): void {
   for (const n of unsetNeeds(c.ir, processEnvironment())) {
     // The marker's own position: its first occurrence from the line of the action that reads it.
     const marker = `a|${n.root}::${n.name}`;
-    let line = lines.findIndex((l, i) => i >= n.atLine - 1 && l.includes(marker)) + 1;
-    if (line === 0) line = n.atLine;
+    const from = needPlace(c.ir, n).line;
+    let line = lines.findIndex((l, i) => i >= from - 1 && l.includes(marker)) + 1;
+    if (line === 0) line = from;
     const text = lines[line - 1] ?? '';
     const col = text.includes(marker) ? text.indexOf(marker) + 1 : text.length - text.trimStart().length + 1;
     c.diagnostics.push({

@@ -22,10 +22,9 @@ export interface ConfigIR {
 export interface NeedIR {
   root: 'secret' | 'ap_secret' | 'var' | 'ap_var' | 'env';
   name: string;
-  /** `interface "x", action "Fetch"`. */
-  where: string;
-  /** Its line in the config (not named `line`: that name makes a field a leaf of the walk). */
-  atLine: number;
+  /** The interface, and the action (nested ones included), that read it first. */
+  iface: string;
+  action?: string;
 }
 
 export interface McpServerIR {
@@ -78,7 +77,7 @@ export interface InterfaceIR {
   routed: boolean;
   /** `public: true`: no inbound credential required even when credentials are configured. */
   public?: boolean;
-  /** The waits its actions will take (nested included), known at compile time: a run of it needs a
+  /** The waits its own actions will take (not a lookup item's), known at compile time: a run of it needs a
    *  durable store when it has a callback wait or a delay longer than SERVICE__MAX_DELAY_SECS. */
   waits?: { callback?: true; delayMs?: number };
   /** `silence: true`: its failed runs do not start the config's `on_error` handler (logs stay). */

@@ -60,7 +60,8 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   return ir;
 }
 
-/** A callback wait, and the longest literal delay, among the actions (nested ones included). */
+/** A callback wait, and the longest literal delay, among the interface's own actions (a lookup
+ *  item's wait never suspends the run: it fails the item, store or not). */
 function waitsOf(actions: ActionIR[]): InterfaceIR['waits'] {
   let out: InterfaceIR['waits'];
   const visit = (list: ActionIR[]) => {
@@ -71,7 +72,6 @@ function waitsOf(actions: ActionIR[]): InterfaceIR['waits'] {
         try { ms = durationMs(a.config.v); } catch { ms = undefined; } // refused when it runs
         if (ms !== undefined && ms > (out?.delayMs ?? 0)) (out ??= {}).delayMs = ms;
       }
-      if (a.actions) visit(a.actions);
     }
   };
   visit(actions);

@@ -248,13 +248,6 @@ export const plan: rt.Plan = {
       },
     },
   ],
-  needs: [
-    {
-      root: "var",
-      name: "API_BASE",
-      where: "interface \"customer_overview\", action \"Customer\"",
-      atLine: 14,
-    },
-  ],
+  needs: [{ root: "var", name: "API_BASE", iface: "customer_overview", action: "Customer" }],
   mode: "compiled",
 };

@@ -159,7 +159,7 @@ export const plan: rt.Plan = {
       api: { summary: "Answers a question about the shop." },
     },
   ],
-  needs: [{ root: "var", name: "API_BASE", where: "interface \"price\", action \"Stock\"", atLine: 20 }],
+  needs: [{ root: "var", name: "API_BASE", iface: "price", action: "Stock" }],
   mcpServers: { shop: { title: "Shop tools", instructions: "Prices and stock of the shop.", default: true } },
   mode: "compiled",
 };

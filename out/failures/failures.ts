@@ -269,8 +269,6 @@ export const plan: rt.Plan = {
       api: { summary: "Retries a flaky upstream, then answers with the fallback status strategy." },
     },
   ],
-  needs: [
-    { root: "var", name: "API_BASE", where: "interface \"inventory\", action \"Warehouse\"", atLine: 8 },
-  ],
+  needs: [{ root: "var", name: "API_BASE", iface: "inventory", action: "Warehouse" }],
   mode: "compiled",
 };

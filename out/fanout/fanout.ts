@@ -226,13 +226,6 @@ export const plan: rt.Plan = {
       api: { summary: "The members of a service, from a static list without the canary." },
     },
   ],
-  needs: [
-    {
-      root: "var",
-      name: "API_BASE",
-      where: "interface \"customers_batch\", action \"Customer\"",
-      atLine: 19,
-    },
-  ],
+  needs: [{ root: "var", name: "API_BASE", iface: "customers_batch", action: "Customer" }],
   mode: "compiled",
 };

@@ -983,8 +983,6 @@ export const plan: rt.Plan = {
       api: { summary: "Totals per region of posted sales lines." },
     },
   ],
-  needs: [
-    { root: "var", name: "API_BASE", where: "interface \"sales_report\", action \"Sales\"", atLine: 10 },
-  ],
+  needs: [{ root: "var", name: "API_BASE", iface: "sales_report", action: "Sales" }],
   mode: "compiled",
 };

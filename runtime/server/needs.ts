@@ -19,9 +19,27 @@ export function unsetNeeds(config: { needs?: NeedIR[] }, env: Environment): Need
   return (config.needs ?? []).filter((n) => (n.root.endsWith('secret') ? env.secret(n.name) : n.root.endsWith('var') ? env.variable(n.name) : env.env(n.name)) === undefined);
 }
 
+interface Located { name: string; line: unknown; actions?: Located[] }
+
+/** Where a value is read, in words and lines: `interface "x", action "Fetch" (line 14)`. Works on
+ *  a plan and on the IR alike (both carry each action's line). */
+export function needPlace(config: { interfaces: Located[] }, n: NeedIR): { where: string; line: number } {
+  const i = config.interfaces.find((x) => x.name === n.iface);
+  const find = (list: Located[] | undefined): Located | undefined => {
+    for (const a of list ?? []) { if (a.name === n.action) return a; const inner = find(a.actions); if (inner) return inner; }
+    return undefined;
+  };
+  const a = n.action !== undefined ? find(i?.actions) : undefined;
+  const line = Number((a ?? i)?.line ?? 0);
+  return { where: `interface "${n.iface}"${n.action !== undefined ? `, action "${n.action}"` : ''}`, line };
+}
+
 /** One line per value that is not set: the marker, the setting that gives it, where it is read. */
 export function missingValues(plans: readonly Plan[], env: Environment): string[] {
-  return plans.flatMap((p) => unsetNeeds(p, env).map((n) => `a|${n.root}::${n.name}| (${settingOf(n)}) in ${p.name}, ${n.where}, line ${n.atLine}`));
+  return plans.flatMap((p) => unsetNeeds(p, env).map((n) => {
+    const { where, line } = needPlace(p as unknown as { interfaces: Located[] }, n);
+    return `a|${n.root}::${n.name}| (${settingOf(n)}) in ${p.name}, ${where}, line ${line}`;
+  }));
 }
 
 /** Refuses the start when a value is missing, unless SERVICE__ALLOW_MISSING_VALUES=1; returns the
