@@ -12,6 +12,7 @@ import { lintRoutes } from './lint-routes.ts';
 import { lintSchedules } from './lint-schedule.ts';
 import { lintTokens } from './lint-tokens.ts';
 import { lintMetrics } from './lint-metrics.ts';
+import { lintRequestValues } from './lint-request-values.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -29,6 +30,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   for (const iface of ifaces) lintActions(iface, config, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
+  lintRequestValues(config, ifaces, report);
   lintUnbuilt(config, ifaces, report);
   lintSecrets(config, [], report);
   lintBounds(config, report);
