@@ -4,7 +4,6 @@ import { parseMarkers, type Part } from '../markers/parse.ts';
 import { splitWords, WordError } from '../markers/words.ts';
 import { chosenDestination, commandFindings, isRequestRef, secretRefs } from '../markers/request-values.ts';
 import { reservedNamespace } from '../../runtime/values/namespace.ts';
-import type { Ref } from '../../runtime/ir.ts';
 import type { ConfigPath } from '../source/yaml.ts';
 import { forEachAction, isObj, type ActionSite, type InterfaceSite, type Obj } from './walk.ts';
 import type { Report } from './report.ts';
@@ -33,7 +32,7 @@ export function lintRequestValues(config: Obj, ifaces: InterfaceSite[], report: 
 }
 
 const partsOf = (v: unknown): Part[] => (typeof v === 'string' ? parseMarkers(v) : []);
-const firstRequest = (v: unknown): Ref | undefined => partsOf(v).find(isRequestRef);
+const firstRequest = (v: unknown) => partsOf(v).find(isRequestRef);
 
 /** Code: a request marker in an interpreter's script (or script file), or as a program run through a wrapper. */
 function command(run: unknown, at: ConfigPath, report: Report): void {

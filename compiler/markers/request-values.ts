@@ -22,7 +22,7 @@ const SOURCES: Record<RefRoot, Source> = {
 export const sourceOf = (root: RefRoot): Source => SOURCES[root];
 export const isConfigRoot = (root: RefRoot): boolean => SOURCES[root] === 'config';
 /** A marker whose value a caller (or an upstream) can choose. */
-export const isRequestRef = (p: Part): p is Ref => typeof p !== 'string' && SOURCES[p.root] === 'request';
+export const isRequestRef = (p: Part | undefined): p is Ref => p !== undefined && typeof p !== 'string' && SOURCES[p.root] === 'request';
 
 export type Outcome = 'refused' | 'confined' | 'free';
 
@@ -79,6 +79,9 @@ const INTERPRETERS: Record<string, Interp> = {
 /** Programs that run the program named by a later word (env sh -c ...): their options and settings are skipped. */
 const WRAPPERS: Record<string, number> = { env: 0, nice: 0, nohup: 0, time: 0, timeout: 1, sudo: 0, doas: 0, stdbuf: 0, setsid: 0, xargs: 0, busybox: 0, command: 0, exec: 0, ionice: 0, chrt: 1, taskset: 1, unbuffer: 0, chroot: 1, flock: 1, strace: 0, ltrace: 0, watch: 0 };
 
+/** Programs whose options only change how they print (echo -n, -e): no `--` warning. */
+const HARMLESS_OPTIONS = new Set(['echo']);
+
 export interface CommandFinding {
   kind: 'program' | 'code' | 'script-file' | 'option';
   ref: Ref;
@@ -133,7 +136,8 @@ export function commandFindings(words: Part[][]): CommandFinding[] {
       continue;
     }
     if (lit === '--') { dashdash = true; continue; }
-    if (!dashdash && !interp && typeof w[0] !== 'string' && isRequestRef(w[0]!)) out.push({ kind: 'option', ref: w[0] as Ref, program });
+    const head = w[0];
+    if (!dashdash && !interp && !HARMLESS_OPTIONS.has(program) && isRequestRef(head)) out.push({ kind: 'option', ref: head, program });
   }
   return out;
 }
