@@ -77,6 +77,8 @@ const INTERPRETERS: Record<string, Interp> = {
   sed: { letters: 'e', long: ['--expression'], inline: true }, gsed: { letters: 'e', long: ['--expression'], inline: true },
 };
 /** Programs that run the program named by a later word (env sh -c ...): their options and settings are skipped. */
+/** Options of wrappers that take a value as the next word (nice -n 5, sudo -u root, timeout -s KILL). */
+const VALUE_OPTIONS: Record<string, string[]> = { nice: ['-n'], env: ['-u', '-C', '--unset', '--chdir'], sudo: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U'], doas: ['-u', '-C'], timeout: ['-s', '-k', '--signal', '--kill-after'], ionice: ['-c', '-n', '-p'], stdbuf: ['-i', '-o', '-e'], chrt: ['-p'], taskset: ['-p'], flock: ['-w', '-E'], xargs: ['-I', '-n', '-P', '-L', '-s', '-d', '-E', '-a'], strace: ['-e', '-o', '-p', '-s'], watch: ['-n', '-d'] };
 const WRAPPERS: Record<string, number> = { env: 0, nice: 0, nohup: 0, time: 0, timeout: 1, sudo: 0, doas: 0, stdbuf: 0, setsid: 0, xargs: 0, busybox: 0, command: 0, exec: 0, ionice: 0, chrt: 1, taskset: 1, unbuffer: 0, chroot: 1, flock: 1, strace: 0, ltrace: 0, watch: 0 };
 
 /** Programs whose options only change how they print (echo -n, -e): no `--` warning. */
@@ -107,7 +109,8 @@ export function commandFindings(words: Part[][]): CommandFinding[] {
     let skip = w;
     while (i < words.length) {
       const lit = literal(words[i]!);
-      if (lit !== undefined && (lit.startsWith('-') || (base(name!) === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(lit)))) { i++; continue; }
+      if (lit !== undefined && lit.startsWith('-')) { i += VALUE_OPTIONS[base(name!)]?.includes(lit) ? 2 : 1; continue; }
+      if (lit !== undefined && base(name!) === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(lit)) { i++; continue; }
       if (skip > 0) { skip--; i++; continue; }
       break;
     }
