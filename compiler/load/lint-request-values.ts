@@ -67,7 +67,7 @@ function http(site: ActionSite, report: Report, env: NodeJS.ProcessEnv): void {
   const url = h.url ?? a.url;
   const urlAt = [...site.path, ...(isObj(a.http) && h.url !== undefined ? ['http', 'url'] : ['url'])];
   const dest = chosenDestination(partsOf(url));
-  const proxy = firstRequest(h.proxy);
+  const proxy = chosenDestination(partsOf(h.proxy));
   const chosen = dest ?? proxy;
   if (!chosen) return;
   const settings = { ...h, url };

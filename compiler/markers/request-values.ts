@@ -29,6 +29,10 @@ export type Outcome = 'refused' | 'confined' | 'free';
 export interface Placement {
   /** The field under an action (`http.url`, `document_operation.filter.<field>`) or the config (`databases.<name>.url`). */
   field: string;
+  /** The same as dotted paths under an action, for tools (the property test); `<field>` rows have none. */
+  paths: readonly string[];
+  /** The row holds only when the action carries an operator credential (bearer_auth, user/pass, digest, a secret marker). */
+  withCredential?: boolean;
   /** A request marker that is the whole value. */
   whole: Outcome;
   /** A request marker after literal text the config writes (`prefix`, the example the property test uses). */
@@ -43,21 +47,21 @@ export interface Placement {
 
 /** The table. Fields not listed are free: the value is data (sent, stored, compared), never code or a name. */
 export const PLACEMENTS: readonly Placement[] = [
-  { field: 'command.run', whole: 'refused', part: 'free', prefix: 'echo ', by: 'lower', why: 'the program word is the config\'s; an argument is one argv entry (shell: true passes values as "$1"); inside an interpreter\'s script (sh -c, node -e, python -c, ...) or as its script file it is code: refused' },
-  { field: 'command.cwd', whole: 'refused', part: 'refused', prefix: '/tmp/', by: 'lower', why: 'chooses which files a program reaches' },
-  { field: 'query', whole: 'refused', part: 'refused', prefix: 'SELECT ', by: 'lower', why: 'SQL text: bind the value with params' },
-  { field: 'conn_string', whole: 'refused', part: 'refused', prefix: 'postgres://db.example/app?x=', why: 'chooses the database, its host and the credentials sent there' },
-  { field: 'databases.<name>.url', whole: 'refused', part: 'refused', prefix: 'postgres://db.example/app?x=', why: 'as conn_string' },
-  { field: 'http.url', whole: 'free', part: 'confined', prefix: 'http://api.example/', unit: 'one path segment, query name or value, or fragment (runtime/values/escape.ts); a whole-URL or base marker is held to SERVICE__OUTBOUND_ALLOW/DENY; in the scheme or host: refused (lowering)', by: 'lower', why: 'chooses where the call goes' },
-  { field: 'http (with a credential)', whole: 'refused', part: 'confined', prefix: 'http://api.example/', why: 'a request-chosen destination (whole url, base marker, or proxy) with bearer_auth, user/pass, digest, or any a|secret::| in the settings sends the operator\'s credential to the caller\'s host; refused unless the host is written in the config (a warning when SERVICE__OUTBOUND_ALLOW is set where check runs)' },
-  { field: 'http.body', whole: 'free', part: 'confined', prefix: '{"id": "', unit: 'one JSON string or value when the text is a JSON template (starts with { or [): the escaping custom_body has (runtime/values/escape.ts json-string/json)', why: 'a quote in the value would add fields' },
-  { field: 'sftp.host (with a credential)', whole: 'refused', part: 'refused', prefix: 'sftp-', why: 'sends password or private key to the caller\'s host' },
-  { field: 'agent.url, agent.mcp[].url (with a credential)', whole: 'refused', part: 'confined', prefix: 'http://model.example/', why: 'sends the model\'s credential headers to the caller\'s host' },
-  { field: 'document_operation.filter', whole: 'refused', part: 'free', why: 'a whole filter (or an element of $and/$or) from a request is a query the caller writes' },
-  { field: 'document_operation.filter.<field>', whole: 'confined', part: 'free', prefix: 'x', unit: 'a literal match ($eq): operators apply only where the config writes them (compiler/lower/confine.ts, runtime/actions/document/filter.ts)', why: '{"$ne": null} would match every document' },
-  { field: 'document_operation.collection', whole: 'refused', part: 'refused', prefix: 'c_', why: 'a storage name: the caller could read or delete any table of the database' },
-  { field: 'state.namespace, only_new.namespace, agent.memory.namespace', whole: 'refused', part: 'refused', prefix: 'tenant-', unit: 'reserved namespaces (ws-retain, _ap/, agent-memory:) are refused in the config and at run time (runtime/values/namespace.ts)', why: 'a storage name: another config\'s state, retained channels, agent conversations' },
-  { field: 'mqtt_publish.topics', whole: 'refused', part: 'confined', prefix: 'devices/', unit: 'one topic level: /, +, #, NUL, empty or a leading $ is 400 (runtime/values/topic.ts); a marker in the first level is refused at check', why: 'a routing name: the service\'s own trigger topics, $SYS' },
+  { field: 'command.run', paths: ['command.run'], whole: 'refused', part: 'free', prefix: 'echo ', by: 'lower', why: 'the program word is the config\'s; an argument is one argv entry (shell: true passes values as "$1"); inside an interpreter\'s script (sh -c, node -e, python -c, ...) or as its script file it is code: refused' },
+  { field: 'command.cwd', paths: ['command.cwd'], whole: 'refused', part: 'refused', prefix: '/tmp/', by: 'lower', why: 'chooses which files a program reaches' },
+  { field: 'query', paths: ['query'], whole: 'refused', part: 'refused', prefix: 'SELECT ', by: 'lower', why: 'SQL text: bind the value with params' },
+  { field: 'conn_string', paths: ['conn_string'], whole: 'refused', part: 'refused', prefix: 'postgres://db.example/app?x=', why: 'chooses the database, its host and the credentials sent there' },
+  { field: 'databases.<name>.url', paths: [], whole: 'refused', part: 'refused', prefix: 'postgres://db.example/app?x=', why: 'as conn_string' },
+  { field: 'http.url', paths: ['http.url', 'url'], whole: 'free', part: 'confined', prefix: 'http://api.example/', unit: 'one path segment, query name or value, or fragment (runtime/values/escape.ts); a whole-URL or base marker is held to SERVICE__OUTBOUND_ALLOW/DENY; in the scheme or host: refused (lowering)', by: 'lower', why: 'chooses where the call goes' },
+  { field: 'http.url, url, http.proxy (with a credential)', paths: ['http.url', 'url', 'http.proxy'], withCredential: true, whole: 'refused', part: 'confined', prefix: 'http://api.example/', why: 'a request-chosen destination (whole url, base marker, or proxy) with bearer_auth, user/pass, digest, or any a|secret::| in the settings sends the operator\'s credential to the caller\'s host; refused unless the host is written in the config (a warning when SERVICE__OUTBOUND_ALLOW is set where check runs)' },
+  { field: 'http.body', paths: ['http.body'], whole: 'free', part: 'confined', prefix: '{"id": "', unit: 'one JSON string or value when the text is a JSON template (starts with { or [): the escaping custom_body has (runtime/values/escape.ts json-string/json)', why: 'a quote in the value would add fields' },
+  { field: 'sftp.host (with a credential)', paths: ['sftp.host'], withCredential: true, whole: 'refused', part: 'refused', prefix: 'sftp-', why: 'sends password or private key to the caller\'s host' },
+  { field: 'agent.url, agent.mcp[].url (with a credential)', paths: ['agent.url'], withCredential: true, whole: 'refused', part: 'confined', prefix: 'http://model.example/', why: 'sends the model\'s credential headers to the caller\'s host' },
+  { field: 'document_operation.filter', paths: ['document_operation.filter'], whole: 'refused', part: 'free', why: 'a whole filter (or an element of $and/$or) from a request is a query the caller writes' },
+  { field: 'document_operation.filter.<field>', paths: [], whole: 'confined', part: 'free', prefix: 'x', unit: 'a literal match ($eq): operators apply only where the config writes them (compiler/lower/confine.ts, runtime/actions/document/filter.ts)', why: '{"$ne": null} would match every document' },
+  { field: 'document_operation.collection', paths: ['document_operation.collection'], whole: 'refused', part: 'refused', prefix: 'c-', why: 'a storage name: the caller could read or delete any table of the database' },
+  { field: 'state.namespace, only_new.namespace, agent.memory.namespace', paths: ['state.namespace', 'only_new.namespace', 'agent.memory.namespace'], whole: 'refused', part: 'refused', prefix: 'tenant-', unit: 'reserved namespaces (ws-retain, _ap/, agent-memory:) are refused in the config and at run time (runtime/values/namespace.ts)', why: 'a storage name: another config\'s state, retained channels, agent conversations' },
+  { field: 'mqtt_publish.topics', paths: ['mqtt_publish.topics'], whole: 'refused', part: 'confined', prefix: 'devices/', unit: 'one topic level: /, +, #, NUL, empty or a leading $ is 400 (runtime/values/topic.ts); a marker in the first level is refused at check', why: 'a routing name: the service\'s own trigger topics, $SYS' },
 ];
 
 // ---- command lines ----------------------------------------------------------------------------
@@ -165,4 +169,10 @@ export function secretRefs(v: unknown, parse: (s: string) => Part[], out: Ref[] 
   else if (Array.isArray(v)) for (const x of v) secretRefs(x, parse, out, depth + 1);
   else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) secretRefs(x, parse, out, depth + 1);
   return out;
+}
+
+/** The row for a field under an action (a credential row first when the action carries one); none: free. */
+export function placementOf(path: string, withCredential: boolean): Placement | undefined {
+  const rows = PLACEMENTS.filter((r) => r.paths.includes(path));
+  return (withCredential ? rows.find((r) => r.withCredential) : undefined) ?? rows.find((r) => !r.withCredential);
 }
