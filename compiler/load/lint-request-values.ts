@@ -136,7 +136,7 @@ function namespace(v: unknown, at: ConfigPath, report: Report): void {
 
 /** MQTT topics: a request marker in the first level (or the whole topic) could reach the service's own trigger topics. */
 function topics(v: unknown, at: ConfigPath, report: Report): void {
-  const list = typeof v === 'string' ? [[v, at] as const] : Array.isArray(v) ? v.map((t, i) => [t, [...at, i]] as const) : [];
+  const list: Array<[unknown, ConfigPath]> = typeof v === 'string' ? [[v, at]] : Array.isArray(v) ? v.map((t, i): [unknown, ConfigPath] => [t, [...at, i]]) : [];
   for (const [t, path] of list) {
     const parts = partsOf(t);
     const first: Part[] = [];

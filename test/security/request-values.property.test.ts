@@ -80,7 +80,7 @@ function outcome(action: Json, field: string) {
   const c = compileConfig('p.yaml', configOf(action));
   const errors = c.diagnostics.filter((d) => d.severity === 'error');
   const at = ['interfaces', 'x', 'actions', 0, ...field.split('.')].join('.');
-  return { ok: c.ok, atField: errors.some((d) => d.path.join('.') === at), errors };
+  return { ok: c.ok, atField: errors.some((d) => (d.path ?? []).join('.') === at), errors };
 }
 
 describe('the request-value rule, for every string field of every action kind', () => {
@@ -107,7 +107,7 @@ describe('the request-value rule, for every string field of every action kind', 
         const expected = row ? row[form] : 'free';
         if (expected === 'refused') {
           expect(hostile.ok, `${field} ${form} ${root}`).toBe(false);
-          expect(hostile.atField || hostile.errors.some((d) => d.path.join('.').startsWith(['interfaces', 'x', 'actions', 0, field.split('.')[0]].join('.'))), `${field} ${form}`).toBe(true);
+          expect(hostile.atField || hostile.errors.some((d) => (d.path ?? []).join('.').startsWith(['interfaces', 'x', 'actions', 0, field.split('.')[0]].join('.'))), `${field} ${form}`).toBe(true);
         } else {
           expect(hostile.errors.map((d) => d.message), `${field} ${form} ${root} (${expected})`).toEqual([]);
         }
