@@ -66,7 +66,11 @@ function http(site: ActionSite, report: Report, env: NodeJS.ProcessEnv): void {
   const h: Obj = isObj(a.http) ? a.http : {};
   const url = h.url ?? a.url;
   const urlAt = [...site.path, ...(isObj(a.http) && h.url !== undefined ? ['http', 'url'] : ['url'])];
-  const dest = chosenDestination(partsOf(url));
+  const urlParts = partsOf(url);
+  const dest = chosenDestination(urlParts);
+  // A base marker followed by more host text is refused by lowering, with its own message.
+  const next = urlParts[1];
+  if (dest && next !== undefined && !(typeof next === 'string' && /^[/?#]/.test(next))) return;
   const proxy = chosenDestination(partsOf(h.proxy));
   const chosen = dest ?? proxy;
   if (!chosen) return;
