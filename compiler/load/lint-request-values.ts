@@ -2,7 +2,7 @@
 // placement the table refuses is reported at its value with a hint pointing to the safe form.
 import { parseMarkers, type Part } from '../markers/parse.ts';
 import { splitWords, WordError } from '../markers/words.ts';
-import { chosenDestination, commandFindings, isRequestRef, secretRefs } from '../markers/request-values.ts';
+import { chosenDestination, CODE_ENV, commandFindings, isRequestRef, secretRefs } from '../markers/request-values.ts';
 import { reservedNamespace } from '../../runtime/values/namespace.ts';
 import type { ConfigPath } from '../source/yaml.ts';
 import { forEachAction, isObj, type ActionSite, type InterfaceSite, type Obj } from './walk.ts';
@@ -18,6 +18,7 @@ export function lintRequestValues(config: Obj, ifaces: InterfaceSite[], report: 
     forEachAction(iface, (site) => {
       const a = site.action;
       if (isObj(a.command) && (a.command.shell === undefined || a.command.shell === false)) command(a.command.run, [...site.path, 'command', 'run'], report);
+      if (isObj(a.command) && isObj(a.command.env)) codeEnv(a.command.env, [...site.path, 'command', 'env'], report);
       connString(a.conn_string, [...site.path, 'conn_string'], report);
       if (a.http !== undefined || a.url !== undefined) http(site, report, env);
       if (isObj(a.sftp)) sftp(a.sftp, site, report);
@@ -52,6 +53,14 @@ function command(run: unknown, at: ConfigPath, report: Report): void {
       report('warning', at, `${src} is a whole argument of ${f.program || 'the program'}: a value starting with - would be read as an option (--version, --output=...)`,
         `write -- before it (${f.program || 'ls'} -- ${src}) if the program takes --, or put literal text before the marker`, 'value');
     }
+  }
+}
+
+/** command.env: variables a loader, runtime or shell reads as code take no request value. */
+function codeEnv(env: Obj, at: ConfigPath, report: Report): void {
+  for (const [k, v] of Object.entries(env)) {
+    const r = CODE_ENV.has(k.toUpperCase()) ? firstRequest(v) : undefined;
+    if (r) report('error', [...at, k], `${r.src} cannot set ${k}: it is read as code (or as where code is found) by the program, its runtime or the loader`, 'pass the value in a variable of your own name (env: { INPUT: a|body::x| })', 'value');
   }
 }
 

@@ -48,6 +48,7 @@ export interface Placement {
 /** The table. Fields not listed are free: the value is data (sent, stored, compared), never code or a name. */
 export const PLACEMENTS: readonly Placement[] = [
   { field: 'command.run', paths: ['command.run'], whole: 'refused', part: 'free', prefix: 'echo ', by: 'lower', why: 'the program word is the config\'s; an argument is one argv entry (shell: true passes values as "$1"); inside an interpreter\'s script (sh -c, node -e, python -c, ...) or as its script file it is code: refused' },
+  { field: 'command.env.<NAME> (NAME one of CODE_ENV: LD_PRELOAD, NODE_OPTIONS, BASH_ENV, PYTHONPATH, PATH, ...)', paths: [], whole: 'refused', part: 'refused', why: 'the loader, the runtime or the shell reads these as code or as where code comes from' },
   { field: 'command.cwd', paths: ['command.cwd'], whole: 'refused', part: 'refused', prefix: '/tmp/', by: 'lower', why: 'chooses which files a program reaches' },
   { field: 'query', paths: ['query'], whole: 'refused', part: 'refused', prefix: 'SELECT ', by: 'lower', why: 'SQL text: bind the value with params' },
   { field: 'conn_string', paths: ['conn_string'], whole: 'refused', part: 'refused', prefix: 'postgres://db.example/app?x=', why: 'chooses the database, its host and the credentials sent there' },
@@ -63,6 +64,11 @@ export const PLACEMENTS: readonly Placement[] = [
   { field: 'state.namespace, only_new.namespace, agent.memory.namespace', paths: ['state.namespace', 'only_new.namespace', 'agent.memory.namespace'], whole: 'refused', part: 'refused', prefix: 'tenant-', unit: 'reserved namespaces (ws-retain, _ap/, agent-memory:) are refused in the config and at run time (runtime/values/namespace.ts)', why: 'a storage name: another config\'s state, retained channels, agent conversations' },
   { field: 'mqtt_publish.topics', paths: ['mqtt_publish.topics'], whole: 'refused', part: 'confined', prefix: 'devices/', unit: 'one topic level: /, +, #, NUL, empty or a leading $ is 400 (runtime/values/topic.ts); a marker in the first level is refused at check', why: 'a routing name: the service\'s own trigger topics, $SYS' },
 ];
+
+/** Environment variables a loader, runtime or shell reads as code (or as where code is found). */
+export const CODE_ENV = new Set(['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'IFS', 'PS4', 'PATH',
+  'NODE_OPTIONS', 'NODE_PATH', 'PYTHONPATH', 'PYTHONSTARTUP', 'PYTHONHOME', 'PYTHONINSPECT', 'PERL5OPT', 'PERL5LIB', 'PERLLIB', 'RUBYOPT', 'RUBYLIB', 'JAVA_TOOL_OPTIONS', '_JAVA_OPTIONS', 'JDK_JAVA_OPTIONS',
+  'GIT_SSH_COMMAND', 'GIT_EXEC_PATH', 'GIT_CONFIG_PARAMETERS', 'EDITOR', 'VISUAL', 'PAGER', 'LESSOPEN', 'GCONV_PATH', 'HOSTALIASES', 'PHPRC', 'PHP_INI_SCAN_DIR']);
 
 // ---- command lines ----------------------------------------------------------------------------
 

@@ -139,3 +139,13 @@ describe('connection strings, document filters, namespaces, topics', () => {
     expect(check(action('mqtt_publish: { topics: "a|var::ROOT|/a|body::id|" }')).ok).toBe(true);
   });
 });
+
+describe('code: environment variables read as code', () => {
+  it('refuses a request marker in LD_PRELOAD, NODE_OPTIONS, BASH_ENV, PATH; another name passes', () => {
+    for (const k of ['LD_PRELOAD', 'NODE_OPTIONS', 'BASH_ENV', 'PATH', 'PYTHONPATH']) {
+      const r = check(action(`command: { run: "node app.js", env: { ${k}: a|body::x| } }`));
+      expect(r.errors[0]!.message).toBe(`a|body::x| cannot set ${k}: it is read as code (or as where code is found) by the program, its runtime or the loader`);
+    }
+    expect(check(action('command: { run: "node app.js", env: { INPUT: a|body::x|, NODE_OPTIONS: a|var::O| } }')).ok).toBe(true);
+  });
+});
