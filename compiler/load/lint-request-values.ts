@@ -2,7 +2,7 @@
 // placement the table refuses is reported at its value with a hint pointing to the safe form.
 import { parseMarkers, type Part } from '../markers/parse.ts';
 import { splitWords, WordError } from '../markers/words.ts';
-import { chosenDestination, CODE_ENV, commandFindings, isRequestRef, secretRefs } from '../markers/request-values.ts';
+import { chosenDestination, CODE_ENV, commandFindings, isRequestRef, secretRefs, shellCommands } from '../markers/request-values.ts';
 import { reservedNamespace } from '../../runtime/values/namespace.ts';
 import type { ConfigPath } from '../source/yaml.ts';
 import { forEachAction, isObj, type ActionSite, type InterfaceSite, type Obj } from './walk.ts';
@@ -17,7 +17,7 @@ export function lintRequestValues(config: Obj, ifaces: InterfaceSite[], report: 
   for (const iface of ifaces) {
     forEachAction(iface, (site) => {
       const a = site.action;
-      if (isObj(a.command) && (a.command.shell === undefined || a.command.shell === false)) command(a.command.run, [...site.path, 'command', 'run'], report);
+      if (isObj(a.command)) command(a.command.run, [...site.path, 'command', 'run'], report, a.command.shell !== undefined && a.command.shell !== false);
       if (isObj(a.command) && isObj(a.command.env)) codeEnv(a.command.env, [...site.path, 'command', 'env'], report);
       connString(a.conn_string, [...site.path, 'conn_string'], report);
       if (a.http !== undefined || a.url !== undefined) http(site, report, env);
@@ -36,15 +36,20 @@ const partsOf = (v: unknown): Part[] => (typeof v === 'string' ? parseMarkers(v)
 const firstRequest = (v: unknown) => partsOf(v).find(isRequestRef);
 
 /** Code: a request marker in an interpreter's script (or script file), or as a program run through a wrapper. */
-function command(run: unknown, at: ConfigPath, report: Report): void {
+function command(run: unknown, at: ConfigPath, report: Report, shell: boolean): void {
   if (typeof run !== 'string') return;
-  let words: Part[][];
-  try { words = splitWords(parseMarkers(run)); } catch (e) { if (e instanceof WordError) return; throw e; }
-  for (const f of commandFindings(words)) {
+  const parts = parseMarkers(run);
+  const findings = [];
+  // With shell:, each simple command of the script is read the same way (eval "$1", sh -c "$1").
+  for (const cmd of shell ? shellCommands(parts) : [parts]) {
+    try { findings.push(...commandFindings(splitWords(cmd)).filter((f) => !shell || f.kind === 'code' || f.kind === 'script-file')); } catch (e) { if (!(e instanceof WordError)) throw e; }
+  }
+  for (const f of findings) {
     const src = f.ref.src;
     if (f.kind === 'code') {
       report('error', at, `${src} is inside the script that ${f.program} runs: the request's text would run as code`,
-        `write the script with shell: true (each marker then reaches the shell as "$1", "$2", ..., never as code), or pass the value as a separate argument ("$1" in sh -c, sys.argv in python) or in command.env`, 'value');
+        shell ? `the marker reaches the script as "$n", one word: use it as data, never through eval or another shell's -c`
+          : `write the script with shell: true (each marker then reaches the shell as "$1", "$2", ..., never as code), or pass the value as a separate argument ("$1" in sh -c, sys.argv in python) or in command.env`, 'value');
     } else if (f.kind === 'script-file') {
       report('error', at, `${src} names the script file that ${f.program} runs: the request would choose the code`, 'write the script\'s path in the config; pass request values as the arguments after it', 'value');
     } else if (f.kind === 'program') {

@@ -73,7 +73,7 @@ export const CODE_ENV = new Set(['LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'D
 // ---- command lines ----------------------------------------------------------------------------
 
 /** Programs that run their next word as code, and the flags that say so (single-dash letters may be combined: -ec, -ne). */
-interface Interp { letters?: string; long?: string[]; /** the rest of the line is the command (cmd /c, pwsh -Command) */ rest?: boolean; /** with no flag, the first operand is the program text (awk, sed), not a file */ inline?: boolean }
+interface Interp { /** every argument is code (eval) */ all?: boolean; letters?: string; long?: string[]; /** the rest of the line is the command (cmd /c, pwsh -Command) */ rest?: boolean; /** with no flag, the first operand is the program text (awk, sed), not a file */ inline?: boolean }
 const SHELL: Interp = { letters: 'c' };
 const INTERPRETERS: Record<string, Interp> = {
   sh: SHELL, bash: SHELL, zsh: SHELL, dash: SHELL, ksh: SHELL, mksh: SHELL, ash: SHELL, fish: SHELL, csh: SHELL, tcsh: SHELL, rbash: SHELL,
@@ -83,6 +83,7 @@ const INTERPRETERS: Record<string, Interp> = {
   tclsh: {}, wish: {}, osascript: { letters: 'e' }, jjs: {}, groovy: { letters: 'e' }, scala: { letters: 'e' },
   pwsh: { long: ['-c', '-command', '-encodedcommand', '-ec', '-e'], rest: true }, powershell: { long: ['-c', '-command', '-encodedcommand', '-ec', '-e'], rest: true },
   cmd: { long: ['/c', '/k', '/r'], rest: true }, 'cmd.exe': { long: ['/c', '/k', '/r'], rest: true },
+  eval: { all: true }, source: {}, '.': {},
   awk: { letters: '', inline: true }, gawk: { inline: true }, mawk: { inline: true }, nawk: { inline: true },
   sed: { letters: 'e', long: ['--expression'], inline: true }, gsed: { letters: 'e', long: ['--expression'], inline: true },
 };
@@ -132,6 +133,7 @@ export function commandFindings(words: Part[][]): CommandFinding[] {
   const interp = Object.hasOwn(INTERPRETERS, program) ? INTERPRETERS[program] : undefined;
   let dashdash = false;
   let scriptAt = -1;
+  if (interp?.all) { for (let k = i + 1; k < words.length; k++) flag(out, words[k]!, 'code', program); return out; }
   for (let j = i + 1; j < words.length; j++) {
     const w = words[j]!;
     const lit = literal(w);
@@ -157,6 +159,27 @@ export function commandFindings(words: Part[][]): CommandFinding[] {
 
 function flag(out: CommandFinding[], word: Part[], kind: 'code' | 'script-file', program: string): void {
   for (const p of word) if (isRequestRef(p)) out.push({ kind, ref: p, program });
+}
+
+/** A `shell:` script's simple commands (split at unquoted ; & | newline and parentheses), each as
+ *  words: a marker there reaches the shell as "$n", which `eval` or `sh -c` would still run as code. */
+export function shellCommands(parts: Part[]): Part[][] {
+  const cmds: Part[][] = [[]];
+  let quote: '' | "'" | '"' = '';
+  for (const part of parts) {
+    if (typeof part !== 'string') { cmds.at(-1)!.push(part); continue; }
+    let lit = '';
+    for (let i = 0; i < part.length; i++) {
+      const ch = part[i]!;
+      if (quote) { if (ch === quote) quote = ''; else if (ch === '\\' && quote === '"') { lit += ch + (part[++i] ?? ''); continue; } lit += ch; continue; }
+      if (ch === "'" || ch === '"') { quote = ch; lit += ch; continue; }
+      if (ch === '\\') { lit += ch + (part[++i] ?? ''); continue; }
+      if (';&|\n()`'.includes(ch) || (ch === '$' && part[i + 1] === '(')) { if (lit) cmds.at(-1)!.push(lit); lit = ''; cmds.push([]); if (ch === '$') i++; continue; }
+      lit += ch;
+    }
+    if (lit) cmds.at(-1)!.push(lit);
+  }
+  return cmds.filter((c) => c.length);
 }
 
 // ---- URLs and destinations --------------------------------------------------------------------

@@ -149,3 +149,16 @@ describe('code: environment variables read as code', () => {
     expect(check(action('command: { run: "node app.js", env: { INPUT: a|body::x|, NODE_OPTIONS: a|var::O| } }')).ok).toBe(true);
   });
 });
+
+describe('code: shell: true scripts that run a marker as code', () => {
+  it('refuses eval and sh -c of a marker inside a shell script; plain use passes', () => {
+    for (const run of ['eval a|body::t|', 'echo hi; eval "x a|body::t|"', 'cd /tmp && sh -c "a|body::t|"', 'echo $(bash -c "a|body::t|")', 'x=1 | python3 -c "a|body::t|"']) {
+      const r = check(action(`command: { run: ${JSON.stringify(run)}, shell: true }`));
+      expect(r.errors.map((d) => d.message).join('\n'), run).toMatch(/is inside the script that \S+ runs/);
+      expect(r.errors[0]!.hint).toContain('never through eval');
+    }
+    for (const run of ['echo a|body::t| | tr a-z A-Z', 'grep -c "a|body::t|" /etc/hosts; echo "done: a|body::t|"', 'printf %s a|body::t|']) {
+      expect(check(action(`command: { run: ${JSON.stringify(run)}, shell: true }`)).errors, run).toEqual([]);
+    }
+  });
+});
