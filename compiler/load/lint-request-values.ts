@@ -2,7 +2,7 @@
 // placement the table refuses is reported at its value with a hint pointing to the safe form.
 import { parseMarkers, type Part } from '../markers/parse.ts';
 import { splitWords, WordError } from '../markers/words.ts';
-import { chosenDestination, CODE_ENV, commandFindings, isRequestRef, secretRefs, shellCommands } from '../markers/request-values.ts';
+import { chosenDestination, CODE_ENV, commandFindings, isRequestRef, secretRefs, shellCommands, type CommandFinding } from '../markers/request-values.ts';
 import { reservedNamespace } from '../../runtime/values/namespace.ts';
 import type { ConfigPath } from '../source/yaml.ts';
 import { forEachAction, isObj, type ActionSite, type InterfaceSite, type Obj } from './walk.ts';
@@ -39,10 +39,16 @@ const firstRequest = (v: unknown) => partsOf(v).find(isRequestRef);
 function command(run: unknown, at: ConfigPath, report: Report, shell: boolean): void {
   if (typeof run !== 'string') return;
   const parts = parseMarkers(run);
-  const findings = [];
-  // With shell:, each simple command of the script is read the same way (eval "$1", sh -c "$1").
+  const findings: CommandFinding[] = [];
+  // With shell:, each simple command of the script is read the same way (eval "$1", sh -c "$1"), and
+  // a marker as a command's own word would run the program the request names.
   for (const cmd of shell ? shellCommands(parts) : [parts]) {
-    try { findings.push(...commandFindings(splitWords(cmd)).filter((f) => !shell || f.kind === 'code' || f.kind === 'script-file')); } catch (e) { if (!(e instanceof WordError)) throw e; }
+    try {
+      const words = splitWords(cmd);
+      const head = shell ? words[0]?.find(isRequestRef) : undefined;
+      if (head) findings.push({ kind: 'program', ref: head, program: '' });
+      findings.push(...commandFindings(words).filter((f) => !shell || f.kind !== 'option'));
+    } catch (e) { if (!(e instanceof WordError)) throw e; }
   }
   for (const f of findings) {
     const src = f.ref.src;
@@ -53,7 +59,7 @@ function command(run: unknown, at: ConfigPath, report: Report, shell: boolean): 
     } else if (f.kind === 'script-file') {
       report('error', at, `${src} names the script file that ${f.program} runs: the request would choose the code`, 'write the script\'s path in the config; pass request values as the arguments after it', 'value');
     } else if (f.kind === 'program') {
-      report('error', at, `${src} cannot choose the program to run (it follows ${f.program}, which runs the program it names)`, 'name the program in the config; request values can only be arguments', 'value');
+      report('error', at, `${src} cannot choose the program to run (${f.program ? `it follows ${f.program}, which runs the program it names` : 'it is the command word of the shell script'})`, 'name the program in the config; request values can only be arguments', 'value');
     } else {
       report('warning', at, `${src} is a whole argument of ${f.program || 'the program'}: a value starting with - would be read as an option (--version, --output=...)`,
         `write -- before it (${f.program || 'ls'} -- ${src}) if the program takes --, or put literal text before the marker`, 'value');

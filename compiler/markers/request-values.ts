@@ -47,7 +47,7 @@ export interface Placement {
 
 /** The table. Fields not listed are free: the value is data (sent, stored, compared), never code or a name. */
 export const PLACEMENTS: readonly Placement[] = [
-  { field: 'command.run', paths: ['command.run'], whole: 'refused', part: 'free', prefix: 'echo ', by: 'lower', why: 'the program word is the config\'s; an argument is one argv entry (shell: true passes values as "$1"); inside an interpreter\'s script (sh -c, node -e, python -c, ...) or as its script file it is code: refused' },
+  { field: 'command.run', paths: ['command.run'], whole: 'refused', part: 'free', prefix: 'echo ', by: 'lower', why: 'the program word is the config\'s; an argument is one argv entry (shell: true passes values as "$1"); inside an interpreter\'s script (sh -c, node -e, python -c, ...) or as its script file it is code: refused; with shell:, the same per simple command, and a marker as a command word' },
   { field: 'command.env.<NAME> (NAME one of CODE_ENV: LD_PRELOAD, NODE_OPTIONS, BASH_ENV, PYTHONPATH, PATH, ...)', paths: [], whole: 'refused', part: 'refused', why: 'the loader, the runtime or the shell reads these as code or as where code comes from' },
   { field: 'command.cwd', paths: ['command.cwd'], whole: 'refused', part: 'refused', prefix: '/tmp/', by: 'lower', why: 'chooses which files a program reaches' },
   { field: 'query', paths: ['query'], whole: 'refused', part: 'refused', prefix: 'SELECT ', by: 'lower', why: 'SQL text: bind the value with params' },

@@ -157,6 +157,9 @@ describe('code: shell: true scripts that run a marker as code', () => {
       expect(r.errors.map((d) => d.message).join('\n'), run).toMatch(/is inside the script that \S+ runs/);
       expect(r.errors[0]!.hint).toContain('never through eval');
     }
+    for (const run of ['a|body::prog| --help', 'echo x; env a|body::prog|']) {
+      expect(check(action(`command: { run: ${JSON.stringify(run)}, shell: true }`)).errors[0]!.message, run).toContain('cannot choose the program to run');
+    }
     for (const run of ['echo a|body::t| | tr a-z A-Z', 'grep -c "a|body::t|" /etc/hosts; echo "done: a|body::t|"', 'printf %s a|body::t|']) {
       expect(check(action(`command: { run: ${JSON.stringify(run)}, shell: true }`)).errors, run).toEqual([]);
     }
