@@ -36,8 +36,8 @@ export interface Ref {
   esc?: Esc;
 }
 
-/** A URL path segment, query name or value, fragment; inside a JSON string; a JSON value. */
-export type Esc = 'base' | 'segment' | 'query' | 'fragment' | 'json-string' | 'json';
+/** A URL path segment, query name or value, fragment; inside a JSON string; a JSON value; one MQTT topic level. */
+export type Esc = 'base' | 'segment' | 'query' | 'fragment' | 'json-string' | 'json' | 'topic-level';
 
 /** A value computed from the run's scope. */
 export type Expr =

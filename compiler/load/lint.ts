@@ -12,6 +12,7 @@ import { lintRoutes } from './lint-routes.ts';
 import { lintSchedules } from './lint-schedule.ts';
 import { lintTokens } from './lint-tokens.ts';
 import { lintMetrics } from './lint-metrics.ts';
+import { lintRequestValues } from './lint-request-values.ts';
 import { interfaces, isObj } from './walk.ts';
 import type { Locate } from '../source/yaml.ts';
 import type { Report } from './report.ts';
@@ -30,6 +31,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
   lintHmacSubjects(config, report);
+  lintRequestValues(config, ifaces, report);
   lintUnbuilt(config, ifaces, report);
   lintSecrets(config, [], report);
   lintBounds(config, report);

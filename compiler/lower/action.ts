@@ -13,6 +13,7 @@ import { lowerAssert, lowerTest } from './tests.ts';
 import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
 import { jsonPositions, urlPositions } from './positions.ts';
+import { topicLevels } from './confine.ts';
 
 export interface LowerCtx {
   lineOf(path: Path): number;
@@ -102,7 +103,8 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
     const node = lowerValue(http);
     if (node.k !== 'obj') return node;
     const where = [...at, ...(a.http ? ['http', 'url'] : ['url'])];
-    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : x]) };
+    // A JSON template body gets custom_body's escaping: a value stays one JSON string or value.
+    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : k === 'body' ? jsonPositions(x as Expr) : x]) };
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
   const fields = a as Record<string, unknown>;
@@ -111,8 +113,10 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   if (kind === 'discover') return discoverConfig(fields.discover, at);
   if (kind === 'command') return commandConfig(fields, at);
   if (kind === 'aws' || kind === 'google') return cloudConfig(kind, fields[kind] as Record<string, unknown>, at);
+  const node = lowerValue(fields[kind]);
+  if (kind === 'mqtt_publish' && node.k === 'obj') return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'topics' ? topicLevels(x) : x]) };
   // The settings of every other kind are the field named for it.
-  return lowerValue(fields[kind]);
+  return node;
 }
 
 function cond(v: RunCondition): CondIR {

@@ -6,6 +6,7 @@ import type { Node, Ref } from '../../runtime/ir.ts';
 import { parseMarkers, type Part } from '../markers/parse.ts';
 import { LowerError, type Path } from './error.ts';
 import { onlyTrustedMarkers } from './trusted.ts';
+import { splitWords as split, WordError } from '../markers/words.ts';
 import { lowerValue } from './values.ts';
 
 type Obj = Record<string, unknown>;
@@ -56,41 +57,6 @@ function wordNode(word: Part[]): Node {
   return { k: 'tmpl', parts: word };
 }
 
-/** Shell-like word splitting of the config text: blanks separate words; '…' and "…" group (with \" \\ \$ \` escapes
- *  inside double quotes) and a backslash escapes one character. Markers never split and never end a word. */
-export function splitWords(parts: Part[], at: Path): Part[][] {
-  const words: Part[][] = [];
-  let word: Part[] | undefined;
-  let quote: '' | "'" | '"' = '';
-  const add = (p: Part) => {
-    word ??= [];
-    const last = word[word.length - 1];
-    if (typeof p === 'string' && typeof last === 'string') word[word.length - 1] = last + p;
-    else word.push(p);
-  };
-  for (const part of parts) {
-    if (typeof part !== 'string') { add(part); continue; }
-    for (let i = 0; i < part.length; i++) {
-      const ch = part[i]!;
-      if (quote === "'") { if (ch === "'") quote = ''; else add(ch); continue; }
-      if (quote === '"') {
-        if (ch === '"') quote = '';
-        else if (ch === '\\' && '"\\$`'.includes(part[i + 1] ?? '')) add(part[++i]!);
-        else add(ch);
-        continue;
-      }
-      if (ch === "'" || ch === '"') { quote = ch; word ??= []; continue; }
-      if (ch === '\\' && i + 1 < part.length) { add(part[++i]!); continue; }
-      if (/\s/.test(ch)) { if (word) words.push(word); word = undefined; continue; }
-      add(ch);
-    }
-  }
-  if (quote) throw new LowerError(`unclosed ${quote} in command.run`, at);
-  if (word) words.push(word);
-  if (!words.length) throw new LowerError('command.run names no program', at);
-  return words;
-}
-
 /** The script text with each marker replaced by its positional parameter, quoted so its value is one word. */
 export function shellScript(parts: Part[], at: Path): { script: string; params: Ref[] } {
   let script = '';
@@ -113,4 +79,14 @@ export function shellScript(parts: Part[], at: Path): { script: string; params: 
     }
   }
   return { script, params };
+}
+
+/** The config's command line as words (../markers/words.ts), a quoting mistake refused at `at`. */
+export function splitWords(parts: Part[], at: Path): Part[][] {
+  try {
+    return split(parts);
+  } catch (e) {
+    if (e instanceof WordError) throw new LowerError(e.message, at);
+    throw e;
+  }
 }

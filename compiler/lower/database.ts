@@ -8,6 +8,7 @@ import { parseMarkers } from '../markers/parse.ts';
 import { LowerError } from './error.ts';
 import { onlyTrustedMarkers } from './trusted.ts';
 import { lowerValue } from './values.ts';
+import { literalFilter } from './confine.ts';
 
 type Obj = Record<string, unknown>;
 type Path = Array<string | number>;
@@ -49,6 +50,8 @@ export function databaseConfig(a: Obj, at: Path, declared: Obj): Node {
 /** A `document_operation` action → its kind config (the operation with a `db` block). */
 export function documentConfig(a: Obj, at: Path, declared: Obj): Node {
   const { database, ...op } = (a.document_operation ?? {}) as Obj;
+  // A marker at a field of the filter is matched as a literal ($eq): operators only where the config writes them.
+  if (op.filter !== undefined) op.filter = literalFilter(op.filter);
   return lowerValue({ ...op, db: dbBlock(database ?? a.database, a.conn_string, declared, [...at, 'document_operation']) });
 }
 

@@ -3,6 +3,7 @@
 import { jqAllAsync } from '../jq/engine.ts';
 import type { Store } from '../store-types.ts';
 import { boundedDurationMs } from '../values/bounds.ts';
+import { configNamespace } from '../values/namespace.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 
 /** Ids kept per set when there is no ttl (spec: Limits, only_new retention). */
@@ -20,7 +21,7 @@ export const onlyNew: ActionKind = async (config, ctx) => {
   if (typeof c.key !== 'string' || !c.key) return fail('only_new: "key" (the name of the dedupe set) is required');
   const expr = c.id === undefined || c.id === null ? '.id' : c.id;
   if (typeof expr !== 'string' || !expr.trim()) return fail('only_new: "id" must be a jq expression');
-  const ns = typeof c.namespace === 'string' && c.namespace ? c.namespace : ctx.run.config;
+  const ns = configNamespace(c.namespace, ctx.run.config, 'only_new');
   const ttl = boundedDurationMs(c.ttl, 'ttl');
   const input = ctx.input;
   const records: unknown[] = input === undefined || input === null ? [] : Array.isArray(input) ? input : [input];

@@ -3,6 +3,7 @@
 // advance → {advanced, value}, increment → the new number, delete → {deleted}.
 import type { Store } from '../store-types.ts';
 import { boundedDurationMs } from '../values/bounds.ts';
+import { configNamespace } from '../values/namespace.ts';
 import type { ActionKind, ActionOutcome } from './types.ts';
 
 const OPS = ['get', 'set', 'advance', 'increment', 'delete'] as const;
@@ -22,7 +23,7 @@ export const state: ActionKind = async (config, ctx) => {
   // Keys are text; a marker that resolved to a number (an id) is used as its text.
   if (op.key === undefined || op.key === null || op.key === '' || typeof op.key === 'object') return fail(`state ${name}: "key" must be non-empty text`);
   const key = String(op.key);
-  const ns = typeof c.namespace === 'string' && c.namespace ? c.namespace : ctx.run.config;
+  const ns = configNamespace(c.namespace, ctx.run.config, 'state');
   const ttl = boundedDurationMs(op.ttl, 'ttl');
   const now = ctx.services.clock.now();
   switch (name) {

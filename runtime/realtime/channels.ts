@@ -4,7 +4,7 @@ import type { Store } from '../store-types.ts';
 import { Hub } from './hub.ts';
 import { LocalBus, PgBus, type Bus, type BusMessage } from './bus.ts';
 
-const RETAIN_NS = 'ws-retain';
+import { WS_RETAIN_NS as RETAIN_NS } from '../values/namespace.ts';
 
 export class Channels {
   readonly hub: Hub;

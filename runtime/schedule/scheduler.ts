@@ -26,6 +26,7 @@ import type { Store } from '../store-types.ts';
 import { executeInterface, newRunState, type RunResult } from '../exec/run.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
+import { SCHEDULE_NS } from '../values/namespace.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
 
 export interface ScheduleOptions {
@@ -54,7 +55,7 @@ export interface Schedules {
 interface Job { key: string; plan: Plan; iface: InterfacePlan; s: ScheduleSettings; cron: Cron }
 interface PendingRetry { tick: number; attempt: number; due: number }
 
-export const SCHEDULE_NS = '_ap/schedule';
+export { SCHEDULE_NS };
 /** Longest single timer: long waits are re-checked against the clock (setTimeout overflows at ~24.8 days). */
 const MAX_TIMER_MS = 60_000;
 

@@ -1,10 +1,12 @@
 // A marker's value written into a URL or a JSON template, encoded for its position (the position is
-// found at compile time: compiler/lower/positions.ts). Request values never leave their slot.
+// found at compile time: compiler/lower/positions.ts). Request values never leave their slot
+// (one URL segment, one JSON string or value, one MQTT topic level).
 import type { Esc } from '../ir.ts';
 import { Refused } from '../refused.ts';
 import { text } from './text.ts';
 import { jsonString } from './json-string.ts';
 import { urlBase } from './url-base.ts';
+import { topicLevel } from './topic.ts';
 
 export function textAs(esc: Esc, value: unknown, src: string): string {
   switch (esc) {
@@ -17,6 +19,7 @@ export function textAs(esc: Esc, value: unknown, src: string): string {
     }
     case 'query': case 'fragment': return encodeURIComponent(text(value));
     case 'json-string': return jsonString(text(value)).slice(1, -1);
+    case 'topic-level': return topicLevel(value, src);
     case 'json': return JSON.stringify(value === undefined ? null : value) ?? 'null';
   }
 }

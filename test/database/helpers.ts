@@ -43,8 +43,8 @@ export async function mariaDb(tag: string): Promise<{ url: string; name: string;
 export const MODES = ['compiled', 'interpreted'] as const;
 
 /** Runs interface `name` of a config with the given secrets. */
-export async function runner(file: string, yaml: string, mode: (typeof MODES)[number], secrets: Record<string, string> = {}, services: Services = { clock: systemClock }) {
-  const plan: Plan = await planOf(file, mode, yaml);
+export async function runner(file: string, yaml: string, mode: (typeof MODES)[number], secrets: Record<string, string> = {}, services: Services = { clock: systemClock }, o: { unchecked?: boolean } = {}) {
+  const plan: Plan = await planOf(file, mode, yaml, o);
   return (name: string, req: { body?: unknown; params?: Record<string, string> } = {}): Promise<RunResult> => {
     const i = plan.interfaces.find((x) => x.name === name)!;
     return executeInterface(plan, i, { method: 'POST', path: i.route, params: req.params ?? {}, headers: {}, body: req.body ?? null, rawBody: '' }, { trigger: 'test', env: testEnv({}, secrets), services });

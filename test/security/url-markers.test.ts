@@ -54,8 +54,8 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
 });
 
 describe('a request marker in the scheme or host', () => {
-  const refused = (url: string) => {
-    const c = compileConfig('host.yaml', `interfaces:\n  x:\n    actions:\n      - name: A\n        http:\n          url: "${url}"\n          bearer_auth: a|secret::TOKEN|\n`);
+  const refused = (url: string, credential = true) => {
+    const c = compileConfig('host.yaml', `interfaces:\n  x:\n    actions:\n      - name: A\n        http:\n          url: "${url}"\n${credential ? '          bearer_auth: a|secret::TOKEN|\n' : ''}`);
     return c.ok ? undefined : c.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n');
   };
   it('is refused at check time with its position', () => {
@@ -64,9 +64,13 @@ describe('a request marker in the scheme or host', () => {
     expect(refused('https://a|Prev::host|:8080/x')).toMatch(/sets the scheme or host/);
   });
   it('is allowed from operator settings, in the path, as the whole URL, or starting it (url-base.test.ts)', () => {
-    expect(refused('a|body::base|/v1')).toBeUndefined();
+    expect(refused('a|body::base|/v1', false)).toBeUndefined();
     expect(refused('a|var::BASE|/v1/a|params::id|')).toBeUndefined();
     expect(refused('https://a|secret::HOST|/v1')).toBeUndefined();
-    expect(refused('a|body::callback|')).toBeUndefined();
+    expect(refused('a|body::callback|', false)).toBeUndefined();
+    // With the operator's credential on the call, a request-chosen destination is refused
+    // (request-values-check.test.ts, "credentials to a chosen host").
+    expect(refused('a|body::base|/v1')).toMatch(/chooses where action "A" sends its credential/);
+    expect(refused('a|body::callback|')).toMatch(/chooses where action "A" sends its credential/);
   });
 });

@@ -13,6 +13,9 @@ import { initJq } from '../../runtime/jq/engine.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { generateModule } from '../../compiler/codegen/module.ts';
 import { compileConfig } from '../../compiler/project.ts';
+import { lowerConfig } from '../../compiler/lower/config.ts';
+import { parseYamlWithPositions } from '../../compiler/source/yaml.ts';
+import type { Config } from '../../compiler/schema/config-types.ts';
 
 const runtimeUrl = pathToFileURL(join(import.meta.dirname, '../../runtime/index.ts')).href;
 let dir: string | undefined;
@@ -24,9 +27,16 @@ export function irOf(file: string, text?: string) {
   return c.ir;
 }
 
-export async function planOf(file: string, mode: 'compiled' | 'interpreted', text?: string): Promise<Plan> {
+/** The IR of a config lowered without `check`'s lints: what a config built without check would run
+ *  (tests of runtime confinement, and of runtime features whose configs check refuses). */
+export function uncheckedIrOf(file: string, text: string) {
+  const { value, locate } = parseYamlWithPositions(file, text);
+  return lowerConfig(file.replace(/\.ya?ml$/, ''), file, value as Config, (p) => locate(p).line);
+}
+
+export async function planOf(file: string, mode: 'compiled' | 'interpreted', text?: string, o: { unchecked?: boolean } = {}): Promise<Plan> {
   await initJq();
-  const ir = irOf(file, text);
+  const ir = o.unchecked && text !== undefined ? uncheckedIrOf(file, text) : irOf(file, text);
   if (mode === 'interpreted') return interpretConfig(ir);
   dir ??= mkdtempSync(join(tmpdir(), 'pw-test-'));
   const target = join(dir, `${ir.name}_${++counter}.mts`);

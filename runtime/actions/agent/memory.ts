@@ -3,10 +3,11 @@
 // inactivity lifetime: every write starts it again.
 import type { Store } from '../../store-types.ts';
 import type { ChatMessage } from './model.ts';
+import { AGENT_MEMORY_PREFIX } from '../../values/namespace.ts';
 
 export interface MemorySettings { key: string; window: number; ttlMs: number; namespace: string }
 
-const ns = (m: MemorySettings) => `agent-memory:${m.namespace}`;
+const ns = (m: MemorySettings) => `${AGENT_MEMORY_PREFIX}${m.namespace}`;
 
 export async function loadMemory(store: Store, m: MemorySettings, now: number): Promise<ChatMessage[]> {
   const v = (await store.stateGet(ns(m), [m.key], now))[m.key];
