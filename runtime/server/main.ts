@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Plan } from '../plan.ts';
 import { initJq } from '../jq/engine.ts';
 import { regexTimeoutMs } from '../jq/regex.ts';
+import { configureJqBounds } from '../jq/bounds.ts';
 import { processEnvironment } from '../environment.ts';
 import { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
@@ -68,7 +69,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   try { pinOutboundPolicy(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   refuseManagedKinds(plans, process.env);
   const ops = opsSettings(process.env);
-  try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  try { regexTimeoutMs(process.env); configureJqBounds(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   let wsLimits: WsLimits;
   try { wsLimits = wsLimitsFrom(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   const log = createLogger(logSettings(process.env), redactorOf(env));
