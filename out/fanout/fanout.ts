@@ -154,6 +154,7 @@ export const plan: rt.Plan = {
             concurrency: 4,
             partition: true,
             itemTimeoutMs: 2000,
+            fromRequest: true,
             inherit: () => customers_batch_Customers_lookup_inherit_args,
           },
           actions: [

@@ -5,12 +5,13 @@
 // this thread, so it runs in a worker with the same deadline (runtime/jq/engine.ts). Exceeding a bound
 // fails the whole call with a JqBound (a 422 to the client), which jq's own `try` cannot catch.
 import { Refused } from '../refused.ts';
+import { numberSetting } from '../values/number-setting.ts';
 
 export const DEFAULT_JQ_TIMEOUT_MS = 1000;
 export const DEFAULT_JQ_MAX_ITEMS = 1_000_000;
-const TIMEOUT_RANGE = [10, 60_000] as const;
+const TIMEOUT_RANGE = { min: 10, max: 60_000 };
 // V8 dies (not throws) past ~134M array elements: the bound must stay far below.
-const ITEMS_RANGE = [1, 10_000_000] as const;
+const ITEMS_RANGE = { min: 1, max: 10_000_000 };
 /** Steps between two reads of the clock (a power of two: the check is a mask). */
 const TICK_EVERY = 1024;
 
@@ -25,17 +26,9 @@ export interface JqBounds { timeoutMs: number; maxItems: number }
 /** SERVICE__JQ_TIMEOUT_MS and SERVICE__JQ_MAX_ITEMS; a malformed value is an error naming it. */
 export function jqBoundsFrom(env: NodeJS.ProcessEnv): JqBounds {
   return {
-    timeoutMs: whole(env, 'SERVICE__JQ_TIMEOUT_MS', DEFAULT_JQ_TIMEOUT_MS, TIMEOUT_RANGE, ' of milliseconds'),
-    maxItems: whole(env, 'SERVICE__JQ_MAX_ITEMS', DEFAULT_JQ_MAX_ITEMS, ITEMS_RANGE, ''),
+    timeoutMs: numberSetting(env, 'SERVICE__JQ_TIMEOUT_MS', DEFAULT_JQ_TIMEOUT_MS, { ...TIMEOUT_RANGE, whole: true }),
+    maxItems: numberSetting(env, 'SERVICE__JQ_MAX_ITEMS', DEFAULT_JQ_MAX_ITEMS, { ...ITEMS_RANGE, whole: true }),
   };
-}
-
-function whole(env: NodeJS.ProcessEnv, name: string, dflt: number, [lo, hi]: readonly [number, number], unit: string): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/.test(raw) || n < lo || n > hi) throw new Error(`${name}=${raw} must be a whole number${unit} between ${lo} and ${hi}`);
-  return n;
 }
 
 let settings: JqBounds | undefined;

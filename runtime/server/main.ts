@@ -77,7 +77,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const maxDelaySecs = Number(process.env.SERVICE__MAX_DELAY_SECS ?? DEFAULT_MAX_DELAY_MS / 1000);
   // Aborted when the shutdown grace ends: runs still under way are parked (durable store) or stopped.
   const shutdown = new AbortController();
-  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log, shutdown: shutdown.signal };
+  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, lookupMaxItems: ops.lookupMaxItems, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => log.warn(m);
   const capture = createCapture({ store, now: () => services.clock.now() });

@@ -119,7 +119,7 @@ describe('bundle', () => {
 describe('settings and check', () => {
   it('validates SERVICE__JQ_TIMEOUT_MS and SERVICE__JQ_MAX_ITEMS', () => {
     expect(jqBoundsFrom({})).toEqual({ timeoutMs: 1000, maxItems: 1_000_000 });
-    expect(() => jqBoundsFrom({ SERVICE__JQ_TIMEOUT_MS: 'abc' })).toThrow('SERVICE__JQ_TIMEOUT_MS=abc must be a whole number of milliseconds between 10 and 60000');
+    expect(() => jqBoundsFrom({ SERVICE__JQ_TIMEOUT_MS: 'abc' })).toThrow('SERVICE__JQ_TIMEOUT_MS=abc must be a whole number between 10 and 60000');
     expect(() => jqBoundsFrom({ SERVICE__JQ_MAX_ITEMS: '200000000' })).toThrow('SERVICE__JQ_MAX_ITEMS=200000000 must be a whole number between 1 and 10000000');
   });
 
