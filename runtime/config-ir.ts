@@ -218,7 +218,8 @@ export interface ActionIR {
   stateKeys?: string[];
   /** Lookup fan-out: nested actions run once per item of `over`. */
   /** `inherit`: [name, fn of the item] pairs from lookup_inherit (paths) and lookup_inherit_jq (jq). */
-  lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Node };
+  /** maxItems: lookup_max_items; fromRequest: `over` is a request marker (too many items is then a 400). */
+  lookup?: { over: Expr; concurrency: number; partition: boolean; itemTimeoutMs?: number; inherit?: Node; maxItems?: number; fromRequest?: boolean };
   actions?: ActionIR[];
   /** Each phase's LogMessage list as one node (messages interpolated when the phase comes). */
   logs?: Partial<Record<LogPhase, Node>>;

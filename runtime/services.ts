@@ -18,6 +18,8 @@ export interface Services {
   maxDelayMs?: number;
   /** SERVICE__RUN_DEADLINE_SECS in ms: no retry attempt starts (or waits) past a run's start + this. */
   runDeadlineMs?: number;
+  /** SERVICE__LOOKUP_MAX_ITEMS (1000): the most items a lookup runs (runtime/exec/lookup.ts). */
+  lookupMaxItems?: number;
   /** Operational log (runtime/log); absent = nothing is logged (tests, `pipewright run`). */
   log?: Logger;
   /** Per-run copies only: aborted when the HTTP client waiting for the run goes away. */
@@ -53,7 +55,7 @@ export function linkPlans(s: Services, plans: readonly Plan[], run: RunInterface
  *  left out. */
 export function withCancel(s: Services, cancel: RunCancel): Services {
   const all: { [K in keyof Required<Services>]: Services[K] } = {
-    clock: s.clock, store: s.store, maxDelayMs: s.maxDelayMs, runDeadlineMs: s.runDeadlineMs, log: s.log, cancel,
+    clock: s.clock, store: s.store, maxDelayMs: s.maxDelayMs, runDeadlineMs: s.runDeadlineMs, lookupMaxItems: s.lookupMaxItems, log: s.log, cancel,
     shutdown: s.shutdown, plans: s.plans, runInterface: s.runInterface, channels: s.channels, metrics: s.metrics, mqtt: s.mqtt,
   };
   return all;

@@ -17,3 +17,16 @@ export function checkJq(src: string): SourceError | null {
   const offset = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + Math.min(col, lines[line - 1].length);
   return { message: `jq: ${m[1]}`, offset };
 }
+
+// A stream that never ends whatever the input (`range(infinite)`, `repeat(f)`, `while(true; f)`,
+// `until(false; f)`), with nothing in the program that stops early (`limit`, `first`, a label's break,
+// `isempty`/`any`/`all`/`nth`): it would always run into the time bound (runtime/jq/bounds.ts).
+const ENDLESS = /\brange\s*\(\s*(?:[^;()]*;\s*)?infinite\s*\)|(?<![.$\w])repeat\s*\(|(?<![.$\w])while\s*\(\s*true\s*;|(?<![.$\w])until\s*\(\s*false\s*;/;
+const STOPS = /(?<![.$\w])(?:limit|first|isempty|any|all|nth|label)\b/;
+
+/** The endless stream of `src`, when it has one and nothing can stop it; null otherwise. */
+export function endlessJq(src: string): SourceError | null {
+  const m = ENDLESS.exec(src);
+  if (!m || STOPS.test(src)) return null;
+  return { message: `jq: \`${m[0].replace(/\s+/g, ' ')}\` never ends and nothing in the program stops it (limit, first, a label's break): every run would fail at its time bound (SERVICE__JQ_TIMEOUT_MS)`, offset: m.index };
+}

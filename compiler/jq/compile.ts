@@ -78,7 +78,8 @@ export function compileJq(src: string): { code: string } | null {
     // the engine, which has the stack for it: same answer, never a crash.
     const body = single !== null
       ? [_`return [${single}];`]
-      : [_`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`out.push(${v});`])), _`return out;`];
+      // A stream starts the program's time and size budget (runtime/jq/bounds.ts): its loops tick.
+      : [_`jq.begin();`, _`const out = new Array();`, ...g.gen(ast, input, small((v) => [_`jq.push(out, ${v});`])), _`return out;`];
     code = lines([_`((input) => {`, _`  try {`, ...indent(indent(body)), _`  } catch (e) {`, _`    return jq.deeper(e, ${src}, input);`, _`  }`, _`})`]);
   } catch (e) {
     if (e instanceof TooBig || e instanceof RangeError) return null; // RangeError: nesting too deep
@@ -337,7 +338,7 @@ class Gen {
       if (kind === 'keys') {
         this.inReturning = false;
         const a = this.fresh('a');
-        body = [_`const ${a} = new Array();`, ...this.gen(f, v, small((x) => [_`${a}.push(${x});`])), _`return ${a};`];
+        body = [_`const ${a} = new Array();`, ...this.gen(f, v, small((x) => [_`jq.push(${a}, ${x});`])), _`return ${a};`];
       } else {
         try {
           this.inReturning = true;
@@ -395,7 +396,7 @@ class Gen {
       case 'error': return n.msg ? this.gen(n.msg, inp, (m) => [_`jq.error(${m});`]) : [_`jq.error(${inp});`];
       case 'iter': return this.gen(n.target, inp, (t) => {
         const v = this.fresh('v');
-        return [_`for (const ${v} of ${op(n.opt ? 'iterOpt' : 'iter')}(${t})) {`, ...indent(k(v)), _`}`];
+        return [_`for (const ${v} of ${op(n.opt ? 'iterOpt' : 'iter')}(${t})) {`, _`  jq.tick();`, ...indent(k(v)), _`}`];
       });
       case 'index': {
         if (n.key.k === 'lit') {
@@ -420,11 +421,11 @@ class Gen {
         return [
           _`const ${a} = new Array();`,
           _`try {`,
-          ...indent(this.gen(n.body, inp, small((x) => [_`${a}.push(${x});`]))),
+          ...indent(this.gen(n.body, inp, small((x) => [_`jq.push(${a}, ${x});`]))),
           _`} catch (${err}) {`,
           _`  jq.caught(${err});`,
           // The handler sees the error's value; its own errors propagate.
-          ...(n.handler ? indent(this.gen(n.handler, _`jq.errorValue(${err})`, small((x) => [_`${a}.push(${x});`]))) : []),
+          ...(n.handler ? indent(this.gen(n.handler, _`jq.errorValue(${err})`, small((x) => [_`jq.push(${a}, ${x});`]))) : []),
           _`}`,
           _`for (const ${v} of ${a}) {`,
           ...indent(k(v)),
@@ -474,7 +475,7 @@ class Gen {
       }
       case 'array': {
         const a = this.fresh('a');
-        return [_`const ${a} = new Array();`, ...(n.e ? this.gen(n.e, inp, small((v) => [_`${a}.push(${v});`])) : []), ...k(a)];
+        return [_`const ${a} = new Array();`, ...(n.e ? this.gen(n.e, inp, small((v) => [_`jq.push(${a}, ${v});`])) : []), ...k(a)];
       }
       case 'object': return this.objectGen(n.entries, 0, inp, [], k);
       case 'str': return this.strGen(n.parts, n.parts.length - 1, inp, new Map(), k, op(n.format ? FORMATS[n.format] : 'tostring'));
@@ -723,7 +724,7 @@ class Gen {
         const v = this.fresh('v');
         const p = this.fresh('p');
         return [_`for (const [${key}, ${v}] of ${op(n.opt ? 'entriesOpt' : 'entries')}(${t})) {`,
-          _`  const ${p} = jq.pathAdd(${tp}, ${key});`, ...indent(k(v, p)), _`}`];
+          _`  jq.tick();`, _`  const ${p} = jq.pathAdd(${tp}, ${key});`, ...indent(k(v, p)), _`}`];
       });
       case 'pipe': return this.pgen(n.l, inp, path, (v, p) => this.pgen(n.r, v, p, k));
       case 'comma': return [...this.pgen(n.l, inp, path, k), ...this.pgen(n.r, inp, path, k)];
@@ -750,7 +751,7 @@ class Gen {
         const a = this.fresh('a');
         const err = this.fresh('e');
         const x = this.fresh('x');
-        return [_`const ${a} = new Array();`, _`try {`, ...indent(this.pgen(n.body, inp, path, (v, p) => [_`${a}.push([${v}, ${p}]);`])),
+        return [_`const ${a} = new Array();`, _`try {`, ...indent(this.pgen(n.body, inp, path, (v, p) => [_`jq.push(${a}, [${v}, ${p}]);`])),
           _`} catch (${err}) {`, _`  jq.caught(${err});`, _`}`, _`for (const ${x} of ${a}) {`, ...indent(k(_`${x}[0]`, _`${x}[1]`)), _`}`];
       }
       case 'bind': return this.gen(n.src, inp, (v) => [_`{`, ...indent(this.withVar(n.id, n.name, v, () => this.pgen(n.body, inp, path, k))), _`}`]);

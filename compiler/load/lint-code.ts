@@ -1,6 +1,6 @@
 // jq programs and JSONPaths that do not parse are errors at check time, at the value that holds them
 // (the message gives the position inside the program). The checks are the engines' own parsers.
-import { checkJq } from '../jq/check.ts';
+import { checkJq, endlessJq } from '../jq/check.ts';
 import { checkJsonPath } from '../jsonpath/check.ts';
 import { forEachString, isObj } from './walk.ts';
 import type { ConfigPath } from '../source/yaml.ts';
@@ -16,6 +16,8 @@ export function lintCode(config: unknown, report: Report): void {
     if (!kind) return;
     const e = kind === 'jq' ? checkJq(s) : checkJsonPath(s);
     if (e) report('error', path, `${e.message} (at ${where(s, e.offset)} of the ${kind === 'jq' ? 'jq program' : 'JSONPath'})`, hintFor(kind), 'value');
+    const endless = kind === 'jq' && !e ? endlessJq(s) : null;
+    if (endless) report('error', path, `${endless.message} (at ${where(s, endless.offset)} of the jq program)`, 'take a bounded part of the stream: limit(n; …), first(…), or range with a finite end', 'value');
   }, () => false);
   // json_output may also be one JSON string holding the mapping.
   forEachString(config, [], (s, path) => {

@@ -65,11 +65,14 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   }
   if (kind === 'lookup') {
     const itemTimeout = durationAt(a.item_timeout, [...at, 'item_timeout']);
+    const over = lowerInput(a.lookup);
     ir.lookup = {
-      over: lowerInput(a.lookup),
+      over,
       concurrency: Math.max(1, a.lookup_concurrency ?? 10),
       partition: a.lookup_partition === true,
       ...(itemTimeout !== undefined ? { itemTimeoutMs: itemTimeout } : {}),
+      ...(a.lookup_max_items !== undefined ? { maxItems: a.lookup_max_items } : {}),
+      ...(over.k === 'ref' && REQUEST_ROOTS.has(over.ref.root) ? { fromRequest: true } : {}),
     };
     const inherit = [
       ...entries(a.lookup_inherit).map(([k, p]) => ({ k: 'arr', items: [{ k: 'lit', v: k }, lowerPath(p)] }) as Node),
@@ -91,6 +94,9 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   if (reads.length) ir.reads = reads;
   return ir;
 }
+
+/** Marker roots whose value the request chooses. */
+const REQUEST_ROOTS = new Set(['body', 'raw_body', 'params', 'headers']);
 
 const entries = (m: StringMap | undefined): Array<[string, string]> => Object.entries(m ?? {});
 

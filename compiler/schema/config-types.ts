@@ -385,6 +385,10 @@ export interface Action {
    */
   lookup_concurrency?: number;
   /**
+   * The most items this lookup runs (lowers SERVICE__LOOKUP_MAX_ITEMS, default 1000, for this action). More items fail the action before any item runs: 400 when they come from the request (`a|body|`, `a|params::…|`, `a|headers::…|`), 500 otherwise.
+   */
+  lookup_max_items?: number;
+  /**
    * When true the output is an object with `succeeded` (array of item data) and `failed` (array of objects with `item` and optional `http_code`, `error`, `data`) instead of a flat array.
    */
   lookup_partition?: boolean;

@@ -86,14 +86,16 @@ function customers_batch_Summary_input(s: rt.Scope): unknown {
 // customers_batch › Summary › post › extract_with_jq: jq {found: (.succeeded | length), missing: [.failed[].item]} (in lines.customers_batch_Summary)
 const customers_batch_Summary_post_extract_with_jq_jq = (d: unknown): unknown => rt.jqValue(((((input) => {
   try {
+    jq.begin();
     const out = new Array();
     const v1 = jq.length(jq.field(input, "succeeded"));
     const a2 = new Array();
     const v3 = jq.field(input, "failed");
     for (const v4 of jq.iter(v3)) {
-      a2.push(jq.field(v4, "item"));
+      jq.tick();
+      jq.push(a2, jq.field(v4, "item"));
     }
-    out.push({ "found": v1, "missing": a2 });
+    jq.push(out, { "found": v1, "missing": a2 });
     return out;
   } catch (e) {
     return jq.deeper(e, "{found: (.succeeded | length), missing: [.failed[].item]}", input);
@@ -152,6 +154,7 @@ export const plan: rt.Plan = {
             concurrency: 4,
             partition: true,
             itemTimeoutMs: 2000,
+            fromRequest: true,
             inherit: () => customers_batch_Customers_lookup_inherit_args,
           },
           actions: [

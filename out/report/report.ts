@@ -232,13 +232,14 @@ function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt
 // sales_report › Big › post › extract_with_jq: jq map({customer, region, total}) | sort_by(.total) | reverse (in lines.sales_report_Big)
 const sales_report_Big_post_extract_with_jq_jq = (d: unknown): unknown => rt.jqValue(((((input) => {
   try {
+    jq.begin();
     const out = new Array();
     const v4 = jq.iter(input).map((v3) => ({
       "customer": jq.field(v3, "customer"),
       "region": jq.field(v3, "region"),
       "total": jq.field(v3, "total"),
     }));
-    out.push(jq.reverse(jq.sortBy(v4, (v5) => [jq.field(v5, "total")])));
+    jq.push(out, jq.reverse(jq.sortBy(v4, (v5) => [jq.field(v5, "total")])));
     return out;
   } catch (e) {
     return jq.deeper(e, "map({customer, region, total}) | sort_by(.total) | reverse", input);

@@ -8,7 +8,9 @@ import type { ActionKind } from './types.ts';
 
 export const delay: ActionKind = async (config, ctx) => {
   let ms: number;
-  try { ms = durationMs(config); boundedDurationMs(ms, 'delay'); } catch (e) { return { ok: false, error: (e as Error).message, failure: { kind: 'other' } }; }
+  // A literal is checked at `check`; a value that fails here came through a marker (the request, an
+  // upstream): the client's to fix, 400.
+  try { ms = durationMs(config); boundedDurationMs(ms, 'delay'); } catch (e) { return { ok: false, error: `delay: ${(e as Error).message}`, failure: { kind: 'refused', status: 400 } }; }
   const max = maxDelayOf(ctx.services);
   if (ms <= max) {
     await ctx.services.clock.sleep(ms, ctx.signal);

@@ -15,6 +15,7 @@ import { TransformError } from '../transforms/types.ts';
 import { timerMs } from '../values/bounds.ts';
 import { logActionFailed, logPhase } from '../log/action-logs.ts';
 import { Refused } from '../refused.ts';
+import { withActionBound } from '../jq/bounds.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -160,13 +161,16 @@ function settleAttempt(a: ActionPlan, s: Scope, run: RunState, services: Service
 async function afterwards(a: ActionPlan, s: Scope, run: RunState, services: Services, record: StepRecord, data: unknown, outcome: ActionOutcome): Promise<StepResult> {
   let failure = outcome.failure;
   try {
-    if (a.post) data = await a.post(data, s);
+    // The action's timeout lowers the jq time bound of its transforms (runtime/jq/bounds.ts).
+    const post = a.post;
+    if (post) data = await withActionBound(a.timeoutMs, () => post(data, s));
     if (a.jsonOutput) data = await jsonOutput(a.jsonOutput, data, s);
   } catch (e) {
     reportTransformFailure(run, a, e, services);
     record.outcome = 'failed';
     record.error = e instanceof Error ? e.message : String(e);
-    failure = { kind: 'other' };
+    // A bound the data exceeded (jq's time or size) is the request's: its status, not a 500.
+    failure = e instanceof Refused ? { kind: 'refused', status: e.status } : { kind: 'other' };
   }
   record.data = data;
   // The assert sees the action's own record, so `a|<this action>::status|` works inside it.

@@ -9,6 +9,10 @@ import type { RunState, SeqState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
 import { runSequence, type Paused } from './sequence.ts';
+import { Refused } from '../refused.ts';
+
+/** SERVICE__LOOKUP_MAX_ITEMS unset. */
+export const DEFAULT_LOOKUP_MAX_ITEMS = 1000;
 
 interface ItemResult { ok: boolean; data: unknown; status?: number; error?: string }
 
@@ -17,6 +21,16 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
   const over = lk.over(s);
   // Stryker disable next-line ConditionalExpression: `lookup` is a marker, which reads a missing value as null, never undefined
   const items = Array.isArray(over) ? over : over === null || over === undefined ? [] : [over];
+  // Checked before any item runs: one request must not make an unbounded number of upstream calls.
+  const setting = services.lookupMaxItems ?? DEFAULT_LOOKUP_MAX_ITEMS;
+  const own = lk.maxItems !== undefined && lk.maxItems < setting;
+  const max = own ? lk.maxItems! : setting;
+  if (items.length > max) {
+    const why = `lookup: ${items.length} items, more than the ${max} a lookup may run (${own ? 'lookup_max_items' : 'SERVICE__LOOKUP_MAX_ITEMS'})`;
+    // Items the request chose are the client's to fix; items an upstream or the config gave are not.
+    if (lk.fromRequest) throw new Refused(why, 400);
+    return { ok: false, error: why };
+  }
   const nested = a.actions ?? [];
   // Stryker disable next-line ArrayDeclaration: every index is assigned before results are read; the length only presizes
   const results: ItemResult[] = new Array(items.length);

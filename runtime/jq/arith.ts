@@ -4,6 +4,7 @@ import { eq } from './compare.ts';
 import { split } from './strings.ts';
 import { isObject, put, type Obj } from './values.ts';
 import { copyRecord } from '../values/build.ts';
+import { sized } from './bounds.ts';
 
 const hasOwn = Object.hasOwn;
 
@@ -16,7 +17,10 @@ export function add(a: unknown, b: unknown): unknown {
   if (a === null) return b;
   if (b === null) return a;
   if (typeof a === 'string' && typeof b === 'string') return a + b;
-  if (Array.isArray(a) && Array.isArray(b)) return a.concat(b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    sized(a.length + b.length); // doubling an array in a reduce grows it past any bound in a few steps
+    return a.concat(b);
+  }
   if (isObject(a) && isObject(b)) return merged(a, b);
   fail2(a, b, 'cannot be added');
 }

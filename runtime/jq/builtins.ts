@@ -4,6 +4,7 @@ import { cmp, comparatorFor, sortedKeys } from './compare.ts';
 import { add } from './arith.ts';
 import { field, hasAstral, iter, key } from './access.ts';
 import { tostring, type } from './text.ts';
+import { tick } from './bounds.ts';
 import { isObject, put, truthy, type Obj } from './values.ts';
 
 const hasOwn = Object.hasOwn;
@@ -207,5 +208,8 @@ export function join(v: unknown, sep: unknown): unknown {
 /** `range(from; upto)`: from, from + 1, ... while below upto (jq's RANGE opcode). */
 export function* range(from: unknown, upto: unknown): Generator<number> {
   if (typeof from !== 'number' || typeof upto !== 'number') fail('Range bounds must be numeric');
-  for (let x = from; x < upto; x += 1) yield x;
+  for (let x = from; x < upto; x += 1) {
+    tick(); // range(infinite) and other long ranges end at the time bound
+    yield x;
+  }
 }

@@ -1,6 +1,7 @@
 // label/break for compiled jq: `break $name` throws the label's own token, which only its label catches
 // (jq errors and other labels' breaks pass through).
 import { fallback } from './errors.ts';
+import { tick } from './bounds.ts';
 
 /** A fresh token for one entry into `label $name | ...`. */
 export const label = (): object => ({});
@@ -16,6 +17,7 @@ const MAX_DEPTH = 1500;
 let depth = 0;
 
 export function enter(): void {
+  tick(); // a recursion (repeat, while, until, recurse) is a loop: it ends at the time bound
   if (++depth > MAX_DEPTH) {
     depth = 0; // the whole call is abandoned and rerun by the engine
     fallback();

@@ -2,7 +2,7 @@
 // (vendor/build/pw_jq.c) for the interpreter and for programs the compiler rejects. A program is compiled
 // once per instance. Synchronous (`initJq()` at start-up only moves the load out of the first request),
 // except jqAllAsync, which the request path uses for programs that may run a regex (runtime/jq/pool.ts).
-// A call too deep for this thread's stack is run again in runtime/jq/deep.ts.
+// Programs run in the worker of runtime/jq/deep.ts, within their time bound (runtime/jq/bounds.ts).
 import { brotliDecompressSync } from 'node:zlib';
 import glue from './vendor/jq-glue.mjs';
 import packed from './vendor/jq-wasm.mjs';
@@ -11,6 +11,7 @@ import { deepExec, type DeepReply } from './deep.ts';
 import { poolExec } from './pool.ts';
 import { JqError } from './errors.ts';
 import { engineFailure } from './limits.ts';
+import { JqBound, overTime, timeBound } from './bounds.ts';
 import { mayRunRegex, regexBusy, regexTimeout, regexTimeoutMs } from './regex.ts';
 import { stringifyDeep } from './stringify.ts';
 
@@ -123,7 +124,12 @@ function splitResult(result: string): { outputs: string[]; error?: JqError } {
   return status === '' ? { outputs } : { outputs, error: statusError(status) };
 }
 
-/** core.exec with compile errors as JqError, the deep worker for stack overflows, traps as JqError. */
+/**
+ * core.exec with compile errors as JqError. Compiling runs on this thread; running runs in the deep worker
+ * (runtime/jq/deep.ts), which this thread waits for at most the program's time bound (runtime/jq/bounds.ts;
+ * a program that may run a regex: SERVICE__JQ_REGEX_TIMEOUT_MS), so no program holds the event loop longer
+ * and its memory is the worker's (the engine's MEMORY_MB), never this heap's. Traps as JqError.
+ */
 function exec(program: string, text: string | null): string {
   const known = compileErrors.get(program);
   if (known) throw known;
@@ -131,14 +137,18 @@ function exec(program: string, text: string | null): string {
   const exitCode = process.exitCode;
   let result: string;
   try {
-    // A program that may run a regex runs in the worker with a deadline (runtime/jq/regex.ts).
-    if (text !== null && mayRunRegex(program)) result = reply(deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text, regexTimeoutMs()));
-    else result = (core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS)).exec(program, text);
+    if (text === null) result = (core ??= jqCore(glue, wasmModule(), MAX_PROGRAMS)).exec(program, null);
+    else if (mayRunRegex(program)) result = reply(deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text, regexTimeoutMs()));
+    else {
+      const bound = timeBound();
+      const r = deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text, bound.ms);
+      if ('timeout' in r) throw overTime(bound);
+      result = reply(r);
+    }
   } catch (err) {
-    if (err instanceof JqError) throw err;
+    if (err instanceof JqError || err instanceof JqBound) throw err;
     core = undefined; // a trapped instance is not reused
-    if (!(err instanceof RangeError)) throw engineFailure(err);
-    result = reply(deepExec(glue, wasmModule(), MAX_PROGRAMS, program, text));
+    throw engineFailure(err);
   } finally {
     process.exitCode = exitCode;
   }

@@ -16,3 +16,4 @@ export { label, mustBreak, enter, leave } from './control.ts';
 export * from './builtins.ts';
 export { tonumber } from './tonumber.ts';
 export { deeper } from './deeper.ts';
+export { begin, tick, push } from './bounds.ts';

@@ -23,7 +23,7 @@ import { encodeResponse } from './reply.ts';
 import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
-import { checkAccepts } from './accepts.ts';
+import { checkAccepts, checkBodyType } from './accepts.ts';
 import type { InboundSettings } from './auth/settings.ts';
 import type { GatedRoute, Surface } from '../inbound.ts';
 import { buildGate, gateRoutes, gated, refuseHttp, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
@@ -128,6 +128,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         checkAccepts(i, req);
         noteRun(req, plan, i);
         const data = requestData(req); // a body it cannot decode is a 400, before any run starts
+        checkBodyType(i, data.body); // so is one of another JSON type than `accepts` declares
         const cancel = abortOnDisconnect(req);
         const answered = (result: RunResult) => {
           runOver(req, cancel);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import type { Plan } from '../plan.ts';
 import { initJq } from '../jq/engine.ts';
 import { regexTimeoutMs } from '../jq/regex.ts';
+import { configureJqBounds } from '../jq/bounds.ts';
 import { processEnvironment } from '../environment.ts';
 import { systemClock, type Services } from '../services.ts';
 import { openStore } from '../store/index.ts';
@@ -76,7 +77,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const missing = refuseMissingValues(plans, env, process.env);
   const ops = opsSettings(process.env);
   const service = serviceSettings(process.env);
-  try { regexTimeoutMs(process.env); } catch (e) { throw new StartupError((e as Error).message); }
+  try { regexTimeoutMs(process.env); configureJqBounds(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   try { maxPools(process.env); } catch (e) { throw new StartupError((e as Error).message); }
   let wsLimits: WsLimits;
   try { wsLimits = wsLimitsFrom(process.env); } catch (e) { throw new StartupError((e as Error).message); }
@@ -85,7 +86,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const maxDelaySecs = service.maxDelaySecs;
   // Aborted when the shutdown grace ends: runs still under way are parked (durable store) or stopped.
   const shutdown = new AbortController();
-  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, log, shutdown: shutdown.signal };
+  const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, lookupMaxItems: ops.lookupMaxItems, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const warn = (m: string) => log.warn(m);
   if (missing.length) warn(`started with values not set (SERVICE__ALLOW_MISSING_VALUES=1), sent as empty text: ${missing.join('; ')}`);

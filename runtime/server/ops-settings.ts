@@ -9,14 +9,22 @@ export interface OpsSettings {
   shutdownGraceMs: number;
   /** SERVICE__MAX_TAKEOVERS (5): takeovers of a run at one action before it fails (runtime/durable/takeovers.ts). */
   maxTakeovers: number;
+  /** SERVICE__LOOKUP_MAX_ITEMS (1000): the most items a lookup runs (runtime/exec/lookup.ts). */
+  lookupMaxItems: number;
 }
 
 import { StartupError } from './startup-errors.ts';
 import { numberSetting } from '../values/number-setting.ts';
 import { DEFAULT_MAX_TAKEOVERS } from '../durable/takeovers.ts';
+import { DEFAULT_LOOKUP_MAX_ITEMS } from '../exec/lookup.ts';
 
 function number(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number, whole = false): number {
   try { return numberSetting(env, name, dflt, { min: 0, max, whole }); } catch (e) { throw new StartupError((e as Error).message); }
+}
+
+/** A whole number of at least 1. */
+function numberSetting1(env: NodeJS.ProcessEnv, name: string, dflt: number, max: number): number {
+  try { return numberSetting(env, name, dflt, { min: 1, max, whole: true }); } catch (e) { throw new StartupError((e as Error).message); }
 }
 
 export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {
@@ -25,5 +33,6 @@ export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {
     runRetentionMs: number(env, 'SERVICE__RUN_RETENTION_HOURS', 24, 24 * 365) * 3_600_000,
     shutdownGraceMs: number(env, 'SERVICE__SHUTDOWN_GRACE_SECS', 10, 3600) * 1000,
     maxTakeovers: number(env, 'SERVICE__MAX_TAKEOVERS', DEFAULT_MAX_TAKEOVERS, 1000, true),
+    lookupMaxItems: numberSetting1(env, 'SERVICE__LOOKUP_MAX_ITEMS', DEFAULT_LOOKUP_MAX_ITEMS, 1_000_000),
   };
 }

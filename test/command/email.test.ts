@@ -121,10 +121,11 @@ attachments:
     ['a line break', 'b@shop.test\r\nBcc: evil@attacker.test', /^email\.to contains a line break or NUL byte, which could add headers: refused$/],
     ['a second address', 'b@shop.test, evil@attacker.test', /^email\.to must be exactly one address \(write several as a list\)/],
     ['a group', 'friends: evil@attacker.test, other@attacker.test;', /^email\.to must be exactly one address/],
-  ])('an address from the request holding %s is refused, nothing is sent', async (_what, to, detail) => {
+    ['no address at all', 'not an address', /^email\.to must be exactly one address \(write several as a list\), got "not an address"$/],
+  ])('an address from the request holding %s is refused with 400 (the client\'s to fix), nothing is sent', async (_what, to, detail) => {
     const r = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: a|body::to|\ntext: hi`), { to });
-    expect(r.response.status).toBe(500);
-    expect((r.response.body as any).error).toMatchObject({ message: 'action "Mail" failed', action: 'Mail' });
+    expect(r.response.status).toBe(400);
+    expect((r.response.body as any).error).toMatchObject({ message: expect.stringMatching(/^action "Mail" refused: email\.to /), action: 'Mail' });
     expect((r.response.body as any).error.detail).toMatch(detail);
     expect(received).toHaveLength(0);
     expect(rcptAttempts).toBe(0);
@@ -208,8 +209,9 @@ attachments:
     } finally { await new Promise((res) => silent.close(res)); }
   });
 
-  it('an attachment filename with a line break is refused', async () => {
+  it('an attachment filename with a line break from the request is refused with 400', async () => {
     const r = await run(cfg(`smtp: a|secret::SMTP|\nfrom: a@shop.test\nto: b@shop.test\nattachments: [{ filename: a|body::name|, content: aGk= }]`), { name: 'a.txt\r\nBcc: evil@attacker.test' });
+    expect(r.response.status).toBe(400);
     expect((r.response.body as any).error.detail).toBe('email.attachments[0].filename contains a line break or NUL byte: refused');
     expect(rcptAttempts).toBe(0);
   });

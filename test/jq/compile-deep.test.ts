@@ -1,10 +1,15 @@
 // Compiled programs of the constructs that walk values (recursive defs, paths, updates, contains) on
 // 10,000-deep inputs (jq's own nesting limit): never a crash; the answer is the engine's (deep calls are
 // handed to it by jq.deeper / jq.enter).
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compileJq } from '../../compiler/jq/compile.ts';
 import { jqAll } from '../../runtime/jq/engine.ts';
 import { load, outcome } from './harness.ts';
+import { configureJqBounds } from '../../runtime/jq/bounds.ts';
+
+afterAll(() => { configureJqBounds({}); });
+// Conformance and stress cases, some slow on a loaded machine: not the time bound's subject (test/security/jq-bounds.test.ts).
+configureJqBounds({ SERVICE__JQ_TIMEOUT_MS: '60000' });
 
 const PROGRAMS = [
   '[..] | length',

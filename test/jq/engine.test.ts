@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initJq, JqError, jqAll, jqRunText } from '../../runtime/jq/engine.ts';
+import { configureJqBounds, JqBound } from '../../runtime/jq/bounds.ts';
 
 beforeAll(() => initJq());
 afterEach(() => vi.restoreAllMocks());
@@ -100,12 +101,18 @@ describe('jqAll', () => {
     await Promise.all(Array.from({ length: 20 }, (_, w) => worker(w)));
   });
 
-  it('names the memory limit and replaces the instance at once', () => {
-    const e = thrown(() => jqAll('"ab" * 1000000000 | length', null));
-    expect(e.message).toBe('jq engine: out of memory (limit 1024 MB)');
-    expect(jqAll('. + 1', 1)).toEqual([2]);
-    expect(thrown(() => jqAll('def f: [f]; f', null)).message).toBe('jq engine: out of memory (limit 1024 MB)');
-    expect(jqAll('. + 1', 2)).toEqual([3]);
+  it('names the memory limit (a bound: 422) and replaces the instance at once', () => {
+    configureJqBounds({ SERVICE__JQ_TIMEOUT_MS: '60000' }); // the memory limit, not the time bound
+    try {
+      const oom = (f: () => unknown) => { try { f(); } catch (e) { expect(e).toBeInstanceOf(JqBound); return e as JqBound; } throw new Error('no error'); };
+      const e = oom(() => jqAll('"ab" * 1000000000 | length', null));
+      expect([e.message, e.status]).toEqual(['jq engine: out of memory (limit 1024 MB)', 422]);
+      expect(jqAll('. + 1', 1)).toEqual([2]);
+      expect(oom(() => jqAll('def f: [f]; f', null)).message).toBe('jq engine: out of memory (limit 1024 MB)');
+      expect(jqAll('. + 1', 2)).toEqual([3]);
+    } finally {
+      configureJqBounds({});
+    }
   });
 
   it('is jq 1.8: CVE-2025-48060 answers with an error value, new builtins exist', () => {

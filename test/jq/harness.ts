@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { compileJq } from '../../compiler/jq/compile.ts';
 import { jqAll } from '../../runtime/jq/engine.ts';
 import * as ops from '../../runtime/jq/ops.ts';
+import { JqBound } from '../../runtime/jq/bounds.ts';
 
 export const JQ_BIN = '/usr/bin/jq';
 
@@ -13,7 +14,8 @@ export function outcome(run: () => unknown[]): Outcome {
   try {
     return { ok: JSON.stringify(run()) };
   } catch (e) {
-    if (!(e instanceof ops.JqError)) throw e; // a crash in our code is a test failure, not a jq error
+    // A crash in our code is a test failure, not a jq error; a bound (runtime/jq/bounds.ts) is an outcome.
+    if (!(e instanceof ops.JqError) && !(e instanceof JqBound)) throw e;
     return { err: e.message };
   }
 }

@@ -1,12 +1,17 @@
 // jq's own test suite (test/suites/jq/jq.test, jq 1.8.2) in both paths: the engine (interpreter) must pass
 // every test valid for it; every program the compiler accepts must give the engine's outputs and errors.
 // Prints the compiled fraction and holds it at its floor. Known differences are listed with a reason.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compileJq } from '../../compiler/jq/compile.ts';
 import { checkJq } from '../../compiler/jq/check.ts';
 import { jqAll, jqCompileError, jqRunText } from '../../runtime/jq/engine.ts';
 import { load, outcome } from './harness.ts';
 import { suiteCases, type SuiteCase } from './suite-cases.ts';
+import { configureJqBounds } from '../../runtime/jq/bounds.ts';
+
+afterAll(() => { configureJqBounds({}); });
+// Conformance and stress cases, some slow on a loaded machine: not the time bound's subject (test/security/jq-bounds.test.ts).
+configureJqBounds({ SERVICE__JQ_TIMEOUT_MS: '60000' });
 
 const cases = suiteCases();
 const values = cases.filter((c): c is SuiteCase & { kind: 'value' } => c.kind === 'value');

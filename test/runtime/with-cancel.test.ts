@@ -6,7 +6,7 @@ import { RunCancel } from '../../runtime/run-cancel.ts';
 it('copies every field of the services and sets the run\'s cancellation, leaving the shared ones alone', () => {
   // Required<Services>: a field added to Services must be added here, and then to withCancel.
   const full: Required<Services> = {
-    clock: systemClock, store: {} as never, maxDelayMs: 1, runDeadlineMs: 2, log: {} as never, cancel: new RunCancel(),
+    clock: systemClock, store: {} as never, maxDelayMs: 1, runDeadlineMs: 2, lookupMaxItems: 3, log: {} as never, cancel: new RunCancel(),
     shutdown: new AbortController().signal, plans: new Map(), runInterface: async () => ({ status: 200, body: null, failed: false }),
     channels: { publish: async () => {} }, metrics: { emit: () => undefined }, mqtt: { publish: async () => {} },
   };

@@ -28,6 +28,7 @@ export const email: ActionKind = async (config, ctx) => {
   } catch (e) {
     // Settings and message checks: nothing was sent. (Message errors name their field: email.to …)
     const msg = (e as Error).message;
+    if (e instanceof Refused) return { ok: false, error: msg, failure: { kind: 'refused', status: e.status } };
     return { ok: false, error: e instanceof SmtpSettingsError ? `email: ${msg}` : msg, failure: { kind: 'other' } };
   }
   try {

@@ -1,8 +1,10 @@
 // Addresses of an email (from, to, cc, bcc, reply_to). Each entry must be exactly ONE address, with
 // no CR, LF or NUL: a request value can fill an address but never add a recipient or a header.
-// Several recipients are written as a list (a marker resolving to an array works).
+// Several recipients are written as a list (a marker resolving to an array works). A value refused here
+// is the request's to fix (400), as a config's literal is refused at `check`.
 import addressparser from 'nodemailer/lib/addressparser';
 import { text } from '../../values/text.ts';
+import { Refused } from '../../refused.ts';
 
 export interface Mailbox { name: string; address: string }
 
@@ -11,11 +13,11 @@ export const MAX_RECIPIENTS = 100;
 
 export function oneAddress(value: unknown, field: string): Mailbox {
   const s = text(value).trim();
-  if (/[\r\n\0]/.test(s)) throw new Error(`email.${field} contains a line break or NUL byte, which could add headers: refused`);
+  if (/[\r\n\0]/.test(s)) throw new Refused(`email.${field} contains a line break or NUL byte, which could add headers: refused`, 400);
   const parsed = addressparser(s, { flatten: true }) as Array<Partial<Mailbox>>;
   const m = parsed[0];
   if (parsed.length !== 1 || !m?.address || !/^[^@\s]+@[^@\s]+$/.test(m.address)) {
-    throw new Error(`email.${field} must be exactly one address (write several as a list), got ${JSON.stringify(s.slice(0, 200))}`);
+    throw new Refused(`email.${field} must be exactly one address (write several as a list), got ${JSON.stringify(s.slice(0, 200))}`, 400);
   }
   return { name: m.name ?? '', address: m.address };
 }

@@ -1,6 +1,7 @@
 // Checks on a transform's arguments. The interpreter may hand over unvalidated YAML, so each
 // transform checks the shape it relies on and fails with a TransformError naming itself.
 import { TransformError } from '../types.ts';
+import { Refused } from '../../refused.ts';
 import { isObject, kindOf, splitPath, type Rec } from './path.ts';
 
 /** A list of dotted paths, pre-split (so invalid paths fail before any data is touched). */
@@ -45,7 +46,9 @@ export async function guardAsync<T>(who: string, f: () => T | Promise<T>): Promi
   }
 }
 
-function guarded(who: string, e: unknown): TransformError {
+function guarded(who: string, e: unknown): Error {
   if (e instanceof TransformError) return e;
+  // A refusal (a jq bound the request's data exceeded) keeps its status.
+  if (e instanceof Refused) return new Refused(`${who}: ${e.message}`, e.status);
   return new TransformError(`${who}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }
