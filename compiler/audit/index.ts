@@ -1,0 +1,40 @@
+// `pipewright audit`: the security-relevant facts of loaded configs and of the environment they would
+// be served in, each with a severity and a fix. Plain functions over the loaded config, its IR and an
+// environment map (process.env in the CLI), so every rule is testable without a server.
+import type { AuditInput } from './context.ts';
+import { sortFindings, type Finding } from './finding.ts';
+import { hostFindings } from './host.ts';
+import { inboundFindings } from './inbound.ts';
+import { outboundFindings } from './outbound.ts';
+import { credentialWords, readSettings, type Env } from './settings.ts';
+
+export type { AuditInput } from './context.ts';
+export { isSeverity, severityRank, SEVERITIES, type Finding, type Severity } from './finding.ts';
+
+export function auditConfigs(inputs: AuditInput[], env: Env): Finding[] {
+  const s = readSettings(env);
+  const out: Finding[] = [...s.findings];
+  for (const input of inputs) out.push(...inboundFindings(input, s), ...outboundFindings(input, s), ...hostFindings(input, s));
+  if (s.credentials) {
+    out.push({
+      id: 'credentials', severity: 'info',
+      message: `inbound credentials configured (${credentialWords(s)}): every interface, WebSocket, MCP and MQTT client and /metrics needs one unless public: true`,
+      fix: 'rotate keys by adding the new one to SERVICE__API_KEYS before removing the old',
+    });
+  }
+  if (s.adminToken) {
+    out.push({
+      id: 'admin-token', severity: 'info',
+      message: 'SERVICE__ADMIN_TOKEN is set: the capture routes (/_ap/captures…) are on, for whoever holds the token',
+      fix: 'unset it when no one needs to read or replay captured runs',
+    });
+  }
+  if (!s.database) {
+    out.push({
+      id: 'in-memory-state', severity: 'info',
+      message: 'no SERVICE__DATABASE_URL: state, rate-limit counters, only_new sets, runs and captures live in memory on one node and are lost on restart; long delays are refused',
+      fix: 'set SERVICE__DATABASE_URL (Postgres) to run several nodes or keep state across restarts',
+    });
+  }
+  return sortFindings(out);
+}
