@@ -14,5 +14,6 @@ export interface AuditInput {
 /** A finding at a config node: file, line and column of the node (its value when `at` is 'value'). */
 export function at(input: AuditInput, path: ConfigPath, f: Omit<Finding, 'file' | 'line' | 'col'>, where: 'key' | 'value' = 'key'): Finding {
   const p = input.locate(path, where);
-  return { ...f, file: input.file, line: p.line, col: p.col };
+  const { id, severity, ...rest } = f;
+  return { id, severity, file: input.file, line: p.line, col: p.col, ...rest };
 }

@@ -95,6 +95,19 @@ function surfaceFindings(input: AuditInput, s: AuditSettings): Finding[] {
   return out;
 }
 
+/** Channels are one namespace for the whole process: a socket of a WebSocket interface without a
+ *  subscribe_authorizer may subscribe to a channel another interface guards with one. */
+export function subscriptionFindings(inputs: AuditInput[]): Finding[] {
+  const ws = inputs.flatMap((input) => input.ir.interfaces.filter((i) => i.ws !== undefined).map((i) => ({ input, i })));
+  const guarded = ws.filter(({ i }) => i.subscribeAuthorizer).map(({ i }) => `"${i.name}" (${i.subscribeAuthorizer})`);
+  if (!guarded.length) return [];
+  return ws.filter(({ i }) => !i.subscribeAuthorizer).map(({ input, i }) => at(input, ['interfaces', i.name, 'ws'], {
+    id: 'unguarded-subscriptions', severity: 'medium', interface: i.name,
+    message: `WebSocket interface "${i.name}" has no subscribe_authorizer, so its sockets may subscribe to any channel, including those ${guarded.join(', ')} guards${i.public ? ' (and it is public)' : ''}`,
+    fix: `give "${i.name}" the same subscribe_authorizer, or serve it from a process of its own`,
+  }));
+}
+
 /** /metrics: open to anyone without credentials; label values taken from requests are visible there. */
 function metricsFindings(input: AuditInput, s: AuditSettings): Finding[] {
   if (!input.ir.exposeMetrics) return [];

@@ -4,7 +4,7 @@
 import type { AuditInput } from './context.ts';
 import { sortFindings, type Finding } from './finding.ts';
 import { hostFindings } from './host.ts';
-import { inboundFindings } from './inbound.ts';
+import { inboundFindings, subscriptionFindings } from './inbound.ts';
 import { outboundFindings } from './outbound.ts';
 import { credentialWords, readSettings, type Env } from './settings.ts';
 
@@ -15,6 +15,7 @@ export function auditConfigs(inputs: AuditInput[], env: Env): Finding[] {
   const s = readSettings(env);
   const out: Finding[] = [...s.findings];
   for (const input of inputs) out.push(...inboundFindings(input, s), ...outboundFindings(input, s), ...hostFindings(input, s));
+  out.push(...subscriptionFindings(inputs));
   if (s.credentials) {
     out.push({
       id: 'credentials', severity: 'info',

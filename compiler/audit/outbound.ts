@@ -27,6 +27,12 @@ export function outboundFindings(input: AuditInput, s: AuditSettings): Finding[]
     sitesOf(i, iface.path, true).forEach((site) => out.push(...judge(input, s, site, iface.name)));
     forEachAction(iface, (a) => sitesOf(a.action, a.path, false).forEach((site) => out.push(...judge(input, s, site, iface.name, a.name))));
   }
+  const dbs = isObj(input.config) && isObj(input.config.databases) ? input.config.databases : {};
+  for (const [name, db] of Object.entries(dbs)) {
+    if (!isObj(db)) continue;
+    const path = ['databases', name, 'url'];
+    if (typeof db.url === 'string') out.push(...judge(input, s, { what: `SQL connection (database "${name}")`, path, value: db.url, url: false, carries: [[path, db.url]] }));
+  }
   return out;
 }
 
@@ -67,10 +73,10 @@ function sitesOf(a: Obj, p: ConfigPath, shorthand: boolean): Site[] {
 
 const whose = (o: Origin) => (o === 'request' ? 'the request' : "an earlier action's answer or stored state");
 
-function judge(input: AuditInput, s: AuditSettings, site: Site, iface: string, action?: string): Finding[] {
+function judge(input: AuditInput, s: AuditSettings, site: Site, iface?: string, action?: string): Finding[] {
   const chooser = site.url ? hostChooser(site.value) : untrustedRef(site.value);
   if (!chooser) return [];
-  const owner = { interface: iface, ...(action ? { action } : {}) };
+  const owner = { ...(iface ? { interface: iface } : {}), ...(action ? { action } : {}) };
   const allow = s.outboundAllow;
   const out: Finding[] = [at(input, site.path, {
     id: 'request-chosen-destination',
@@ -79,7 +85,7 @@ function judge(input: AuditInput, s: AuditSettings, site: Site, iface: string, a
     message: `${site.what}: ${chooser.src} (from ${whose(chooser.origin)}) chooses ${site.url ? 'the scheme, host or port' : 'the destination (any marker in it can change host, port or options)'}; ${allow ? `bounded by SERVICE__OUTBOUND_ALLOW (${allow})` : 'no SERVICE__OUTBOUND_ALLOW is set, so it can reach any address the server can (internal services, cloud metadata)'}`,
     fix: allow
       ? 'keep SERVICE__OUTBOUND_ALLOW to the hosts this call needs'
-      : 'write the host in the config (a|var::API|/path/a|params::id|) or set SERVICE__OUTBOUND_ALLOW to the hosts this call may reach (and SERVICE__MANAGED_MODE=1 to deny private ranges)',
+      : `${site.url ? 'write the host in the config (a|var::API|/path/a|params::id|)' : 'write the destination in the config or take it from a|secret::…| / a|var::…|, never from a request value,'} or set SERVICE__OUTBOUND_ALLOW to the hosts this call may reach (and SERVICE__MANAGED_MODE=1 to deny private ranges)`,
   }, 'value')];
   const secret = firstSecret(site.carries);
   if (secret) {

@@ -131,6 +131,31 @@ describe('audit: inbound', () => {
     expect(only(gated, 'mqtt-surface')[0]!.message).toContain('SERVICE__MQTT_URL');
   });
 
+  it('a channel guarded by one WebSocket interface is subscribable through another without an authorizer (medium)', () => {
+    const y = (second: string) => `interfaces:
+  private_feed:
+    ws: true
+    subscribe_authorizer: may_subscribe
+    actions:
+      - name: P
+        ws_publish: { channels: secrets }
+  may_subscribe:
+    actions:
+      - name: Check
+        input: a|body|
+  public_feed:
+    ws: true
+    public: true
+${second}    actions:
+      - name: P
+        ws_publish: { channels: news }
+`;
+    const fs = auditConfigs([loaded(y(''))], KEYS);
+    expect(brief(only(fs, 'unguarded-subscriptions'))).toEqual([['unguarded-subscriptions', 'medium', 13, 5]]);
+    expect(only(fs, 'unguarded-subscriptions')[0]!.message).toContain('including those "private_feed" (may_subscribe) guards (and it is public)');
+    expect(only(auditConfigs([loaded(y('    subscribe_authorizer: may_subscribe\n'))], KEYS), 'unguarded-subscriptions')).toEqual([]);
+  });
+
   it('metrics: open and high when labels carry request values, gated with credentials, open again when made public', () => {
     const y = `expose_metrics: true
 interfaces:
@@ -251,6 +276,20 @@ describe('audit: outbound', () => {
       ['Mail', 18, 'SMTP server'], ['Rows', 21, 'SQL connection'], ['Peers', 23, 'DNS discovery'],
     ]);
     expect(only(fs, 'secret-to-chosen-destination').map((f) => [f.action, f.line])).toEqual([['Agent', 7], ['Files', 16], ['Mail', 18]]);
+  });
+
+  it('a database declared with a request marker in its URL is a request-chosen SQL destination', () => {
+    const y = `databases:
+  main: { url: "postgres://u@db.internal/app?a|header::X-Opts|" }
+interfaces:
+  rows:
+    method: GET
+    actions:
+      - name: Rows
+        query: select 1
+`;
+    const fs = only(auditConfigs([parsed(y)], {}), 'request-chosen-destination');
+    expect(fs.map((f) => [f.severity, f.line, f.col, f.message.split(':')[0]])).toEqual([['high', 2, 16, 'SQL connection (database "main")']]);
   });
 
   it('markers are read with the compiler\'s grammar: text that is not a marker is not a finding', () => {
