@@ -10,11 +10,12 @@ import { credentialWords, type AuditSettings } from './settings.ts';
 const NO_CREDENTIALS = 'no SERVICE__API_KEYS, SERVICE__JWT_SECRET or SERVICE__JWKS_URL is set';
 const SET_CREDENTIALS = 'set SERVICE__API_KEYS (names of SERVICE__SECRET__<NAME> values of 16+ characters) or SERVICE__JWT_SECRET / SERVICE__JWKS_URL';
 
-/** How an interface is reached from outside: its HTTP route, WebSocket path, MCP tool, MQTT topic. */
+/** How an interface is reached from outside: its HTTP route, WebSocket path, MCP tool, MQTT topic.
+ *  A non-public WebSocket interface takes no socket while no credential is configured. */
 export function surfacesOf(i: InterfaceIR, s: AuditSettings): string[] {
   const out: string[] = [];
   if (i.routed) out.push(`${i.method} ${i.route}`);
-  if (i.ws !== undefined) out.push(`WebSocket /ws/${s.org}/${s.environment}/${i.name}`);
+  if (i.ws !== undefined && (i.public || s.credentials)) out.push(`WebSocket /ws/${s.org}/${s.environment}/${i.name}`);
   if (i.mcp) out.push(`MCP tool "${i.mcp.toolName}"`);
   if (i.mqtt !== undefined) out.push(`MQTT topic ${s.environment}/${i.mqtt}/…`);
   return out;
@@ -26,9 +27,16 @@ export function inboundFindings(input: AuditInput, s: AuditSettings): Finding[] 
   const out: Finding[] = [];
   const { ir } = input;
   for (const i of ir.interfaces) {
+    const path = ['interfaces', i.name];
+    if (i.ws !== undefined && !i.public && !s.credentials) {
+      out.push(at(input, [...path, 'ws'], {
+        id: 'websocket-unreachable', severity: 'info', interface: i.name,
+        message: `WebSocket interface "${i.name}" is not public and ${NO_CREDENTIALS}: no socket can reach it (serve says so at start)`,
+        fix: `${SET_CREDENTIALS}, or set public: true if its data is public`,
+      }));
+    }
     const reach = surfacesOf(i, s);
     if (!reach.length) continue;
-    const path = ['interfaces', i.name];
     const how = reach.join(', ');
     if (i.public) {
       out.push(at(input, path, {
@@ -61,22 +69,24 @@ function surfaceFindings(input: AuditInput, s: AuditSettings): Finding[] {
   const out: Finding[] = [];
   const { ir } = input;
   const gate = s.credentials ? `a credential (${credentialWords(s)})` : `nothing (${NO_CREDENTIALS})`;
-  const sev = s.credentials ? 'info' as const : 'medium' as const;
   const ws = ir.interfaces.filter((i) => i.ws !== undefined);
   if (ws.length) {
     const pub = ws.filter((i) => i.public).map((i) => i.name);
+    const guarded = ws.filter((i) => i.subscribeAuthorizer).map((i) => i.name);
     out.push(at(input, ['interfaces', ws[0]!.name, 'ws'], {
-      id: 'websocket-surface', severity: sev,
-      message: `WebSocket interfaces ${ws.map((i) => `"${i.name}"`).join(', ')} at /ws/${s.org}/${s.environment}/<interface>: the upgrade and its frames require ${gate}${pub.length ? `; public: ${pub.join(', ')}` : ''}${ws.some((i) => i.subscribeAuthorizer) ? '; channel subscriptions are decided by subscribe_authorizer on ' + ws.filter((i) => i.subscribeAuthorizer).map((i) => i.name).join(', ') : ''}`,
-      fix: s.credentials ? 'nothing to do; keep channels that carry private data behind subscribe_authorizer' : SET_CREDENTIALS,
+      id: 'websocket-surface', severity: 'info',
+      message: `WebSocket interfaces ${ws.map((i) => `"${i.name}"`).join(', ')} at /ws/${s.org}/${s.environment}/<interface>: ${s.credentials
+        ? `the upgrade requires a credential (${credentialWords(s)}), frames pass the network policy`
+        : `${NO_CREDENTIALS}: non-public ones take no socket`}${pub.length ? `; public (any socket): ${pub.join(', ')}` : ''}${guarded.length ? `; subscriptions decided by subscribe_authorizer on ${guarded.join(', ')}` : ''}`,
+      fix: 'keep channels that carry private data behind subscribe_authorizer',
     }));
   }
   const mcp = ir.interfaces.filter((i) => i.mcp);
   if (mcp.length) {
     out.push(at(input, ['interfaces', mcp[0]!.name, 'mcp'], {
-      id: 'mcp-surface', severity: sev,
-      message: `MCP tools ${mcp.map((i) => `"${i.mcp!.toolName}"`).join(', ')} at /${s.org}/${s.environment}/mcp: tools/list and tools/call require ${gate}`,
-      fix: s.credentials ? 'nothing to do; tools run with the caller\'s arguments as request values' : SET_CREDENTIALS,
+      id: 'mcp-surface', severity: 'info',
+      message: `MCP tools ${mcp.map((i) => `"${i.mcp!.toolName}"`).join(', ')} at /${s.org}/${s.environment}/mcp: tools/list and tools/call require ${gate} (a public tool's interface takes none)`,
+      fix: s.credentials ? 'nothing to do; tool arguments are request values like a body' : SET_CREDENTIALS,
     }));
   }
   const mqtt = ir.interfaces.filter((i) => i.mqtt !== undefined);
@@ -118,9 +128,9 @@ function metricsFindings(input: AuditInput, s: AuditSettings): Finding[] {
     id: open ? 'metrics-open' : 'metrics-gated',
     severity: open ? (labels.length ? 'high' : 'medium') : 'info',
     message: open
-      ? `/metrics answers without a credential (${s.metricsPublic ? 'SERVICE__METRICS_PUBLIC is set' : NO_CREDENTIALS})${labels.length ? `; labels carry request values: ${labels.join(', ')}` : ': metric names, series and counts are public'}`
+      ? `/metrics answers without a credential (${s.credentials ? 'SERVICE__PUBLIC_METRICS=1' : NO_CREDENTIALS})${labels.length ? `; labels carry request values: ${labels.join(', ')}` : ': metric names, series and counts are public'}`
       : `/metrics requires a credential (${credentialWords(s)})`,
-    fix: open ? `${s.metricsPublic ? 'unset SERVICE__METRICS_PUBLIC or ' : ''}${SET_CREDENTIALS}; keep request values (emails, ids) out of metric labels` : 'nothing to do',
+    fix: open ? `${s.credentials ? 'unset SERVICE__PUBLIC_METRICS' : SET_CREDENTIALS}; keep request values (emails, ids) out of metric labels` : 'nothing to do',
   })];
 }
 

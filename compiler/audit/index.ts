@@ -19,8 +19,22 @@ export function auditConfigs(inputs: AuditInput[], env: Env): Finding[] {
   if (s.credentials) {
     out.push({
       id: 'credentials', severity: 'info',
-      message: `inbound credentials configured (${credentialWords(s)}): every interface, WebSocket, MCP and MQTT client and /metrics needs one unless public: true`,
+      message: `inbound credentials configured (${credentialWords(s)}): every HTTP interface, WebSocket upgrade, MCP call, MQTT client, /metrics and /_ap/openapi.json needs one unless public: true (or SERVICE__PUBLIC_METRICS / SERVICE__PUBLIC_OPENAPI); /_ap/health stays open`,
       fix: 'rotate keys by adding the new one to SERVICE__API_KEYS before removing the old',
+    });
+  }
+  if (s.jwtWithoutExp && (s.jwt || s.jwks)) {
+    out.push({
+      id: 'jwt-without-exp', severity: 'medium',
+      message: 'SERVICE__JWT_REQUIRE_EXP=0: JWTs without an exp claim are accepted, so a leaked token opens the service forever',
+      fix: 'unset SERVICE__JWT_REQUIRE_EXP and issue tokens with exp',
+    });
+  }
+  if (s.openapiPublic && s.credentials) {
+    out.push({
+      id: 'openapi-public', severity: 'low',
+      message: 'SERVICE__PUBLIC_OPENAPI=1: /_ap/openapi.json describes every interface (routes, parameters, schemas, examples) to any client the network policy admits',
+      fix: 'unset SERVICE__PUBLIC_OPENAPI unless the API description is meant to be public',
     });
   }
   if (s.adminToken) {

@@ -13,8 +13,11 @@ export interface AuditSettings {
   /** Any inbound credential configured: interfaces then require one unless `public: true`. */
   credentials: boolean;
   adminToken: boolean;
-  /** SERVICE__METRICS_PUBLIC: /metrics opened on purpose even with credentials configured. */
+  /** SERVICE__PUBLIC_METRICS=1, SERVICE__PUBLIC_OPENAPI=1: surfaces opened on purpose even with credentials configured. */
   metricsPublic: boolean;
+  openapiPublic: boolean;
+  /** SERVICE__JWT_REQUIRE_EXP=0: JWTs without `exp` accepted (they never expire). */
+  jwtWithoutExp: boolean;
   outboundAllow?: string;
   outboundDeny?: string;
   managed: boolean;
@@ -48,6 +51,14 @@ export function readSettings(env: Env): AuditSettings {
   for (const k of ['SERVICE__OUTBOUND_ALLOW', 'SERVICE__OUTBOUND_DENY']) {
     try { ipList(set(env, k), k); } catch (e) { refused(k, (e as Error).message.replace(`${k}: `, '')); }
   }
+  for (const k of ['SERVICE__PUBLIC_METRICS', 'SERVICE__PUBLIC_OPENAPI']) {
+    const v = set(env, k);
+    if (v !== undefined && v !== '0' && v !== '1') refused(k, 'must be 1 (open) or 0 (gated)');
+  }
+  const managed = set(env, 'SERVICE__MANAGED_MODE');
+  if (managed !== undefined && !/^(1|true|0|false)$/i.test(managed)) refused('SERVICE__MANAGED_MODE', 'must be 1 or true (on), 0 or false (off)');
+  const exp = set(env, 'SERVICE__JWT_REQUIRE_EXP');
+  if (exp !== undefined && !/^(1|true|0|false)$/i.test(exp)) refused('SERVICE__JWT_REQUIRE_EXP', 'must be 1 (exp required) or 0');
   findings.push(...trustedProxies(set(env, 'SERVICE__TRUSTED_PROXIES')));
   const s: AuditSettings = {
     apiKeys: keyNames.length,
@@ -55,7 +66,9 @@ export function readSettings(env: Env): AuditSettings {
     jwks: set(env, 'SERVICE__JWKS_URL') !== undefined,
     credentials: false,
     adminToken: admin !== undefined,
-    metricsPublic: /^(1|true)$/i.test(env.SERVICE__METRICS_PUBLIC ?? ''),
+    metricsPublic: set(env, 'SERVICE__PUBLIC_METRICS') === '1',
+    openapiPublic: set(env, 'SERVICE__PUBLIC_OPENAPI') === '1',
+    jwtWithoutExp: /^(0|false)$/i.test(set(env, 'SERVICE__JWT_REQUIRE_EXP') ?? ''),
     managed: managedMode(env.SERVICE__MANAGED_MODE),
     database: set(env, 'SERVICE__DATABASE_URL') !== undefined,
     mqttUrl: set(env, 'SERVICE__MQTT_URL') !== undefined,
@@ -98,9 +111,9 @@ function trustedProxies(text: string | undefined): Finding[] {
   }
   if (list.hosts.length) {
     out.push({
-      id: 'trusted-proxies-host-name', severity: 'medium',
-      message: `SERVICE__TRUSTED_PROXIES lists host names (${list.hosts.join(', ')}), which never match a peer address: X-Forwarded-For from those proxies is ignored`,
-      fix: 'write the proxies as IP addresses or CIDRs',
+      id: 'setting-refused', severity: 'high',
+      message: `SERVICE__TRUSTED_PROXIES: host names (${list.hosts.join(', ')}) never match a peer address; serve refuses to start with it`,
+      fix: 'write the proxies as IP addresses or CIDRs (127.0.0.1,::1 for a proxy on this machine)',
     });
   }
   return out;

@@ -121,14 +121,17 @@ describe('audit: inbound', () => {
 `;
     const open = auditConfigs([loaded(y)], {});
     expect(brief(open.filter((f) => f.id.endsWith('-surface')))).toEqual([
-      ['mcp-surface', 'medium', 9, 5], ['mqtt-surface', 'medium', 15, 5], ['websocket-surface', 'medium', 3, 5],
+      ['mqtt-surface', 'medium', 15, 5], ['mcp-surface', 'info', 9, 5], ['websocket-surface', 'info', 3, 5],
     ]);
     expect(only(open, 'mqtt-surface')[0]!.message).toContain('embedded broker on TCP port 1883 and at /mqtt');
-    expect(brief(only(open, 'open-interface')).map((b) => b[2])).toEqual([2, 7, 14]);
+    // A non-public WebSocket interface takes no socket while no credential is configured: not open, unreachable.
+    expect(brief(only(open, 'open-interface')).map((b) => b[2])).toEqual([7, 14]);
+    expect(brief(only(open, 'websocket-unreachable'))).toEqual([['websocket-unreachable', 'info', 3, 5]]);
     const gated = auditConfigs([loaded(y)], { ...KEYS, SERVICE__MQTT_URL: 'mqtt://broker.internal:1883', SERVICE__ORG: 'acme', SERVICE__ENVIRONMENT: 'prod' });
     expect(gated.filter((f) => f.id.endsWith('-surface')).map((f) => f.severity)).toEqual(['info', 'info', 'info']);
-    expect(only(gated, 'websocket-surface')[0]!.message).toContain('/ws/acme/prod/<interface>: the upgrade and its frames require a credential (1 API key)');
+    expect(only(gated, 'websocket-surface')[0]!.message).toContain('/ws/acme/prod/<interface>: the upgrade requires a credential (1 API key)');
     expect(only(gated, 'mqtt-surface')[0]!.message).toContain('SERVICE__MQTT_URL');
+    expect(only(gated, 'websocket-unreachable')).toEqual([]);
   });
 
   it('a channel guarded by one WebSocket interface is subscribable through another without an authorizer (medium)', () => {
@@ -168,7 +171,7 @@ interfaces:
     expect(brief(only(auditConfigs([loaded(y)], {}), 'metrics-open'))).toEqual([['metrics-open', 'high', 1, 1]]);
     expect(only(auditConfigs([loaded(y)], {}), 'metrics-open')[0]!.message).toContain('signups{email} = a|body::email|');
     expect(brief(only(auditConfigs([loaded(y)], KEYS), 'metrics-gated'))).toEqual([['metrics-gated', 'info', 1, 1]]);
-    expect(brief(only(auditConfigs([loaded(y)], { ...KEYS, SERVICE__METRICS_PUBLIC: '1' }), 'metrics-open'))).toEqual([['metrics-open', 'high', 1, 1]]);
+    expect(brief(only(auditConfigs([loaded(y)], { ...KEYS, SERVICE__PUBLIC_METRICS: '1' }), 'metrics-open'))).toEqual([['metrics-open', 'high', 1, 1]]);
     const plain = y.replace('labels: { email: a|body::email| }', 'labels: { plan: basic }');
     expect(brief(only(auditConfigs([loaded(plain)], {}), 'metrics-open'))).toEqual([['metrics-open', 'medium', 1, 1]]);
   });
@@ -342,8 +345,20 @@ describe('audit: host and environment', () => {
     expect(brief(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: '10.0.0.5, 0.0.0.0/0' }), 'trusted-proxies-everything'))).toEqual([['trusted-proxies-everything', 'high', null, null]]);
     expect(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: '::/0' }), 'trusted-proxies-everything')).toHaveLength(1);
     expect(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: '10.0.0.0/8' }), 'trusted-proxies-everything')).toEqual([]);
-    expect(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: 'localhost' }), 'trusted-proxies-host-name').map((f) => f.severity)).toEqual(['medium']);
+    expect(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: 'localhost' }), 'setting-refused').map((f) => [f.severity, f.message])).toEqual([
+      ['high', 'SERVICE__TRUSTED_PROXIES: host names (localhost) never match a peer address; serve refuses to start with it'],
+    ]);
     expect(only(auditConfigs([ok], { SERVICE__TRUSTED_PROXIES: '10.0.0.0/99' }), 'setting-refused').map((f) => f.severity)).toEqual(['high']);
+  });
+
+  it('JWTs without exp accepted (medium), the OpenAPI document opened (low), misspelt flags refused (high)', () => {
+    const ok = loaded(y);
+    const jwt = { SERVICE__JWT_SECRET: 's'.repeat(32) };
+    expect(brief(only(auditConfigs([ok], { ...jwt, SERVICE__JWT_REQUIRE_EXP: '0' }), 'jwt-without-exp'))).toEqual([['jwt-without-exp', 'medium', null, null]]);
+    expect(only(auditConfigs([ok], jwt), 'jwt-without-exp')).toEqual([]);
+    expect(brief(only(auditConfigs([ok], { ...KEYS, SERVICE__PUBLIC_OPENAPI: '1' }), 'openapi-public'))).toEqual([['openapi-public', 'low', null, null]]);
+    const refused = only(auditConfigs([ok], { SERVICE__MANAGED_MODE: 'yes', SERVICE__PUBLIC_METRICS: 'true' }), 'setting-refused').map((f) => f.message.split(':')[0]);
+    expect(refused).toEqual(['SERVICE__PUBLIC_METRICS', 'SERVICE__MANAGED_MODE']);
   });
 
   it('in-memory state is info without SERVICE__DATABASE_URL, absent with it', () => {
