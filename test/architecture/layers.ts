@@ -37,8 +37,6 @@ export const RULES: Record<string, readonly string[]> = {
   // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
   // jq programs and JSONPaths are checked by their own parsers (the jq engine's, json-p3's).
   'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/schedule/settings.ts'],
-  // `audit` reads loaded configs (walks, markers) and their IR; the allow-list syntax is the runtime's.
-  'compiler/audit': ['compiler/load/walk.ts', 'compiler/markers', 'compiler/source', 'runtime/ir.ts', 'runtime/config-ir.ts', 'runtime/network/ip-list.ts'],
   // The generated config types are the language lowering reads (types only).
   // network: CIDR lists are parsed by the same code at load and at run time.
   'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', ...COMPILER_USES_RUNTIME],
@@ -50,6 +48,8 @@ export const RULES: Record<string, readonly string[]> = {
   // JSONPath is parsed (checked) and its node lists defined by the same json-p3 environment as the interpreter's.
   'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
   'compiler/calc': ['compiler/emit', ...COMPILER_USES_RUNTIME],
+  // `audit` reads loaded configs (walks, markers) and their IR; the allow-list syntax is the runtime's.
+  'compiler/audit': ['compiler/load/walk.ts', 'compiler/markers', 'compiler/source', 'runtime/ir.ts', 'runtime/config-ir.ts', 'runtime/network/ip-list.ts'],
   'runtime/index.ts': ['runtime', 'runtime/*'],
   // The runtime's own files are its contracts (IR, plan, scope, run state, services, store): the floor.
   runtime: [],
