@@ -41,7 +41,7 @@ export function inboundFindings(input: AuditInput, s: AuditSettings): Finding[] 
     if (i.public) {
       out.push(at(input, path, {
         id: 'public-interface', severity: 'low', interface: i.name,
-        message: `interface "${i.name}" (${how}) is public: true and answers without a credential${s.credentials ? ` although ${credentialWords(s)} are configured` : ''}`,
+        message: `interface "${i.name}" (${how}) is public: true and answers without a credential${s.credentials ? ` although credentials are configured (${credentialWords(s)})` : ''}`,
         fix: 'keep public: true for non-sensitive data only; remove it to require an API key or JWT',
       }));
       const network = hasRules(i.network) || (hasRules(ir.settings.network) && i.network?.inherit !== false);

@@ -75,7 +75,7 @@ describe('audit: inbound', () => {
   it('with API keys configured: no open interface, the public one still listed, the credentials stated', () => {
     const fs = auditConfigs([loaded(yaml)], KEYS);
     expect(only(fs, 'open-interface')).toEqual([]);
-    expect(only(fs, 'public-interface')[0]!.message).toContain('although 1 API key are configured');
+    expect(only(fs, 'public-interface')[0]!.message).toContain('although credentials are configured (1 API key)');
     expect(brief(only(fs, 'credentials'))).toEqual([['credentials', 'info', null, null]]);
     expect(fs.some((f) => f.severity === 'high')).toBe(false);
   });
