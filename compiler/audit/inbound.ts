@@ -106,14 +106,15 @@ function surfaceFindings(input: AuditInput, s: AuditSettings): Finding[] {
 }
 
 /** Channels are one namespace for the whole process: a socket of a WebSocket interface without a
- *  subscribe_authorizer may subscribe to a channel another interface guards with one. */
+ *  subscribe_authorizer could subscribe to a channel another interface guards with one (check refuses
+ *  it within a config; across configs served together, the start does). */
 export function subscriptionFindings(inputs: AuditInput[]): Finding[] {
   const ws = inputs.flatMap((input) => input.ir.interfaces.filter((i) => i.ws !== undefined).map((i) => ({ input, i })));
   const guarded = ws.filter(({ i }) => i.subscribeAuthorizer).map(({ i }) => `"${i.name}" (${i.subscribeAuthorizer})`);
   if (!guarded.length) return [];
   return ws.filter(({ i }) => !i.subscribeAuthorizer).map(({ input, i }) => at(input, ['interfaces', i.name, 'ws'], {
-    id: 'unguarded-subscriptions', severity: 'medium', interface: i.name,
-    message: `WebSocket interface "${i.name}" has no subscribe_authorizer, so its sockets may subscribe to any channel, including those ${guarded.join(', ')} guards${i.public ? ' (and it is public)' : ''}`,
+    id: 'unguarded-subscriptions', severity: 'high', interface: i.name,
+    message: `WebSocket interface "${i.name}" has no subscribe_authorizer, so its sockets could subscribe to any channel, including those ${guarded.join(', ')} guards${i.public ? ' (and it is public)' : ''}; serve refuses to start these configs together`,
     fix: `give "${i.name}" the same subscribe_authorizer, or serve it from a process of its own`,
   }));
 }

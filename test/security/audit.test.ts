@@ -135,8 +135,8 @@ describe('audit: inbound', () => {
   });
 
   // One config with both is refused by check (compiler/load/lint-refs.ts); configs served together
-  // share the channels too, which only audit sees.
-  it('a channel guarded in one config is subscribable through another config\'s WebSocket interface without an authorizer (medium)', () => {
+  // share the channels too (refused at start), which audit reports before a deployment.
+  it('a channel guarded in one config is subscribable through another config\'s WebSocket interface without an authorizer (high)', () => {
     const guarded = `interfaces:
   private_feed:
     ws: true
@@ -162,7 +162,7 @@ ${second}    actions:
         input: a|body|
 `;
     const fs = auditConfigs([loaded(guarded), loaded(open(''))], KEYS);
-    expect(brief(only(fs, 'unguarded-subscriptions'))).toEqual([['unguarded-subscriptions', 'medium', 3, 5]]);
+    expect(brief(only(fs, 'unguarded-subscriptions'))).toEqual([['unguarded-subscriptions', 'high', 3, 5]]);
     expect(only(fs, 'unguarded-subscriptions')[0]!.message).toContain('including those "private_feed" (may_subscribe) guards (and it is public)');
     expect(only(auditConfigs([loaded(guarded), loaded(open('    subscribe_authorizer: may_subscribe\n'))], KEYS), 'unguarded-subscriptions')).toEqual([]);
   });
