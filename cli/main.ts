@@ -9,12 +9,14 @@ const USAGE = `usage:
   pipewright compile <config.yaml>... [--out DIR] [--no-bundle]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>...
+  pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
   pipewright test <config.yaml>... [--no-fastpath]
   pipewright schema`;
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
-  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+  'fail-on': { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -30,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;
     case 'check': return needFiles(1) ? (await import('./check.ts')).check(files) : 2;
+    case 'audit': return needFiles(1) ? (await import('./audit.ts')).audit(files, o) : 2;
     case 'test': return needFiles(1) ? (await import('./test-cmd.ts')).testConfigs(files, o) : 2;
     case 'schema': process.stdout.write(readFileSync((await import('../compiler/index.ts')).schemaFile, 'utf8')); return 0;
     case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;

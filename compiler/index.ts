@@ -14,3 +14,5 @@ export async function writeTypes(): Promise<string> {
   return (await import('./schema/gen-types-cli.ts')).writeTypes();
 }
 export { crossFileRouteConflicts } from './load/cross-routes.ts';
+export { loadAndCompile } from './project.ts';
+export { auditConfigs, isSeverity, severityRank, SEVERITIES, type AuditInput, type Finding, type Severity } from './audit/index.ts';

@@ -1,7 +1,7 @@
 // The compile pipeline for one config: load (YAML with positions) → validate → lint → lower to IR.
 import { basename } from 'node:path';
 import type { ConfigIR } from '../runtime/config-ir.ts';
-import { loadConfig } from './load/index.ts';
+import { loadConfig, type LoadedConfig } from './load/index.ts';
 import type { Diagnostic } from './source/diagnostics.ts';
 import { lowerConfig } from './lower/config.ts';
 import { LowerError } from './lower/error.ts';
@@ -16,7 +16,17 @@ export interface Compiled {
 }
 
 export function compileConfig(file: string, text?: string): Compiled {
-  const loaded = loadConfig(file, text);
+  return compileLoaded(loadConfig(file, text));
+}
+
+/** The loaded config beside its compilation, for analyses that point at config nodes (`audit`). */
+export function loadAndCompile(file: string): { loaded: LoadedConfig; compiled: Compiled } {
+  const loaded = loadConfig(file);
+  return { loaded, compiled: compileLoaded(loaded) };
+}
+
+function compileLoaded(loaded: LoadedConfig): Compiled {
+  const file = loaded.file;
   const base = { file, name: loaded.name, text: loaded.text, diagnostics: loaded.diagnostics };
   if (!loaded.ok) return { ...base, ok: false };
   try {

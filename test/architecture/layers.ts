@@ -48,6 +48,8 @@ export const RULES: Record<string, readonly string[]> = {
   // JSONPath is parsed (checked) and its node lists defined by the same json-p3 environment as the interpreter's.
   'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
   'compiler/calc': ['compiler/emit', ...COMPILER_USES_RUNTIME],
+  // `audit` reads loaded configs (walks, markers) and their IR; the allow-list syntax is the runtime's.
+  'compiler/audit': ['compiler/load/walk.ts', 'compiler/markers', 'compiler/source', 'runtime/ir.ts', 'runtime/config-ir.ts', 'runtime/network/ip-list.ts'],
   'runtime/index.ts': ['runtime', 'runtime/*'],
   // The runtime's own files are its contracts (IR, plan, scope, run state, services, store): the floor.
   runtime: [],
