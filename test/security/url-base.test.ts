@@ -78,7 +78,7 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
 
 describe('a base marker at check time', () => {
   const refused = (url: string) => {
-    const c = compileConfig('base.yaml', `interfaces:\n  x:\n    actions:\n      - name: A\n        http:\n          url: "${url}"\n`);
+    const c = compileConfig('base.yaml', `interfaces:\n  x:\n    actions:\n      - name: Prev\n        input: { host: h, url: 'http://h' }\n      - name: A\n        http:\n          url: "${url}"\n`);
     return c.ok ? undefined : c.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n');
   };
   it('starting the URL and followed by a path, query or fragment compiles', () => {
@@ -86,12 +86,12 @@ describe('a base marker at check time', () => {
     expect(refused('a|Prev::url|?x=a|params::x|')).toBeUndefined();
   });
   it('followed by anything that would extend the host is refused', () => {
-    expect(refused('a|body::host|.example.com/x')).toMatch(/^6:11 a\|body::host\| starts the URL but is followed by "\.example\.com"/);
+    expect(refused('a|body::host|.example.com/x')).toMatch(/^8:11 a\|body::host\| starts the URL but is followed by "\.example\.com"/);
     expect(refused('a|body::url|:8080/x')).toMatch(/would extend its host/);
     expect(refused('a|body::url|a|params::p|/x')).toMatch(/would extend its host/);
   });
   it('a request marker anywhere else in the scheme or host is still refused with its position', () => {
-    expect(refused('http://a|params::region|.api.example.com/v1')).toMatch(/^6:11 a\|params::region\| sets the scheme or host of the URL/);
+    expect(refused('http://a|params::region|.api.example.com/v1')).toMatch(/^8:11 a\|params::region\| sets the scheme or host of the URL/);
     expect(refused('https://api.a|body::tld|/v1')).toMatch(/sets the scheme or host/);
     expect(refused('a|var::BASE|.a|body::sub|/v1')).toMatch(/a\|body::sub\| sets the scheme or host/);
   });

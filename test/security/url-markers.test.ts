@@ -55,11 +55,11 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
 
 describe('a request marker in the scheme or host', () => {
   const refused = (url: string, credential = true) => {
-    const c = compileConfig('host.yaml', `interfaces:\n  x:\n    actions:\n      - name: A\n        http:\n          url: "${url}"\n${credential ? '          bearer_auth: a|secret::TOKEN|\n' : ''}`);
+    const c = compileConfig('host.yaml', `interfaces:\n  x:\n    actions:\n      - name: Prev\n        input: { host: h, url: 'http://h' }\n      - name: A\n        http:\n          url: "${url}"\n${credential ? '          bearer_auth: a|secret::TOKEN|\n' : ''}`);
     return c.ok ? undefined : c.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n');
   };
   it('is refused at check time with its position', () => {
-    expect(refused('http://a|params::region|.api.example.com/v1')).toMatch(/^6:11 a\|params::region\| sets the scheme or host of the URL/);
+    expect(refused('http://a|params::region|.api.example.com/v1')).toMatch(/^8:11 a\|params::region\| sets the scheme or host of the URL/);
     expect(refused('a|body::base|.example.com/v1')).toMatch(/would extend its host/);
     expect(refused('https://a|Prev::host|:8080/x')).toMatch(/sets the scheme or host/);
   });
