@@ -28,6 +28,7 @@ export function lintRequestValues(config: Obj, ifaces: InterfaceSite[], report: 
       if (isObj(a.only_new)) namespace(a.only_new.namespace, [...site.path, 'only_new', 'namespace'], report);
       if (isObj(a.agent) && isObj(a.agent.memory)) namespace(a.agent.memory.namespace, [...site.path, 'agent', 'memory', 'namespace'], report);
       if (isObj(a.mqtt_publish)) topics(a.mqtt_publish.topics, [...site.path, 'mqtt_publish', 'topics'], report);
+      if (isObj(a.ws_publish)) channels(a.ws_publish.channels, [...site.path, 'ws_publish', 'channels'], report);
     });
   }
 }
@@ -167,5 +168,16 @@ function topics(v: unknown, at: ConfigPath, report: Report): void {
     for (const p of parts) { if (typeof p === 'string' && p.includes('/')) { first.push(p.slice(0, p.indexOf('/'))); break; } first.push(p); }
     const r = first.find(isRequestRef);
     if (r) report('error', path, `${r.src} is in the first level of the topic: a caller could publish into any topic tree, the service's own trigger topics included`, 'write the first level in the config (devices/a|body::id|/cmd): each marker then fills exactly one level', 'value');
+  }
+}
+
+/** WebSocket channels: a whole channel name from a request could publish into any channel. */
+function channels(v: unknown, at: ConfigPath, report: Report): void {
+  const list: Array<[unknown, ConfigPath]> = typeof v === 'string' ? [[v, at]] : Array.isArray(v) ? v.map((c, i): [unknown, ConfigPath] => [c, [...at, i]]) : [];
+  for (const [c, path] of list) {
+    const parts = partsOf(c);
+    if (parts.length === 1 && isRequestRef(parts[0])) {
+      report('error', path, `${parts[0].src} cannot choose the whole channel: a caller could publish into any channel, another user's or a guarded one`, 'write a prefix in the config (channels: room-a|body::room|) so callers reach only that family of channels', 'value');
+    }
   }
 }

@@ -10,6 +10,8 @@ interfaces:
   x:
     method: POST
     actions:
+      - name: Fetch
+        input: { body: { x: 1 } }
       - name: A
 ${yaml.trim().split('\n').map((l) => `        ${l}`).join('\n')}
         output: http
@@ -34,13 +36,13 @@ describe('code: a request marker inside an interpreter\'s script', () => {
     expect(r.ok).toBe(false);
     expect(r.errors.map((d) => d.message).join('\n')).toMatch(/is inside the script that \S+ runs: the request's text would run as code/);
     expect(r.errors[0]!.hint).toContain('shell: true');
-    expect(r.errors[0]!.line).toBe(7);
-    expect(r.text).toContain('> 7 |');
+    expect(r.errors[0]!.line).toBe(9);
+    expect(r.text).toMatch(/>\s+9 \|/);
   });
 
   it('the issue\'s reproduction prints file:line:col, a code frame and the hint', () => {
     const r = check(action(`command: { run: "/bin/sh -c 'echo a|body::t|'" }`));
-    expect(r.text).toContain('t.yaml:7:25: error: a|body::t| is inside the script that sh runs');
+    expect(r.text).toContain('t.yaml:9:25: error: a|body::t| is inside the script that sh runs');
     expect(r.text).toContain('hint: write the script with shell: true');
   });
 
@@ -137,6 +139,15 @@ describe('connection strings, document filters, namespaces, topics', () => {
     }
     expect(check(action('mqtt_publish: { topics: "devices/a|body::id|/cmd" }')).ok).toBe(true);
     expect(check(action('mqtt_publish: { topics: "a|var::ROOT|/a|body::id|" }')).ok).toBe(true);
+  });
+
+  it('refuses a request marker as a whole WebSocket channel; after a prefix the config writes it passes', () => {
+    for (const c of ['a|body::channel|', '["news", a|params::ch|]', 'a|header::x-ch|']) {
+      const r = check(action(`ws_publish: { channels: ${c} }`));
+      expect(r.errors.map((e) => e.message)).toContainEqual(expect.stringContaining('cannot choose the whole channel'));
+    }
+    expect(check(action('ws_publish: { channels: "room-a|body::room|" }')).ok).toBe(true);
+    expect(check(action('ws_publish: { channels: a|var::CHANNEL| }')).ok).toBe(true);
   });
 });
 

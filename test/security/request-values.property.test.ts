@@ -74,12 +74,13 @@ function withValue(action: Json, field: string, value: string): Json {
   return copy;
 }
 
-const configOf = (action: Json) => JSON.stringify({ interfaces: { x: { method: 'POST', actions: [{ name: 'A', ...action, output: 'http' }] } } });
+// Prev runs first, so a|Prev::…| names an earlier action (an unknown one is an error of its own).
+const configOf = (action: Json) => JSON.stringify({ interfaces: { x: { method: 'POST', actions: [{ name: 'Prev', input: { x: 1 } }, { name: 'A', ...action, output: 'http' }] } } });
 
 function outcome(action: Json, field: string) {
   const c = compileConfig('p.yaml', configOf(action));
   const errors = c.diagnostics.filter((d) => d.severity === 'error');
-  const at = ['interfaces', 'x', 'actions', 0, ...field.split('.')].join('.');
+  const at = ['interfaces', 'x', 'actions', 1, ...field.split('.')].join('.');
   return { ok: c.ok, atField: errors.some((d) => (d.path ?? []).join('.') === at), errors };
 }
 
@@ -107,7 +108,7 @@ describe('the request-value rule, for every string field of every action kind', 
         const expected = row ? row[form] : 'free';
         if (expected === 'refused') {
           expect(hostile.ok, `${field} ${form} ${root}`).toBe(false);
-          expect(hostile.atField || hostile.errors.some((d) => (d.path ?? []).join('.').startsWith(['interfaces', 'x', 'actions', 0, field.split('.')[0]].join('.'))), `${field} ${form}`).toBe(true);
+          expect(hostile.atField || hostile.errors.some((d) => (d.path ?? []).join('.').startsWith(['interfaces', 'x', 'actions', 1, field.split('.')[0]].join('.'))), `${field} ${form}`).toBe(true);
         } else {
           expect(hostile.errors.map((d) => d.message), `${field} ${form} ${root} (${expected})`).toEqual([]);
         }
