@@ -5,11 +5,24 @@ import { didYouMean } from '../source/suggest.ts';
 import { forEachAction, forEachString, isObj, type InterfaceSite } from './walk.ts';
 import type { ConfigPath } from '../source/yaml.ts';
 import type { Report } from './report.ts';
+import { specOf } from '../../runtime/transforms/specs.ts';
 
 // Fields holding jq, regex or JSON path text: pipes there are not markers.
 const CODE_FIELDS = new Set(['jq', 'extract_with_jq', 'lookup_inherit_jq', 'json_output', 'regex', 'expr', 'json_path', 'extract_with_json_path']);
 // Only the action input fields accept the bare (unclosed) form.
 const INPUT_FIELDS = new Set(['input', 'input_fallbacks', 'conditional_input']);
+
+/** A transform step's field the transform reads as text, a path or code, never interpolated
+ *  (runtime/transforms/specs.ts: `replace_values.find_str`, `flatten.prefix`…): a marker there is its text. */
+const TEXT_KINDS = new Set(['literal', 'jq', 'jsonpath', 'places', 'path', 'calcs']);
+function uninterpolated(rel: ConfigPath): boolean {
+  for (let k = 1; k + 1 < rel.length; k++) {
+    if (typeof rel[k - 1] !== 'number' || typeof rel[k] !== 'string') continue;
+    const kind = specOf(rel[k] as string)?.fields?.[String(rel[k + 1])];
+    if (kind && TEXT_KINDS.has(kind)) return true;
+  }
+  return false;
+}
 
 interface Scope {
   /** Where the string is, in words. */
@@ -24,7 +37,7 @@ export function lintMarkers(config: unknown, ifaces: InterfaceSite[], report: Re
   const check = (scope: Scope, base: ConfigPath, value: unknown, skipFirst?: string) =>
     forEachString(value, base, (s, path) => checkString(s, path, path.slice(base.length), scope, report), (path) => {
       const rel = path.slice(base.length);
-      return rel[0] === skipFirst || rel.some((seg) => CODE_FIELDS.has(String(seg))) || (rel.at(-1) === 'id' && rel.at(-2) === 'only_new');
+      return rel[0] === skipFirst || rel.some((seg) => CODE_FIELDS.has(String(seg))) || (rel.at(-1) === 'id' && rel.at(-2) === 'only_new') || uninterpolated(rel);
     });
 
   if (isObj(config)) for (const [k, v] of Object.entries(config)) if (k !== 'interfaces') check({ where: 'the config', known: [], later: new Set() }, [k], v);

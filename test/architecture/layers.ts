@@ -36,7 +36,7 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/schema': ['compiler/source'],
   // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
   // jq programs and JSONPaths are checked by their own parsers (the jq engine's, json-p3's).
-  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/values/namespace.ts', 'runtime/schedule/settings.ts'],
+  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/specs.ts', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/values/namespace.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
   // network: CIDR lists are parsed by the same code at load and at run time.
   'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', 'compiler/schema/action-kinds.ts', ...COMPILER_USES_RUNTIME],
