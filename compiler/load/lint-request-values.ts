@@ -171,13 +171,15 @@ function topics(v: unknown, at: ConfigPath, report: Report): void {
   }
 }
 
-/** WebSocket channels: a whole channel name from a request could publish into any channel. */
+/** WebSocket channels: a whole channel name from a request can publish into any channel. A warning,
+ *  not an error: a publish endpoint that takes its channels from the (authenticated) caller is a
+ *  common design, and subscribers stay behind their subscribe_authorizer. */
 function channels(v: unknown, at: ConfigPath, report: Report): void {
   const list: Array<[unknown, ConfigPath]> = typeof v === 'string' ? [[v, at]] : Array.isArray(v) ? v.map((c, i): [unknown, ConfigPath] => [c, [...at, i]]) : [];
   for (const [c, path] of list) {
     const parts = partsOf(c);
     if (parts.length === 1 && isRequestRef(parts[0])) {
-      report('error', path, `${parts[0].src} cannot choose the whole channel: a caller could publish into any channel, another user's or a guarded one`, 'write a prefix in the config (channels: room-a|body::room|) so callers reach only that family of channels', 'value');
+      report('warning', path, `${parts[0].src} chooses the whole channel: a caller can publish into any channel, another user's or a guarded one`, 'write a prefix in the config (channels: room-a|body::room|) so callers reach only that family of channels', 'value');
     }
   }
 }
