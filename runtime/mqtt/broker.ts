@@ -1,5 +1,5 @@
 // The embedded MQTT broker (aedes), so `serve` needs no broker: TCP on SERVICE__MQTT_PORT (default
-// 1883; a port in use is a warning, not a crash) and MQTT over WebSocket at /mqtt on the service's
+// 1883; a port in use stops the start: publishes would otherwise reach whatever broker holds it) and MQTT over WebSocket at /mqtt on the service's
 // HTTP server. One node only: several nodes share an external broker (SERVICE__MQTT_URL).
 // Every client but the service's own passes the server's inbound gate (runtime/inbound.ts): its
 // address at connect (the process-wide network policy), its credential (an API key or JWT as the
@@ -9,6 +9,7 @@ import { createServer, type Server as TcpServer } from 'node:net';
 import type { Server } from 'node:http';
 import { Duplex } from 'node:stream';
 import { Aedes, type Client } from 'aedes';
+import { BrokerPortTaken } from './port-taken.ts';
 import { WebSocketServer, createWebSocketStream } from 'ws';
 import { onUpgrade } from '../realtime/upgrade.ts';
 import { gateOf, presentedOf, type Presented, type Surface } from '../inbound.ts';
@@ -69,10 +70,10 @@ export async function startBroker(http: Server, o: BrokerOptions): Promise<Embed
   const tcp: TcpServer = createServer({ noDelay: true }, (s) => broker.handle(s));
   let port: number | undefined;
   if (o.port !== undefined) {
-    port = await new Promise<number | undefined>((resolve) => {
+    port = await new Promise<number | undefined>((resolve, reject) => {
       tcp.once('error', (e: NodeJS.ErrnoException) => {
-        o.warn(`mqtt: the embedded broker could not listen on port ${o.port} (${e.code ?? e.message}); MQTT stays available over WebSocket at ${MQTT_WS_PATH}`);
-        resolve(undefined);
+        broker.close();
+        reject(new BrokerPortTaken(`the embedded MQTT broker cannot listen on port ${o.port} (${e.code ?? e.message}): clients and publishes would reach whatever holds it. Set SERVICE__MQTT_URL to use that broker (mqtt://127.0.0.1:${o.port}), or SERVICE__MQTT_PORT to another port (0 picks a free one)`));
       });
       tcp.listen(o.port, o.host, () => { const a = tcp.address(); resolve(typeof a === 'object' && a ? a.port : o.port); });
     });
