@@ -64,17 +64,14 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
  *  item's wait never suspends the run: it fails the item, store or not). */
 function waitsOf(actions: ActionIR[]): InterfaceIR['waits'] {
   let out: InterfaceIR['waits'];
-  const visit = (list: ActionIR[]) => {
-    for (const a of list) {
-      if (a.kind === 'wait_for_callback') (out ??= {}).callback = true;
-      if (a.kind === 'delay' && a.config?.k === 'lit') {
-        let ms: number | undefined;
-        try { ms = durationMs(a.config.v); } catch { ms = undefined; } // refused when it runs
-        if (ms !== undefined && ms > (out?.delayMs ?? 0)) (out ??= {}).delayMs = ms;
-      }
+  for (const a of actions) {
+    if (a.kind === 'wait_for_callback') (out ??= {}).callback = true;
+    if (a.kind === 'delay' && a.config?.k === 'lit') {
+      let ms: number | undefined;
+      try { ms = durationMs(a.config.v); } catch { ms = undefined; } // refused when it runs
+      if (ms !== undefined && ms > (out?.delayMs ?? 0)) (out ??= {}).delayMs = ms;
     }
-  };
-  visit(actions);
+  }
   return out;
 }
 
