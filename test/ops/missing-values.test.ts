@@ -1,12 +1,13 @@
 // Issue 30, section 4: a secret, variable or environment value the config reads with no
 // `->default()` and that is not set stops the start (serve, --no-fastpath, the bundle) naming each
 // one and where it is read; `check` warns; SERVICE__ALLOW_MISSING_VALUES=1 starts anyway.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveBundle } from '../support/bundle.ts';
+import { cleanEnv, serveOutcome } from '../support/serve-cli.ts';
 
 const bin = resolve('bin/pipewright.mjs');
 const stops: Array<() => unknown> = [];
@@ -23,19 +24,8 @@ const CONFIG = `interfaces:
 const dir = mkdtempSync(join(tmpdir(), 'pw-needs-'));
 const file = join(dir, 'needs.yaml');
 writeFileSync(file, CONFIG);
-const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SERVICE__') && k !== 'PW_TEST_OPERATOR')) as Record<string, string>;
-
-/** Starts a CLI server; resolves with its exit code and stderr, or 'listening'. */
-function serve(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string } | 'listening'> {
-  const child = spawn(process.execPath, [bin, 'serve', file, '--port', '0', ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  stops.push(() => child.kill('SIGKILL'));
-  return new Promise((done) => {
-    let err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { if (String(d).includes('listening on')) { child.kill('SIGKILL'); done('listening'); } });
-    child.on('exit', (code) => done({ code, err }));
-  });
-}
+const clean = cleanEnv(['PW_TEST_OPERATOR']);
+const serve = (args: string[], env: Record<string, string>) => serveOutcome(file, args, { ...clean, ...env }, stops);
 
 describe('values a config reads without a fallback', () => {
   // A start of the CLI compiles the config first: seconds each on a loaded machine, so one start per test.

@@ -1,11 +1,11 @@
 // Issue 30, section 4: the embedded MQTT broker's port already in use stops the start with the reason
 // (it only warned, and publishes could reach another broker); with SERVICE__MQTT_PORT free it starts.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cleanEnv, serveOutcome } from '../support/serve-cli.ts';
 
 const stops: Array<() => unknown> = [];
 afterAll(() => { for (const s of stops) s(); });
@@ -18,17 +18,7 @@ const CONFIG = `interfaces:
         input: a|body|
 `;
 
-function serve(file: string, env: Record<string, string>): Promise<{ code: number | null; err: string } | 'listening'> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SERVICE__'))) as Record<string, string>;
-  const child = spawn(process.execPath, [resolve('bin/pipewright.mjs'), 'serve', file, '--port', '0'], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  stops.push(() => child.kill('SIGKILL'));
-  return new Promise((done) => {
-    let err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { if (String(d).includes('listening on')) { child.kill('SIGKILL'); done('listening'); } });
-    child.on('exit', (code) => done({ code, err }));
-  });
-}
+const serve = (file: string, env: Record<string, string>) => serveOutcome(file, [], { ...cleanEnv(), ...env }, stops);
 
 describe('the embedded broker\'s port', () => {
   it('taken: the start stops, naming the port and the two settings that fix it; free: it starts', async () => {
