@@ -11,12 +11,14 @@ const USAGE = `usage:
   pipewright check <config.yaml>...
   pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
   pipewright test <config.yaml>... [--no-fastpath]
+  pipewright diff <old.yaml> <new.yaml> | <config.yaml> --base REV [--head REV] [--format text|json|github] [--allow-breaking]
   pipewright schema`;
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
   param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
-  'fail-on': { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
+  'allow-breaking': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -34,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'check': return needFiles(1) ? (await import('./check.ts')).check(files) : 2;
     case 'audit': return needFiles(1) ? (await import('./audit.ts')).audit(files, o) : 2;
     case 'test': return needFiles(1) ? (await import('./test-cmd.ts')).testConfigs(files, o) : 2;
+    case 'diff': return needFiles(1) ? (await import('./diff.ts')).diff(files, o) : 2;
     case 'schema': process.stdout.write(readFileSync((await import('../compiler/index.ts')).schemaFile, 'utf8')); return 0;
     case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;

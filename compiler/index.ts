@@ -16,3 +16,4 @@ export async function writeTypes(): Promise<string> {
 export { crossFileRouteConflicts } from './load/cross-routes.ts';
 export { loadAndCompile } from './project.ts';
 export { auditConfigs, isSeverity, severityRank, SEVERITIES, type AuditInput, type Finding, type Severity } from './audit/index.ts';
+export { diffConfigs, diffOpenApi, breakingCount, type Change, type ConfigDiff } from './contract-diff/index.ts';

@@ -49,6 +49,8 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
   'compiler/calc': ['compiler/emit', ...COMPILER_USES_RUNTIME],
   // `audit` reads loaded configs (walks, markers) and their IR; the allow-list syntax is the runtime's.
+  // `diff` compares the OpenAPI documents of two lowered configs, and their IR.
+  'compiler/contract-diff': ['runtime/config-ir.ts', 'runtime/contract/openapi.ts'],
   'compiler/audit': ['compiler/load/walk.ts', 'compiler/markers', 'compiler/source', 'runtime/ir.ts', 'runtime/config-ir.ts', 'runtime/network/ip-list.ts'],
   'runtime/index.ts': ['runtime', 'runtime/*'],
   // The runtime's own files are its contracts (IR, plan, scope, run state, services, store): the floor.
