@@ -28,13 +28,21 @@ export interface ResumerOptions {
 }
 
 export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resumed: number } {
-  const state = { stopped: false, resumed: 0, running: Promise.resolve() };
+  const state = { stopped: false, resumed: 0, running: Promise.resolve(), failures: 0, quietUntil: 0 };
   const tick = async () => {
+    // While the store is away, polls back off (doubling to 5 s) and the outage is logged once, then
+    // its end: no line every 250 ms, no run failed for it. Nothing is lost: due runs wait in the store.
+    if (Date.now() < state.quietUntil) return;
     while (!state.stopped) {
+      let failed = false;
       const due = await o.store.claimDue(new Date(o.services.clock.now()), o.batch ?? 50, o.node).catch((e: unknown) => {
-        o.log?.(`resumer: ${(e as Error).message}`);
+        failed = true;
+        if (state.failures++ === 0) o.log?.(`resumer: the store is unreachable, polling less often until it is back: ${(e as Error).message}`);
+        state.quietUntil = Date.now() + Math.min(5000, (o.pollMs ?? 250) * 2 ** Math.min(state.failures, 5));
         return [] as RunState[];
       });
+      if (failed) return;
+      if (state.failures) { o.log?.(`resumer: the store is reachable again after ${state.failures} failed polls`); state.failures = 0; }
       // A run without a wake was running when its node died (its lease expired): taken over.
       await Promise.all(due.map((run) => continueRun(o, run, !run.wake ? { kind: 'takeover' } : run.wake.reason === 'callback' ? { kind: 'timeout' } : { kind: 'wake' }).then(() => { state.resumed++; })));
       if (due.length < (o.batch ?? 50)) break;

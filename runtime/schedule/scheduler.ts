@@ -28,6 +28,10 @@ import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { SCHEDULE_NS } from '../values/namespace.ts';
 import { backoffMs, cronOf, scheduleSettings, type ScheduleSettings } from './settings.ts';
+import { isStoreUnavailable } from '../store/unavailable.ts';
+
+/** How long a tick is retried while the store is unreachable before it counts as missed. */
+const CLAIM_PATIENCE_MS = 10 * 60_000;
 
 export interface ScheduleOptions {
   store: Store;
@@ -83,6 +87,13 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     const t = setTimeout(() => { timers.delete(t); if (!stopped) fn(); }, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
     timers.add(t);
   };
+  // A wait that stop() cuts short (a pending claim must not hold the stop).
+  const sleepers = new Set<() => void>();
+  const nap = (ms: number) => new Promise<void>((r) => {
+    const wake = () => { clearTimeout(t); sleepers.delete(wake); r(); };
+    const t = setTimeout(wake, ms);
+    sleepers.add(wake);
+  });
   const track = (p: Promise<unknown>) => {
     const q = p.catch((e: unknown) => log(`schedule: ${(e as Error).message}`)).finally(() => inFlight.delete(q));
     inFlight.add(q);
@@ -102,11 +113,26 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
 
   const tick = async (job: Job, at: Date, missed = false) => {
     const runId = o.env.uuid();
-    if (!(await o.store.claimTick(job.key, at, o.node, heldRun(job, at.getTime(), 1, runId)))) return;
+    if (!(await claimWhenReachable(job.key, at, heldRun(job, at.getTime(), 1, runId)))) return;
     ticks++;
     if (missed) log(`schedule of ${job.key}: running missed tick ${at.toISOString()}`);
     await o.store.stateAdvance(SCHEDULE_NS, `last:${job.key}`, at.getTime(), undefined, now());
     await attempt(job, at.getTime(), 1, runId);
+  };
+
+  /** A tick claimed while the store is away is claimed when it is back (each node tries; the claim
+   *  still goes to one), so an outage delays ticks instead of losing them. Bounded: a tick not
+   *  claimable for CLAIM_PATIENCE_MS is logged as missed. */
+  const claimWhenReachable = async (key: string, at: Date, held: RunState | undefined): Promise<boolean> => {
+    const until = now() + CLAIM_PATIENCE_MS;
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+      try { return await o.store.claimTick(key, at, o.node, held); } catch (e) {
+        if (!isStoreUnavailable(e) || stopped) throw e;
+        if (now() + wait > until) { log(`schedule of ${key}: tick ${at.toISOString()} missed: the store was unreachable for ${CLAIM_PATIENCE_MS / 60_000} minutes`); return false; }
+        await nap(wait);
+        if (stopped) return false;
+      }
+    }
   };
 
   const attempt = async (job: Job, tickAt: number, n: number, runId: string) => {
@@ -149,7 +175,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
   const retry = async (job: Job, p: PendingRetry) => {
     // Claimed per attempt: a node resuming it after a restart and the original node never both run it.
     const runId = o.env.uuid();
-    if (!(await o.store.claimTick(`${job.key}#${p.attempt}`, new Date(p.tick), o.node, heldRun(job, p.tick, p.attempt, runId)))) return;
+    if (!(await claimWhenReachable(`${job.key}#${p.attempt}`, new Date(p.tick), heldRun(job, p.tick, p.attempt, runId)))) return;
     await attempt(job, p.tick, p.attempt, runId);
   };
 
@@ -225,6 +251,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     },
     async stop() {
       stopped = true;
+      for (const wake of [...sleepers]) wake();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       while (inFlight.size) await Promise.all([...inFlight]);

@@ -24,6 +24,7 @@ import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerReques
 import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
 import { checkAccepts, checkBodyType } from './accepts.ts';
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECS } from '../store/unavailable.ts';
 import type { InboundSettings } from './auth/settings.ts';
 import type { GatedRoute, Surface } from '../inbound.ts';
 import { buildGate, gateRoutes, gated, refuseHttp, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
@@ -170,9 +171,12 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   /** Every error answer, the handlers' and fastify's own (a URL it cannot route): a 4xx with its
    *  message or "internal error" (its stack logged), the run id, and the request's line. */
   function answerError(err: Error, req: FastifyRequest, reply: FastifyReply): void {
-    const status = err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
-    const message = status < 500 ? err.message : 'internal error';
+    // The durable store out of reach is not a bug: 503 and when to come back (docs/decisions.md, Outages).
+    const away = !(err instanceof BadRequest) && isStoreUnavailable(err);
+    const status = away ? 503 : err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
+    const message = away ? 'the run store is unavailable: try again shortly' : status < 500 ? err.message : 'internal error';
     logHandlerError(services.log, req, err, status);
+    if (away) reply.header('retry-after', String(STORE_RETRY_AFTER_SECS));
     reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
     // A run cancelled by its client's disconnect (499) has its line from the abort hook.
     if (status !== 499) lines?.(req, reply);

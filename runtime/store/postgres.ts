@@ -33,7 +33,9 @@ export class PostgresStore implements Store {
   constructor(o: PostgresOptions) {
     this.schema = o.schema ?? 'pipewright';
     this.s = quoteSchema(this.schema);
-    this.pool = new pg.Pool({ connectionString: o.url, max: o.max ?? 10 });
+    // A connect that gets no answer (a host cut off, a stopped server) fails in 5 s rather than waiting
+    // for TCP's own timeout: the request is answered 503 and the resumer backs off.
+    this.pool = new pg.Pool({ connectionString: o.url, max: o.max ?? 10, connectionTimeoutMillis: 5000 });
     this.pool.on('error', () => {}); // an idle client's lost connection is replaced on next use
     this.kv = new PgKv(this.pool, this.s);
     this.leaseMs = Math.max(1, Math.round(o.leaseMs ?? 30_000));

@@ -1,0 +1,131 @@
+// The durable store goes away (every connection reset, new ones refused) and comes back, with no
+// restart of the node: a request that needs the store is answered 503 with Retry-After (not a 500,
+// not a hang), one that does not is served, runs suspended before the outage finish once after it,
+// and a schedule tick due during the outage runs once when the store is back.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../../runtime/ir.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { PostgresStore } from '../../runtime/store/postgres.ts';
+import { startSchedules } from '../../runtime/schedule/scheduler.ts';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { planOf, testEnv } from '../support/plans.ts';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { pgProxy, type PgProxy } from '../support/pg-proxy.ts';
+import { dropSchema, schemaName, serveDurable, until } from './helpers.ts';
+
+type Up = Awaited<ReturnType<typeof countingUpstream>>;
+let up: Up;
+let proxy: PgProxy;
+const schemas: string[] = [];
+const stores: PostgresStore[] = [];
+
+const config = `
+interfaces:
+  job:
+    method: POST
+    actions:
+      - name: Wait
+        delay: 1500ms
+      - name: Done
+        http:
+          url: a|var::API|/done
+          method: POST
+          body: { id: a|body::id| }
+        output: http
+  ping:
+    method: GET
+    actions:
+      - name: Pong
+        input: '{"pong": true}'
+        output: http
+`;
+
+beforeAll(async () => {
+  up = await countingUpstream({ '/done': (_q, res) => json(res, 200, { ok: true }), '/tick': (_q, res) => json(res, 200, {}) });
+  proxy = await pgProxy();
+});
+afterAll(async () => {
+  for (const s of stores) await s.close().catch(() => {});
+  await proxy.close();
+  for (const s of schemas) await dropSchema(s);
+  await up.close();
+  await closeHttpPools();
+});
+
+async function storeOn(tag: string): Promise<PostgresStore> {
+  const schema = schemaName(tag);
+  schemas.push(schema);
+  const store = new PostgresStore({ url: proxy.url(), schema, leaseMs: 2000 });
+  await store.init();
+  stores.push(store);
+  return store;
+}
+
+const doneIds = (tag: string) => up.hits.filter((h) => h.path === '/done').map((h) => (JSON.parse(h.body) as { id: string }).id).filter((id) => id.startsWith(tag));
+
+describe('the store goes away and comes back', () => {
+  it.each(['compiled', 'interpreted'] as const)('%s: 503 with Retry-After while it is away; suspended runs finish once after it', async (mode) => {
+    const store = await storeOn(`outage_${mode.slice(0, 4)}`);
+    const plan = await planOf('outage.yaml', mode, config);
+    const node = await serveDurable([plan], store, { API: up.url }, { maxDelayMs: 0, pollMs: 50 });
+    try {
+      const tag = `${mode}-`;
+      for (let n = 0; n < 5; n++) {
+        const r = await fetch(`${node.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `${tag}${n}` }) });
+        expect(r.status).toBe(202);
+      }
+      await proxy.cut();
+      const r = await fetch(`${node.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `${tag}refused` }) });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(await r.json()).toEqual({ error: { status: 503, message: 'the run store is unavailable: try again shortly' } });
+      // A run that needs no store is served through the outage.
+      const ping = await fetch(`${node.url}/ping`);
+      expect(ping.status).toBe(200);
+      expect(await ping.json()).toEqual({ pong: true });
+      // Past the runs' wake time with the store away: nothing can resume, nothing fails.
+      await new Promise((res) => setTimeout(res, 2000));
+      expect(doneIds(tag)).toEqual([]);
+      await proxy.restore();
+      await until(() => (doneIds(tag).length >= 5 ? true : undefined), 15_000);
+      await new Promise((res) => setTimeout(res, 500));
+      expect(doneIds(tag).sort()).toEqual([0, 1, 2, 3, 4].map((n) => `${tag}${n}`));
+      // The refused request never became a run.
+      expect(doneIds(`${tag}refused`)).toEqual([]);
+    } finally {
+      await proxy.restore();
+      await node.close();
+    }
+  }, 40_000);
+
+  it('a tick due while the store is away runs once when it is back', async () => {
+    const a = await storeOn('outage_tick');
+    const plan = await planOf('ticks.yaml', 'compiled', `
+interfaces:
+  tick:
+    schedule: { cron: "0 3 * * *", enabled: true }
+    actions:
+      - name: Ping
+        url: a|var::API|/tick
+`);
+    // One tick, a second from now (6 fields, seconds first: tests only), falling inside the outage.
+    const at = new Date(Date.now() + 1500);
+    plan.interfaces[0]!.schedule = { cron: `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`, enabled: true } as Json;
+    const logs: string[] = [];
+    const node = startSchedules([plan], { store: a, env: { ...testEnv({ API: up.url }), uuid: randomUUID }, services: { clock: systemClock, store: a }, node: 'node-a', seconds: true, log: (l) => logs.push(l) });
+    try {
+      await proxy.cut();
+      await new Promise((res) => setTimeout(res, 3000));
+      expect(up.count('/tick')).toBe(0);
+      await proxy.restore();
+      await until(() => (up.count('/tick') >= 1 ? true : undefined), 15_000);
+      await new Promise((res) => setTimeout(res, 1000));
+      expect(up.count('/tick')).toBe(1);
+      expect(logs.filter((l) => l.includes('missed'))).toEqual([]);
+    } finally {
+      await proxy.restore();
+      await node.stop();
+    }
+  }, 30_000);
+});
