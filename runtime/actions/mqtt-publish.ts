@@ -18,6 +18,11 @@ export const mqttPublish: ActionKind = async (config, ctx) => {
   const data = c.data === undefined ? (ctx.scope.body ?? null) : c.data;
   const payload = typeof data === 'string' ? data : JSON.stringify(data);
   const retain = flagOn(c.retain);
-  await ctx.services.mqtt.publish(topics, payload, qos, retain);
+  try {
+    await ctx.services.mqtt.publish(topics, payload, qos, retain);
+  } catch (e) {
+    // The broker away is a transport failure: `retry` retries it like an unreachable upstream.
+    return { ok: false, error: `mqtt_publish: ${(e as Error).message}`, failure: { kind: 'transport' as const, cls: 'connect' as const } };
+  }
   return { ok: true, data: { topics, qos, retain } };
 };

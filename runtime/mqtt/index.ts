@@ -10,6 +10,10 @@ import { startBroker, type EmbeddedBroker } from './broker.ts';
 import { connectEmbedded, connectExternal, type MqttConnection } from './connection.ts';
 import { topicMatches, triggerTopic } from './topics.ts';
 
+/** A publish the broker cannot take now (disconnected, or no acknowledgement in time). */
+export class BrokerAway extends Error {}
+const PUBLISH_ACK_MS = 10_000;
+
 export interface MqttOptions {
   environment: string;
   env: Environment;
@@ -49,8 +53,14 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
   }
   const { client } = connection;
   o.services.mqtt = {
+    // The broker away: the publish fails now (mqtt.js would queue it in memory without bound, and a
+    // QoS 1/2 acknowledgement would wait for the reconnect); the action's `retry` decides what next.
     async publish(topics, payload, qos, retain) {
-      await Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
+      if (!client.connected) throw new BrokerAway('the broker is not connected; nothing was published');
+      let timer: NodeJS.Timeout | undefined;
+      const acked = Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
+      const late = new Promise<never>((_, fail) => { timer = setTimeout(() => fail(new BrokerAway(`the broker did not acknowledge within ${PUBLISH_ACK_MS / 1000} s`)), PUBLISH_ACK_MS); });
+      try { await Promise.race([acked, late]); } finally { clearTimeout(timer); }
     },
   };
   if (triggers.length) {

@@ -63,6 +63,12 @@ interfaces:
       - name: Forward
         mqtt_publish: { topics: "${tag}/processed", data: { order: a|body|, topic: a|params::topic| }, qos: 1 }
         output: http
+  notify:
+    method: POST
+    actions:
+      - name: Note
+        mqtt_publish: { topics: "${tag}/notes", data: a|body|, qos: 1 }
+        output: http
 `;
 
 /** A subscriber of `topic` on the private broker (connected afresh: the test's own clients are not under test). */
@@ -110,6 +116,12 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       // Down for at least two reconnect attempts (each refused).
       await until(() => mq.connection.client.reconnecting || undefined);
       await new Promise((r) => setTimeout(r, 2500));
+      // A publish while the broker is away fails at once with the reason (no unbounded queue, no wait).
+      const addr = app.server.address() as { port: number };
+      const away = await fetch(`http://127.0.0.1:${addr.port}/notify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+      // (Before: mqtt.js queued it and the QoS 1 acknowledgement held the request until the reconnect.)
+      expect(away.status).toBe(502);
+      expect(await away.json()).toEqual({ error: { status: 502, message: 'action "Note" failed', action: 'Note' } });
       await startBroker();
       await until(() => mq.connection.client.connected || undefined, 30_000);
 
