@@ -69,6 +69,9 @@ export interface RunState {
   cursor: number;
   status: 'running' | 'suspended' | 'succeeded' | 'failed';
   wake?: Wake;
+  /** The callback that claimed this run's token, stored with the claim: a node taking the run over
+   *  (its resuming node died before the next checkpoint) continues with it instead of timing out. */
+  callback?: { body: unknown };
   /** A retry spread over suspensions: the attempts spent so far and the execution id they share. */
   retry?: { action: string; attempts: number; executionId: string };
   /** A scheduled tick's run: which schedule, the tick (epoch ms) and the attempt, so that whichever

@@ -56,7 +56,7 @@ export interface Store {
    *  (their node died: taken over from the last checkpoint); each is returned to one caller only. */
   claimDue(now: Date, limit: number, node: string): Promise<RunState[]>;
   /** Claims the run parked under `token` (at most once). */
-  claimToken(token: string, now: Date, node: string): Promise<TokenClaim>;
+  claimToken(token: string, now: Date, node: string, body?: unknown): Promise<TokenClaim>;
   /** A claimed run's progress (after each completed action) by the node holding it; renews the lease.
    *  False when the node no longer holds it (its lease expired and another node took it over). */
   checkpoint(state: RunState, node: string): Promise<boolean>;

@@ -43,8 +43,7 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
       });
       if (failed) return;
       if (state.failures) { o.log?.(`resumer: the store is reachable again after ${state.failures} failed polls`); state.failures = 0; }
-      // A run without a wake was running when its node died (its lease expired): taken over.
-      await Promise.all(due.map((run) => continueRun(o, run, !run.wake ? { kind: 'takeover' } : run.wake.reason === 'callback' ? { kind: 'timeout' } : { kind: 'wake' }).then(() => { state.resumed++; })));
+      await Promise.all(due.map((run) => continueRun(o, run, deliveryOf(run)).then(() => { state.resumed++; })));
       if (due.length < (o.batch ?? 50)) break;
     }
   };
@@ -53,6 +52,16 @@ export function startResumer(o: ResumerOptions): { stop(): Promise<void>; resume
     get resumed() { return state.resumed; },
     async stop() { state.stopped = true; clearInterval(timer); await state.running; },
   };
+}
+
+/** What a run the resumer claimed is continued with: a run without a wake was running when its node
+ *  died (its lease expired): taken over. One waiting for a callback either timed out or, when its
+ *  token was claimed and the resuming node died before its next checkpoint, continues with the
+ *  callback stored with the claim. */
+function deliveryOf(run: RunState): Delivery {
+  if (!run.wake) return { kind: 'takeover' };
+  if (run.wake.reason !== 'callback') return { kind: 'wake' };
+  return run.callback ? { kind: 'callback', body: run.callback.body } : { kind: 'timeout' };
 }
 
 /** Continues one claimed run and records how it ended (or it is suspended again by the executor). */

@@ -128,6 +128,9 @@ export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | 
   | { kind: 'takeover' };
 
 export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Continuing): Promise<RunResult> {
+  // The claimed callback (kept only for a takeover before this point) is delivered now: a later wait
+  // of the same run must not find it.
+  delete state.callback;
   if (delivery.kind === 'takeover') {
     const i = plan.interfaces.find((x) => x.name === state.iface);
     if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);

@@ -22,14 +22,14 @@ export class LocalBus implements Bus {
 const NOTIFY_LIMIT = 7900;
 
 export class PgBus implements Bus {
-  private readonly listener: pg.Client;
+  private listener: pg.Client | undefined;
   private readonly pool: pg.Pool;
   private readonly table: string;
   private readonly topic: string;
   private closed = false;
+  private down = false;
 
-  private constructor(url: string, schema: string, private readonly deliver: (m: BusMessage) => void, private readonly warn: (m: string) => void) {
-    this.listener = new pg.Client({ connectionString: url });
+  private constructor(private readonly url: string, schema: string, private readonly deliver: (m: BusMessage) => void, private readonly warn: (m: string) => void) {
     this.pool = new pg.Pool({ connectionString: url, max: 2 });
     this.pool.on('error', () => {});
     this.table = `${quoteSchema(schema)}.ws_messages`;
@@ -47,11 +47,38 @@ export class PgBus implements Bus {
     return bus;
   }
 
+  /** The LISTEN connection; when it is lost (the database restarts, the network goes) it is opened
+   *  again with back-off, the loss and the return logged once each. Messages published while it is
+   *  away do not reach this node (ws delivery is at most once). */
   private async listen(): Promise<void> {
-    this.listener.on('notification', (n) => { if (n.channel === this.topic && n.payload) void this.receive(n.payload); });
-    this.listener.on('error', (e) => this.warn(`ws bus: lost the LISTEN connection (${e.message})`));
-    await this.listener.connect();
-    await this.listener.query(`LISTEN ${this.topic}`);
+    const c = new pg.Client({ connectionString: this.url });
+    c.on('notification', (n) => { if (n.channel === this.topic && n.payload) void this.receive(n.payload); });
+    const lost = (e?: Error) => {
+      if (this.listener !== c || this.closed) return;
+      this.listener = undefined;
+      if (!this.down) { this.down = true; this.warn(`ws bus: lost the LISTEN connection (${e?.message ?? 'closed'}); reconnecting`); }
+      c.end().catch(() => {});
+      this.relisten(250);
+    };
+    c.on('error', lost);
+    c.on('end', () => lost());
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${this.topic}`);
+    } catch (e) {
+      c.end().catch(() => {});
+      throw e;
+    }
+    if (this.closed) { await c.end().catch(() => {}); return; }
+    this.listener = c;
+    if (this.down) { this.down = false; this.warn('ws bus: the LISTEN connection is back'); }
+  }
+
+  private relisten(wait: number): void {
+    setTimeout(() => {
+      if (this.closed) return;
+      this.listen().catch(() => this.relisten(Math.min(wait * 2, 2000)));
+    }, wait).unref();
   }
 
   private async receive(payload: string): Promise<void> {
@@ -81,6 +108,6 @@ export class PgBus implements Bus {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([this.listener.end(), this.pool.end()]);
+    await Promise.allSettled([this.listener?.end(), this.pool.end()]);
   }
 }

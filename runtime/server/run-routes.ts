@@ -21,7 +21,7 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
     if (!VALID_TOKEN.test(token)) return reply.code(400).send({ error: { status: 400, message: 'invalid resume token: expected 1 to 512 printable characters' } });
     // Decode first: a malformed body is a 400 and must not spend the token.
     const body = decodeBody(typeof req.body === 'string' ? req.body : '', String(req.headers['content-type'] ?? ''));
-    const claim = await o.store.claimToken(token, new Date(o.services.clock.now()), o.node);
+    const claim = await o.store.claimToken(token, new Date(o.services.clock.now()), o.node, body);
     if (claim.kind === 'unknown') return reply.code(404).send({ error: { status: 404, message: 'unknown resume token' } });
     if (claim.kind === 'expired') return reply.code(410).send({ error: { status: 410, message: 'this wait has timed out' } });
     if (claim.kind === 'resumed') return reply.code(409).send({ error: { status: 409, message: 'this run was already resumed' } });

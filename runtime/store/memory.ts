@@ -53,13 +53,15 @@ export class MemoryStore implements Store {
     return due.map((r) => JSON.parse(r.json) as RunState);
   }
 
-  async claimToken(token: string, now: Date, _node: string): Promise<TokenClaim> {
+  async claimToken(token: string, now: Date, _node: string, body?: unknown): Promise<TokenClaim> {
     const r = this.runs.get(this.tokens.get(token) ?? '');
     if (!r) return { kind: 'unknown' };
     if (r.status !== 'suspended' || (r.wakeAt !== null && r.wakeAt <= now.getTime())) return { kind: tokenRefusal(r.status, r.wakeAt, now.getTime()) };
     r.status = 'running';
     r.wakeAt = null;
-    return { kind: 'claimed', state: JSON.parse(r.json) as RunState };
+    const state = { ...(JSON.parse(r.json) as RunState), callback: { body: body ?? null } };
+    r.json = JSON.stringify(state);
+    return { kind: 'claimed', state };
   }
 
   async saveRun(state: RunState, json?: string | RecordText): Promise<void> {

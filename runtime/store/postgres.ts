@@ -67,11 +67,13 @@ export class PostgresStore implements Store {
     return rows.sort((a, b) => at(a) - at(b)).map((r) => r.state as RunState);
   }
 
-  async claimToken(token: string, now: Date, node: string): Promise<TokenClaim> {
-    // Clearing wake_at marks "resumed by its callback" (see tokenRefusal).
+  async claimToken(token: string, now: Date, node: string, body?: unknown): Promise<TokenClaim> {
+    // Clearing wake_at marks "resumed by its callback" (see tokenRefusal). The callback's body is
+    // stored with the claim (RunState.callback): a takeover continues with it.
     const { rows } = await this.pool.query(
-      `UPDATE ${this.s}.runs SET status = 'running', wake_at = NULL, claimed_by = $3, claimed_at = $2, lease_until = $2::timestamptz + $4::interval, updated_at = now()
-       WHERE token = $1 AND status = 'suspended' AND (wake_at IS NULL OR wake_at > $2) RETURNING state`, [token, now, node, this.lease]);
+      `UPDATE ${this.s}.runs SET status = 'running', wake_at = NULL, claimed_by = $3, claimed_at = $2, lease_until = $2::timestamptz + $4::interval, updated_at = now(),
+         state = (state::jsonb || jsonb_build_object('callback', jsonb_build_object('body', $5::jsonb)))::json
+       WHERE token = $1 AND status = 'suspended' AND (wake_at IS NULL OR wake_at > $2) RETURNING state`, [token, now, node, this.lease, JSON.stringify(body ?? null)]);
     if (rows.length) return { kind: 'claimed', state: rows[0].state as RunState };
     const r = await this.pool.query(`SELECT status, wake_at FROM ${this.s}.runs WHERE token = $1`, [token]);
     if (!r.rows.length) return { kind: 'unknown' };

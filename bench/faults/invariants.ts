@@ -1,0 +1,127 @@
+// What must hold after the load and the faults, checked from the independent ledger (each side effect
+// with its request id and action) and the store: every accepted run completed, nothing ran twice but
+// what a fault cut in flight, no run held past its lease, each tick and each callback once, every ws
+// publish reached the subscribers that were there for it, and no node crashed.
+import pg from 'pg';
+import type { Ledger } from './ledger.ts';
+import type { Load, Sent } from './load.ts';
+import { alarmingLines, type Node } from './nodes.ts';
+import type { FaultWindow } from './run.ts';
+
+export interface Invariants {
+  /** Accepted by a client (2xx/202) and never completed. Must be empty. */
+  lost: string[];
+  /** Side effects recorded twice where no fault was in flight. Must be empty. */
+  duplicated: string[];
+  /** Side effects recorded twice with a kill, pause or outage in flight (documented: counted). */
+  duplicatedByFaults: string[];
+  /** Runs still `running` past their lease, or suspended past their wake time, after the drain. */
+  stuck: string[];
+  /** Minutes with more than one schedule tick, or ticks the ledger and the store disagree on. */
+  ticks: string[];
+  /** Accepted ws publishes a subscriber present throughout missed, outside any fault window. */
+  wsMissed: string[];
+  /** ... and inside one (reported, not a violation), by the kind of fault. */
+  wsMissedInFaults: number;
+  wsMissedByFault: Record<string, number>;
+  /** MQTT publishes the broker accepted while no node could be subscribed (just after its restart). */
+  mqttInBrokerGap: number;
+  crashes: string[];
+  ok: boolean;
+}
+
+const WS_GRACE_MS = 3000;
+
+export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: Node[]; windows: FaultWindow[]; db: { url: string; schema: string }; drainMs: number; leaseMs: number }): Promise<Invariants> {
+  const { load, ledger, windows } = c;
+  const accepted = (s: Sent) => typeof s.status === 'number' && s.status >= 200 && s.status < 300;
+  const effectsOf = (id: string, action: string) => ledger.effects.filter((e) => e.id === id && e.action === action);
+  const brokerGap = (at: number) => windows.some((w) => w.kind === 'broker' && at >= w.from && at <= w.to + 3000);
+  // What each accepted request must have caused once.
+  const expected: Array<{ s: Sent; action: string }> = [];
+  let mqttInBrokerGap = 0;
+  for (const s of load.sent.filter(accepted)) {
+    if (s.kind === 'order') expected.push({ s, action: 'Charge' });
+    else if (s.kind === 'slow') expected.push({ s, action: 'Finish' });
+    else if (s.kind === 'approve' && load.resumed.has(s.id)) expected.push({ s, action: 'Approved' });
+    else if (s.kind === 'mqtt') { if (brokerGap(s.at)) mqttInBrokerGap++; else expected.push({ s, action: 'Record' }); }
+  }
+  // Accepted durable runs get the drain to finish.
+  const end = Date.now() + c.drainMs;
+  const missing = () => expected.filter((x) => effectsOf(x.s.id, x.action).length === 0);
+  while (missing().length && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+  const lost = missing().map((x) => `${x.s.kind} ${x.s.id} (${x.action}, accepted ${x.s.status} by ${x.s.node})`);
+
+  // Duplicates: an effect recorded twice is documented when a kill, pause, store outage or hang was in
+  // flight between the first one's start (its action began up to a few seconds before) and the second.
+  const seen = new Map<string, number[]>();
+  for (const e of ledger.effects) {
+    const k = `${e.id}\u0000${e.action}`;
+    seen.set(k, [...(seen.get(k) ?? []), e.at]);
+  }
+  const duplicated: string[] = [];
+  const duplicatedByFaults: string[] = [];
+  for (const [k, ats] of seen) {
+    if (ats.length < 2) continue;
+    const [id, action] = k.split('\u0000');
+    const first = Math.min(...ats); const last = Math.max(...ats);
+    const cut = windows.some((w) => w.kind !== 'broker' && w.from <= last && w.to + c.leaseMs >= first - 5000);
+    (cut ? duplicatedByFaults : duplicated).push(`${action} of ${id} x${ats.length}`);
+  }
+
+  // The store after the drain: nothing held past its lease, nothing suspended past its wake.
+  const stuck: string[] = [];
+  let claimedTicks = 0;
+  const client = new pg.Client({ connectionString: c.db.url });
+  await client.connect();
+  try {
+    const s = `"${c.db.schema}"`;
+    const held = await client.query(`SELECT id, iface FROM ${s}.runs WHERE status = 'running' AND lease_until < now() - interval '1 second'`);
+    for (const r of held.rows) stuck.push(`${r.iface} ${r.id} running past its lease`);
+    const late = await client.query(`SELECT id, iface FROM ${s}.runs WHERE status = 'suspended' AND wake_at < now() - interval '5 seconds'`);
+    for (const r of late.rows) stuck.push(`${r.iface} ${r.id} suspended past its wake time`);
+    // Where a lost run ended, as the store has it (the request id is in its recorded request).
+    for (let n = 0; n < lost.length; n++) {
+      const id = /^\S+ (\S+)/.exec(lost[n]!)?.[1];
+      const r = id ? await client.query(`SELECT status, state->'response' AS response, left(state::text, 4000) AS full FROM ${s}.runs WHERE state::text LIKE $1 LIMIT 1`, [`%${id}"%`]) : undefined;
+      const row = r?.rows[0];
+      lost[n] += row ? `: the store has it ${row.status}${process.env.PW_FAULTS_DEBUG ? ` ${row.full}` : row.response ? ` ${JSON.stringify(row.response).slice(0, 300)}` : ''}` : ': not in the store';
+    }
+    // Ticks: one per minute in the ledger, and as many as the store's claims of the schedule.
+    const claimed = await client.query(`SELECT count(*)::int AS n FROM ${s}.ticks WHERE schedule LIKE '%tick'`);
+    claimedTicks = claimed.rows[0].n as number;
+  } finally {
+    await client.end();
+  }
+  const ticks: string[] = [];
+  const perMinute = new Map<number, number>();
+  for (const t of ledger.ticks) perMinute.set(Math.floor(t / 60_000), (perMinute.get(Math.floor(t / 60_000)) ?? 0) + 1);
+  for (const [m, n] of perMinute) if (n > 1) ticks.push(`minute ${new Date(m * 60_000).toISOString()} ticked ${n} times`);
+  if (claimedTicks !== ledger.ticks.length) ticks.push(`the store claimed ${claimedTicks} ticks, the ledger saw ${ledger.ticks.length}`);
+
+  // ws: a publish accepted at `at` is owed to every subscriber subscribed from before it until the
+  // grace after it; outside any fault window a miss is a violation.
+  const wsMissed: string[] = [];
+  let wsMissedInFaults = 0;
+  const wsMissedByFault: Record<string, number> = {};
+  for (const s of load.sent.filter((x) => x.kind === 'announce' && accepted(x))) {
+    for (const sub of load.subscribers) {
+      const there = sub.windows.some(([a, b]) => a < s.at - 200 && b > s.at + WS_GRACE_MS) || (sub.since !== undefined && sub.since < s.at - 200);
+      if (!there || sub.got.has(s.id)) continue;
+      // Only a fault that can touch this delivery excuses a miss: the store (the bus between nodes is
+      // Postgres), or a kill or pause of the publishing or the subscribed node.
+      const touches = (w: FaultWindow) => w.kind === 'store' || ((w.kind === 'kill' || w.kind === 'pause') && (w.node === s.node || w.node === sub.node));
+      const fault = windows.find((w) => touches(w) && w.from - 500 <= s.at + WS_GRACE_MS && s.at <= w.to + (w.recoveredMs ?? 0) + WS_GRACE_MS);
+      if (fault) { wsMissedInFaults++; const k = `${fault.kind}${fault.node ? ` ${fault.node}` : ''} via ${s.node} to ${sub.node}`; wsMissedByFault[k] = (wsMissedByFault[k] ?? 0) + 1; } else wsMissed.push(`${s.id} (published via ${s.node}) missed by the subscriber on ${sub.node}`);
+    }
+  }
+
+  const crashes = c.nodes.flatMap((n) => [...n.crashes, ...alarming(n)]);
+  const inv = { lost, duplicated, duplicatedByFaults, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, ok: false };
+  inv.ok = !lost.length && !duplicated.length && !stuck.length && !ticks.length && !wsMissed.length && !crashes.length;
+  return inv;
+}
+
+function alarming(n: Node): string[] {
+  return alarmingLines(n).map((l) => `${n.name}: ${l.slice(0, 300)}`);
+}

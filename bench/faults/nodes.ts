@@ -1,0 +1,89 @@
+// The harness's server nodes: one compiled bundle (`pipewright compile`), started as separate
+// `node server.mjs` processes on fixed ports, so a node killed and started again keeps its address.
+// Every process started here is stopped by its pid.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+export interface Node {
+  name: string;
+  url: string;
+  port: number;
+  child?: ChildProcess;
+  /** Exits the harness did not ask for (a crash). */
+  crashes: string[];
+  logFile: string;
+  stopped: boolean;
+}
+
+export function compileBundle(dir: string, configText: string): string {
+  const file = join(dir, 'faults.yaml');
+  writeFileSync(file, configText);
+  const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out')], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`compile failed: ${r.stderr}`);
+  return join(dir, 'out', 'faults', 'server.mjs');
+}
+
+export const freePort = () => new Promise<number>((ok) => {
+  const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => ok(p)); });
+});
+
+export async function makeNode(name: string, dir: string): Promise<Node> {
+  const port = await freePort();
+  return { name, port, url: `http://127.0.0.1:${port}`, crashes: [], logFile: join(dir, `${name}.log`), stopped: false };
+}
+
+export async function startNode(n: Node, server: string, env: Record<string, string>): Promise<void> {
+  const log = createWriteStream(n.logFile, { flags: 'a' });
+  const child = spawn(process.execPath, [server, '--port', String(n.port), '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  n.child = child;
+  n.stopped = false;
+  child.once('exit', (code, signal) => {
+    if (n.child === child && !n.stopped) n.crashes.push(`${n.name} exited unasked (${signal ?? code})`);
+  });
+  const end = Date.now() + 30_000;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) throw new Error(`${n.name} exited at start: ${readFileSync(n.logFile, 'utf8').slice(-2000)}`);
+    try { if ((await fetch(`${n.url}/_ap/health`)).ok) return; } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${n.name} did not start in 30 s`);
+}
+
+/** SIGKILL, as a machine losing power: no drain, no last checkpoint. */
+export async function killNode(n: Node): Promise<void> {
+  const c = n.child;
+  if (!c || c.exitCode !== null || c.signalCode !== null) return;
+  n.stopped = true;
+  const gone = new Promise((r) => c.once('exit', r));
+  c.kill('SIGKILL');
+  await gone;
+}
+
+export function pauseNode(n: Node): void { n.child?.kill('SIGSTOP'); }
+export function resumeNode(n: Node): void { n.child?.kill('SIGCONT'); }
+
+export async function stopAll(nodes: Node[]): Promise<void> {
+  await Promise.all(nodes.map(async (n) => { resumeNode(n); await killNode(n); }));
+}
+
+/** Resident memory (KiB) and open file descriptors of a live node, from /proc. */
+export function sample(n: Node): { rssKb: number; fds: number } | undefined {
+  const pid = n.child?.pid;
+  if (!pid || n.child?.exitCode !== null) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { rssKb, fds: readdirSync(`/proc/${pid}/fd`).length };
+  } catch { return undefined; }
+}
+
+/** Lines of a node's log that say a process-level failure (never expected, whatever the faults). */
+export function alarmingLines(n: Node): string[] {
+  let text = '';
+  try { text = readFileSync(n.logFile, 'utf8'); } catch { return []; }
+  return text.split('\n').filter((l) => /unhandled ?rejection|uncaught ?exception|"level":(60|"fatal")|FATAL|Segmentation|heap out of memory/i.test(l));
+}
