@@ -7,6 +7,11 @@ import type { Pool, PoolClient } from 'pg';
  *  one-key and two-key locks, each key a hashtext); rolled back when it throws. */
 export async function underLock<T>(pool: Pool, lock: string[], work: (c: PoolClient) => Promise<T>): Promise<T> {
   const c = await pool.connect();
+  // A checked-out client whose connection dies emits 'error' (pg emits it even when a query also
+  // fails); with no listener that would end the process. The failure reaches us through the query.
+  let broken: Error | undefined;
+  const onError = (e: Error) => { broken = e; };
+  c.on('error', onError);
   try {
     await c.query('BEGIN');
     await c.query(`SELECT pg_advisory_xact_lock(${lock.map((_, i) => `hashtext($${i + 1})`).join(', ')})`, lock);
@@ -17,7 +22,9 @@ export async function underLock<T>(pool: Pool, lock: string[], work: (c: PoolCli
     await c.query('ROLLBACK').catch(() => {});
     throw e;
   } finally {
-    c.release();
+    c.off('error', onError);
+    // A broken connection is destroyed, not returned to the pool.
+    c.release(broken);
   }
 }
 

@@ -11,6 +11,8 @@ import { startSchedules } from '../../runtime/schedule/scheduler.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
+import pg from 'pg';
+import { underLock } from '../../runtime/store/pg-create.ts';
 import { pgProxy, type PgProxy } from '../support/pg-proxy.ts';
 import { dropSchema, schemaName, serveDurable, until } from './helpers.ts';
 
@@ -128,4 +130,25 @@ interfaces:
       await node.stop();
     }
   }, 30_000);
+
+  it('a connection lost inside a locked transaction (a migration at start) fails that work, not the process', async () => {
+    // Found by the fault harness: a node starting during an outage ended with an unhandled 'error'.
+    const pool = new pg.Pool({ connectionString: proxy.url(), max: 1 });
+    pool.on('error', () => {});
+    try {
+      const work = underLock(pool, ['outage-test'], async (c) => {
+        await c.query('SELECT 1');
+        await proxy.cut();
+        await new Promise((res) => setTimeout(res, 200));
+        await c.query('SELECT 1');
+      });
+      await expect(work).rejects.toThrow();
+      await proxy.restore();
+      // The broken client was not returned to the pool: the next work gets a fresh connection.
+      expect(await underLock(pool, ['outage-test'], async (c) => (await c.query('SELECT 2 AS n')).rows[0].n)).toBe(2);
+    } finally {
+      await proxy.restore();
+      await pool.end();
+    }
+  });
 });

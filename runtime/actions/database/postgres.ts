@@ -37,7 +37,13 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
 
   const acquire = async () => {
     const c = await pool.connect();
-    return { conn: c, release: () => c.release(), destroy: () => c.release(new Error('abandoned')) };
+    // pg emits 'error' on a checked-out client whose connection dies (as well as failing its query):
+    // without a listener that would end the process. The query's own failure says what happened.
+    let broken: Error | undefined;
+    const onError = (e: Error) => { broken = e; };
+    c.on('error', onError);
+    const done = (e?: Error) => { c.off('error', onError); c.release(e ?? broken); };
+    return { conn: c, release: () => done(), destroy: () => done(new Error('abandoned')) };
   };
   const query = (text: string, params: readonly unknown[], o: QueryOptions) =>
     withConnection(db, where, o.signal, acquire, onConnectFailure, classify, async (client) => {
