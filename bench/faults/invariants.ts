@@ -11,6 +11,9 @@ import type { FaultWindow } from './run.ts';
 export interface Invariants {
   /** Accepted by a client (2xx/202) and never completed. Must be empty. */
   lost: string[];
+  /** Accepted, then ended failed by the rules (an upstream that kept failing through every retry): a
+   *  finished run, not a lost one. Reported with the store's answer. */
+  failed: string[];
   /** Side effects recorded twice where no fault was in flight. Must be empty. */
   duplicated: string[];
   /** Side effects recorded twice with a kill, pause or outage in flight (documented: counted). */
@@ -71,6 +74,7 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
 
   // The store after the drain: nothing held past its lease, nothing suspended past its wake.
   const stuck: string[] = [];
+  const failed: string[] = [];
   let claimedTicks = 0;
   const client = new pg.Client({ connectionString: c.db.url });
   await client.connect();
@@ -81,11 +85,14 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
     const late = await client.query(`SELECT id, iface FROM ${s}.runs WHERE status = 'suspended' AND wake_at < now() - interval '5 seconds'`);
     for (const r of late.rows) stuck.push(`${r.iface} ${r.id} suspended past its wake time`);
     // Where a lost run ended, as the store has it (the request id is in its recorded request).
-    for (let n = 0; n < lost.length; n++) {
-      const id = /^\S+ (\S+)/.exec(lost[n]!)?.[1];
+    for (const entry of lost.splice(0)) {
+      const id = /^\S+ (\S+)/.exec(entry)?.[1];
       const r = id ? await client.query(`SELECT status, state->'response' AS response, left(state::text, 4000) AS full FROM ${s}.runs WHERE state::text LIKE $1 LIMIT 1`, [`%${id}"%`]) : undefined;
       const row = r?.rows[0];
-      lost[n] += row ? `: the store has it ${row.status}${process.env.PW_FAULTS_DEBUG ? ` ${row.full}` : row.response ? ` ${JSON.stringify(row.response).slice(0, 300)}` : ''}` : ': not in the store';
+      const said = row ? `: the store has it ${row.status}${process.env.PW_FAULTS_DEBUG ? ` ${row.full}` : row.response ? ` ${JSON.stringify(row.response).slice(0, 300)}` : ''}` : ': not in the store';
+      // A run the rules ended as failed after every attempt is finished; one that never ended is lost.
+      const steps = row?.full && row.status === 'failed' ? String(row.full) : '';
+      (steps && !/no callback arrived before the wait's timeout|the run crashed/.test(steps) ? failed : lost).push(entry + said);
     }
     // Ticks: one per minute in the ledger, and as many as the store's claims of the schedule.
     const claimed = await client.query(`SELECT count(*)::int AS n FROM ${s}.ticks WHERE schedule LIKE '%tick'`);
@@ -117,7 +124,7 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
   }
 
   const crashes = c.nodes.flatMap((n) => [...n.crashes, ...alarming(n)]);
-  const inv = { lost, duplicated, duplicatedByFaults, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, ok: false };
+  const inv = { lost, failed, duplicated, duplicatedByFaults, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, ok: false };
   inv.ok = !lost.length && !duplicated.length && !stuck.length && !ticks.length && !wsMissed.length && !crashes.length;
   return inv;
 }
