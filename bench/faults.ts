@@ -31,7 +31,7 @@ function table(title: string, r: FaultsReport): string {
     for (const w of [...r.windows].sort((x, y) => x.from - y.from)) lines.push(`| ${w.kind} | ${w.node ?? '-'} | ${w.to - w.from} | ${w.recoveredMs ?? '-'} |`);
   }
   const i = r.invariants;
-  lines.push('', `invariants ${i.ok ? 'held' : 'VIOLATED'}: lost ${i.lost.length} (failed by the rules after being accepted: ${i.failed.length}), duplicated ${i.duplicated.length} (+${i.duplicatedByFaults.length} cut in flight by a fault), stuck ${i.stuck.length}, tick problems ${i.ticks.length}, ws missed ${i.wsMissed.length} (+${i.wsMissedInFaults} inside fault windows), MQTT publishes in the broker's restart gap ${i.mqttInBrokerGap}, crashes ${i.crashes.length}`);
+  lines.push('', `invariants ${i.ok ? 'held' : 'VIOLATED'}: lost ${i.lost.length} (failed by the rules after being accepted: ${i.failed.length}), duplicated ${i.duplicated.length} (+${i.duplicatedByFaults.length} cut in flight by a fault), stuck ${i.stuck.length}, tick problems ${i.ticks.length}, ws missed ${i.wsMissed.length} (+${i.wsMissedInFaults} inside fault windows), MQTT publishes in the broker's restart gap ${i.mqttInBrokerGap}, MQTT runs lost with their node ${i.mqttLostAtKill.length}, crashes ${i.crashes.length}`);
   for (const x of [...i.lost, ...i.duplicated, ...i.stuck, ...i.ticks, ...i.wsMissed, ...i.crashes].slice(0, 20)) lines.push(`- ${x}`);
   lines.push('', `memory (RSS KiB start → end): ${f.memory.map((m) => `${m.node} ${m.startKb} → ${m.endKb}`).join(', ')}`);
   return lines.join('\n');

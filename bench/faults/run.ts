@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { FAULTS_CONFIG } from './config.ts';
 import { startLedger, type Ledger } from './ledger.ts';
@@ -176,13 +177,30 @@ async function apply(f: Fault, c: Ctx): Promise<FaultWindow> {
       await sleep(f.forMs);
       await c.broker.start();
       const to = Date.now();
-      return { kind: f.kind, from, to };
+      // Recovered when a publish triggers a run again (the nodes reconnected and resubscribed).
+      const probe = await mqtt.connectAsync(c.broker.url, { protocolVersion: 5, reconnectPeriod: 0 });
+      let n = 0;
+      const recovered = await until(async () => {
+        const id = `probe-${to}-${n++}`;
+        await probe.publishAsync(`dev/sensor/faults/${id}`, JSON.stringify({ id }), { qos: 1 });
+        await sleep(100);
+        return c.ledger.effects.some((e) => e.id.startsWith(`probe-${to}-`)) || undefined;
+      }, 30_000).then(() => Date.now() - to, () => undefined);
+      await probe.endAsync(true);
+      return { kind: f.kind, from, to, ...(recovered !== undefined ? { recoveredMs: recovered } : {}) };
     }
     case 'hang': {
       c.ledger.hang(true);
       await sleep(f.forMs);
       c.ledger.hang(false);
-      return { kind: f.kind, from, to: Date.now() };
+      const to = Date.now();
+      // Recovered when a call to the upstream is answered again.
+      const recovered = await until(async () => {
+        const live = c.nodes.find((x) => !x.stopped && !c.load.paused.has(x.name));
+        const r = live ? await fetch(`${live.url}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `probe-${to}` }) }).then((x) => x.status, () => 0) : 0;
+        return r === 200 || undefined;
+      }, 30_000).then(() => Date.now() - to, () => undefined);
+      return { kind: f.kind, from, to, ...(recovered !== undefined ? { recoveredMs: recovered } : {}) };
     }
   }
 }
