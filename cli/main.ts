@@ -2,9 +2,12 @@
 // and the runtime through runtime/index.ts, nothing deeper.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { err } from './output.ts';
 
 const USAGE = `usage:
+  pipewright init [dir]
+  pipewright --version
   pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]
   pipewright compile <config.yaml>... [--out DIR] [--no-bundle]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
@@ -21,6 +24,7 @@ const OPTIONS = {
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${version()}\n`); return 0; }
   let parsed;
   try { parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
   const { values: o, positionals: files } = parsed;
@@ -38,4 +42,9 @@ export async function main(argv: string[]): Promise<number> {
     case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;
   }
+}
+
+/** The package's version: its package.json, found by the package's own name (a checkout and an installed package alike). */
+function version(): string {
+  return (createRequire(import.meta.url)('pipewright/package.json') as { version: string }).version;
 }

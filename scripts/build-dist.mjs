@@ -5,10 +5,11 @@
 // with --types (`npm pack`, `npm publish`: the package ships dist/, never the sources).
 // bin/pipewright.mjs runs dist/ when it is at least as new as the sources.
 //   --types     also the .d.ts declarations of pipewright/runtime (tsc, a devDependency), beside the .js
-//   --if-stale  nothing when dist/ is current (prepare runs right after prepack on `npm pack`)
+//   --if-stale  nothing when dist/ is current, with its declarations if --types is asked too (prepare
+//               runs right after prepack on `npm pack`; a second `npm pack` of the same sources builds nothing)
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,8 @@ function files(dir) {
 }
 
 const args = process.argv.slice(2);
-if (args.includes('--if-stale') && distIsCurrent(root)) process.exit(0);
+const typesAsked = args.includes('--types');
+if (args.includes('--if-stale') && distIsCurrent(root) && (!typesAsked || existsSync(join(dist, 'runtime', 'index.d.ts')))) process.exit(0);
 
 const all = DIRS.flatMap((d) => files(join(root, d)));
 const sources = all.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
@@ -62,7 +64,7 @@ for (const f of assets) {
   const a = withKeywords(STANDALONE_OPTIONS);
   writeFileSync(join(dist, 'compiler', 'schema', STANDALONE_FILE), standaloneCode(a, a.compile(configSchema)));
 }
-if (args.includes('--types')) writeTypes();
+if (typesAsked) writeTypes();
 // Written last: its time is what "dist is up to date" is measured against.
 writeFileSync(join(dist, '.built'), `${new Date().toISOString()}\n`);
 process.stderr.write(`pipewright: built dist/ (${sources.length} modules) in ${Math.round(performance.now() - t0)} ms\n`);
