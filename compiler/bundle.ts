@@ -1,6 +1,6 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { slimPlugin, type RuntimeTree } from './bundle/slim.ts';
@@ -18,22 +18,29 @@ const fromDist = import.meta.url.endsWith('.js');
 const root = fileURLToPath(new URL(fromDist ? '../../' : '../', import.meta.url));
 export const runtimeTree: RuntimeTree = { dir: join(root, fromDist ? 'dist/runtime' : 'runtime'), ext: fromDist ? '.js' : '.ts' };
 
-/** `outFile` (server.mjs: bundle/loader.ts) and beside it V8's code cache of it (`outFile`.cache),
+/** `outFile` (server.mjs: bundle/loader.ts) serving the plans of `moduleFiles` (one config, or several
+ *  as one service: `compile --one-server`), and beside it V8's code cache of it (`outFile`.cache),
  *  unless `codeCache` is false. Returns esbuild's metafile: which inputs the bundle holds. */
-export async function bundleServer(moduleFile: string, outFile: string, o: { codeCache?: boolean } = {}): Promise<Metafile> {
-  const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([plan]);\nexport const warm = () => warmUp([plan]);\n`;
-  const { text, metafile } = await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true);
+export async function bundleServer(moduleFiles: string | string[], outFile: string, o: { codeCache?: boolean } = {}): Promise<Metafile> {
+  const files = typeof moduleFiles === 'string' ? [moduleFiles] : moduleFiles;
+  const plans = files.map((_, i) => `p${i}`).join(', ');
+  const entry = `${importPlans(files, dirname(outFile))}import { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([${plans}]);\nexport const warm = () => warmUp([${plans}]);\n`;
+  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true);
   writeFileSync(outFile, serverFile(text));
   if (o.codeCache !== false) await writeCodeCache(outFile);
   return metafile;
+}
+
+/** `import { plan as p<i> }` of each module, by its path from `dir` (where the entry resolves). */
+function importPlans(moduleFiles: string[], dir: string): string {
+  return moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${relative(dir, f).split(sep).join('/')}`)};\n`).join('');
 }
 
 /** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
  *  like a server (only what the configs use) but not minified, so stack traces stay readable.
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
-  const imports = moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${basename(f)}`)};\n`).join('');
-  const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
+  const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
   writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false)).text);
 }
 
