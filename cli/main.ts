@@ -2,7 +2,6 @@
 // and the runtime through runtime/index.ts, nothing deeper.
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { err } from './output.ts';
 
 const USAGE = `usage:
@@ -24,7 +23,7 @@ const OPTIONS = {
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${version()}\n`); return 0; }
+  if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${(await import('./version.ts')).version()}\n`); return 0; }
   let parsed;
   try { parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
   const { values: o, positionals: files } = parsed;
@@ -32,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     // Each command loads what it uses when it runs: check and compile never load the whole runtime,
     // and serve's own process loads no compiler (cli/serve.ts compiles in another process).
+    case 'init': return files.length > 1 ? (err(USAGE), 2) : (await import('./init.ts')).init(files[0] ?? '.');
     case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;
@@ -42,9 +42,4 @@ export async function main(argv: string[]): Promise<number> {
     case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;
   }
-}
-
-/** The package's version: its package.json, found by the package's own name (a checkout and an installed package alike). */
-function version(): string {
-  return (createRequire(import.meta.url)('pipewright/package.json') as { version: string }).version;
 }
