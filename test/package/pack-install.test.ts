@@ -2,8 +2,9 @@
 // the declarations) from a copy of the checkout, so this checkout's dist/ is never rebuilt under
 // other tests; the tarball installed into an empty folder with no registry (`npm ci --offline`
 // against the tarballs in npm's cache, every proxy a closed port); then the installed CLI checks,
-// serves and compiles the quickstart with no TypeScript loader, and a compiled module type-checks
-// against the package's declarations. One pack and one install for every assertion.
+// serves and compiles the quickstart with no TypeScript loader (the compiled module type-checks
+// against the package's declarations), and starts a project with `init` whose `test` passes (a
+// generated module run through bin/dist-hooks.mjs). One pack and one install for every assertion.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +85,8 @@ describe('the packed package', () => {
   });
 });
 
-describe('the installed CLI, with no registry and no tsx', () => {
+// Each starts the installed CLI (and compile a code-cache process): a limit for a loaded machine, not a speed check.
+describe('the installed CLI, with no registry and no tsx', { timeout: 120_000 }, () => {
   it('prints its version', () => {
     const r = installed('--version');
     expect(r.stdout).toBe(`${pkg.version}\n`);
@@ -100,6 +102,14 @@ describe('the installed CLI, with no registry and no tsx', () => {
     const url = await listening([join(app, 'node_modules/.bin/pipewright'), 'serve', 'quickstart.yaml', '--port', '0']);
     const res = await fetch(`${url}/hello?name=Ada`);
     expect(await res.json()).toEqual({ message: 'Hello, Ada!' });
+  });
+
+  it('starts a project with init whose test passes, its modeline naming the installed schema', () => {
+    expect(installed('init', 'demo').status).toBe(0);
+    const t = spawnSync(process.execPath, [join(app, 'node_modules/.bin/pipewright'), 'test', 'api.yaml'], { cwd: join(app, 'demo'), encoding: 'utf8' });
+    expect(t.stdout, t.stderr).toBe('1 passed, 0 failed\n');
+    const schema = /\$schema=\.\/(\S+)/.exec(readFileSync(join(app, 'demo/api.yaml'), 'utf8'))![1]!;
+    expect(JSON.parse(readFileSync(join(app, schema), 'utf8')).$id).toMatch(/config\.schema\.json$/);
   });
 
   it('compiles it to a server that answers and a module that type-checks against the declarations', async () => {
