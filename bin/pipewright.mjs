@@ -24,7 +24,9 @@ if (useDist()) {
   ({ main } = await import('../dist/cli/main.js'));
 } else if (!existsSync(new URL('../cli/main.ts', import.meta.url))) {
   // An installed package ships dist/ only: without it there is nothing to run.
-  process.stderr.write('pipewright: dist/ is missing from this package (reinstall it, or run `npm run build` in a checkout)\n');
+  process.stderr.write(argv[0] === 'gen-types'
+    ? 'pipewright: gen-types rewrites the TypeScript sources: run it in a checkout\n'
+    : 'pipewright: dist/ is missing from this package (reinstall it, or run `npm run build` in a checkout)\n');
   process.exit(1);
 } else {
   (await import('tsx/esm/api')).register();

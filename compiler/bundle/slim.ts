@@ -55,11 +55,11 @@ export function packageStubs(uses: RuntimeUses): Map<string, string> {
 
 export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
   const runtimeDir = tree.dir;
-  const file = (...parts: string[]) => join(runtimeDir, ...parts) + tree.ext;
-  const registry = file('transforms', 'index');
-  const jqEngine = file('jq', 'engine');
-  const typesFile = file('transforms', 'types');
-  const jqErrors = file('jq', 'errors');
+  const runtimeFile = (...parts: string[]) => join(runtimeDir, ...parts) + tree.ext;
+  const registry = runtimeFile('transforms', 'index');
+  const jqEngine = runtimeFile('jq', 'engine');
+  const typesFile = runtimeFile('transforms', 'types');
+  const jqErrors = runtimeFile('jq', 'errors');
   return {
     name: 'pipewright-slim',
     setup(b) {
@@ -82,17 +82,17 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
       });
       // Surfaces a config does not use, with their libraries (MCP SDK, ws, aedes, mqtt, prom-client).
       const surfaces: Array<[file: string, used: boolean, stub: string]> = [
-        [file('mcp', 'routes'), uses.mcp, 'export function registerMcpRoutes() {}'],
-        [file('realtime', 'index'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
-        [file('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
-        [file('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
-        [file('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],
-        [file('actions', 'database', 'mysql'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
+        [runtimeFile('mcp', 'routes'), uses.mcp, 'export function registerMcpRoutes() {}'],
+        [runtimeFile('realtime', 'index'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
+        [runtimeFile('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
+        [runtimeFile('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
+        [runtimeFile('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],
+        [runtimeFile('actions', 'database', 'mysql'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
       // Action kinds the plan never names, with their libraries (the http kind's undici, csv and xml
       // codecs; the agent's MCP client, SQL drivers, ssh2, nodemailer, aws4...).
-      const kindsFile = file('actions', 'index');
+      const kindsFile = runtimeFile('actions', 'index');
       const kindOf = new Map(Object.entries(KINDS).map(([kind, [path, name]]) => [path + tree.ext, [kind, name] as const]));
       b.onResolve({ filter: /\.[jt]s$/ }, (a) => {
         const kind = a.importer === kindsFile ? kindOf.get(a.path) : undefined;
