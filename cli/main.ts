@@ -31,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     // Each command loads what it uses when it runs: check and compile never load the whole runtime,
     // and serve's own process loads no compiler (cli/serve.ts compiles in another process).
-    case 'init': return files.length > 1 ? (err(USAGE), 2) : (await import('./init.ts')).init(files[0] ?? '.');
+    // init takes a folder and no option (one given would be ignored).
+    case 'init': return files.length > 1 || Object.keys(o).length ? (err(USAGE), 2) : (await import('./init.ts')).init(files[0] ?? '.');
     case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;

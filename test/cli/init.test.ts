@@ -3,7 +3,7 @@
 // the schema where the installed package has it; the CI workflow checks, tests, compiles and keeps
 // the server; a second init never writes over the first.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +51,13 @@ describe('pipewright init', { timeout: 120_000 }, () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^nothing written: .*api\.yaml.* already exist/);
     expect(readFileSync(join(demo, 'api.yaml'), 'utf8')).toBe(before);
+  });
+
+  it('takes no option (one would be ignored): usage, exit 2, nothing written', () => {
+    const other = join(demo, '..', 'other');
+    const r = cli(['init', other, '--out', 'x']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^usage:/);
+    expect(existsSync(other)).toBe(false);
   });
 });
