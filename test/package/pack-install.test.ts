@@ -58,7 +58,11 @@ beforeAll(() => {
   writeFileSync(join(app, 'package-lock.json'), JSON.stringify(offlineLock(join(repo, 'package-lock.json'), tarball, tgzPkg)));
   const cache = process.env.npm_config_cache ?? run('npm', ['config', 'get', 'cache'], app).trim();
   const closed = 'http://127.0.0.1:9';
-  run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', cache, '--proxy', closed, '--https-proxy', closed], app);
+  try {
+    run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--cache', cache, '--proxy', closed, '--https-proxy', closed], app);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}\nENOTCACHED means npm's cache (${cache}) lacks a tarball of the project's lock: \`npm ci\` in the checkout fills it, or set npm_config_cache to the cache it used`);
+  }
   // Whatever the dependencies say, nothing at run time may need a TypeScript loader.
   rmSync(join(app, 'node_modules/tsx'), { recursive: true, force: true });
   cpSync(join(repo, 'fixtures/quickstart.yaml'), join(app, 'quickstart.yaml'));
