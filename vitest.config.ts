@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Generated modules import the package's runtime; in the checkout that is the sources (the
+  // package's export is the built dist/, which a checkout may not have).
+  resolve: { alias: { 'pipewright/runtime': fileURLToPath(new URL('./runtime/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -3,6 +3,7 @@
 // at least as new as every TypeScript source, so an edited source is never shadowed by an old
 // build; otherwise (or with PIPEWRIGHT_FROM_SOURCE=1) the TypeScript sources through tsx's loader.
 import { distIsCurrent } from './dist-current.mjs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -21,6 +22,12 @@ if (useDist()) {
   // Generated modules are TypeScript: only the commands that import one need the hooks.
   if (['run', 'test'].includes(argv[0] ?? '')) (await import('node:module')).register('./dist-hooks.mjs', import.meta.url);
   ({ main } = await import('../dist/cli/main.js'));
+} else if (!existsSync(new URL('../cli/main.ts', import.meta.url))) {
+  // An installed package ships dist/ only: without it there is nothing to run.
+  process.stderr.write(argv[0] === 'gen-types'
+    ? 'pipewright: gen-types rewrites the TypeScript sources: run it in a checkout\n'
+    : 'pipewright: dist/ is missing from this package (reinstall it, or run `npm run build` in a checkout)\n');
+  process.exit(1);
 } else {
   (await import('tsx/esm/api')).register();
   ({ main } = await import('../cli/main.ts'));

@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { err } from './output.ts';
 
 const USAGE = `usage:
+  pipewright init [dir]
+  pipewright --version
   pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]
-  pipewright compile <config.yaml>... [--out DIR] [--no-bundle]
+  pipewright compile <config.yaml>... [--out DIR] [--no-bundle] [--one-server]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>...
   pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
@@ -16,13 +18,14 @@ const USAGE = `usage:
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
-  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
   'allow-breaking': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${(await import('./version.ts')).version()}\n`); return 0; }
   let parsed;
   try { parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
   const { values: o, positionals: files } = parsed;
@@ -30,6 +33,8 @@ export async function main(argv: string[]): Promise<number> {
   switch (cmd) {
     // Each command loads what it uses when it runs: check and compile never load the whole runtime,
     // and serve's own process loads no compiler (cli/serve.ts compiles in another process).
+    // init takes a folder and no option (one given would be ignored).
+    case 'init': return files.length > 1 || Object.keys(o).length ? (err(USAGE), 2) : (await import('./init.ts')).init(files[0] ?? '.');
     case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;

@@ -1,13 +1,28 @@
 // An esbuild plugin that leaves out of a bundle the runtime parts its config does not use: every
-// transform the generated module does not call (the registry gets a stub that fails clearly if
-// ever reached) and the jq engine (wasm, ~1 MB) when no program needs it. Heavy libraries (the
-// spreadsheet and PDF readers, the HTML parser) are only reached through their transforms, so they
-// go with them.
+// transform the generated module does not call and every action kind its plan never names (the
+// registries get stubs that fail clearly if ever reached), the surfaces it does not serve, and the
+// jq engine (wasm, ~1 MB) when no program needs it. Libraries are only reached through those parts
+// (the spreadsheet and PDF readers, the HTML parser, undici, csv and xml through the http kind, ws
+// through channels), so they go with them. test/bundle/metafile.test.ts holds every fixture to it.
 import type { Plugin } from 'esbuild';
 import { dirname, join } from 'node:path';
 import type { RuntimeUses } from './uses.ts';
 
 const NS = 'pipewright-absent';
+
+/** The runtime being bundled: its sources (.ts) or the package's dist/runtime (.js). */
+export interface RuntimeTree { dir: string; ext: '.ts' | '.js' }
+
+/** Every action kind of runtime/actions/index.ts but lookup (the executor's own): its module there and
+ *  its export. A kind missing here is always bundled (never wrongly left out). */
+const KINDS: Record<string, [path: string, name: string]> = {
+  http: ['./http', 'http'], input: ['./input', 'input'], only_new: ['./only-new', 'onlyNew'], state: ['./state', 'state'],
+  delay: ['./delay', 'delay'], wait_for_callback: ['./wait-for-callback', 'waitForCallback'],
+  database: ['./database/action', 'database'], document_operation: ['./document/action', 'documentOperation'],
+  agent: ['./agent/index', 'agent'], ws_publish: ['./ws-publish', 'wsPublish'], emit_metric: ['./emit-metric', 'emitMetric'],
+  mqtt_publish: ['./mqtt-publish', 'mqttPublish'], sftp: ['./sftp/action', 'sftp'], discover: ['./discover/action', 'discover'],
+  command: ['./command/action', 'command'], email: ['./email/action', 'email'], aws: ['./cloud/aws', 'aws'], google: ['./cloud/google', 'google'],
+};
 
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;
@@ -38,11 +53,13 @@ export function packageStubs(uses: RuntimeUses): Map<string, string> {
   return stubs;
 }
 
-export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
-  const registry = join(runtimeDir, 'transforms', 'index.ts');
-  const jqEngine = join(runtimeDir, 'jq', 'engine.ts');
-  const typesFile = join(runtimeDir, 'transforms', 'types.ts');
-  const jqErrors = join(runtimeDir, 'jq', 'errors.ts');
+export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
+  const runtimeDir = tree.dir;
+  const runtimeFile = (...parts: string[]) => join(runtimeDir, ...parts) + tree.ext;
+  const registry = runtimeFile('transforms', 'index');
+  const jqEngine = runtimeFile('jq', 'engine');
+  const typesFile = runtimeFile('transforms', 'types');
+  const jqErrors = runtimeFile('jq', 'errors');
   return {
     name: 'pipewright-slim',
     setup(b) {
@@ -52,33 +69,34 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
       b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
       b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;
-      b.onResolve({ filter: /^\.\/[a-z0-9_]+\.ts$/ }, (a) => {
+      b.onResolve({ filter: /^\.\/[a-z0-9_]+\.[jt]s$/ }, (a) => {
         if (a.importer !== registry) return undefined;
         const name = a.path.slice(2, -3);
         // The registry's own tables (specs, types) are not transforms: they always stay.
         if (name === 'specs' || name === 'types') return undefined;
         return uses.transforms.has(name) ? undefined : { path: name, namespace: NS, pluginData: 'transform' };
       });
-      b.onResolve({ filter: /\/engine\.ts$/ }, (a) => {
+      b.onResolve({ filter: /\/engine\.[jt]s$/ }, (a) => {
         if (uses.jqEngine || join(dirname(a.importer), a.path) !== jqEngine) return undefined;
         return { path: 'jq-engine', namespace: NS, pluginData: 'jq' };
       });
       // Surfaces a config does not use, with their libraries (MCP SDK, ws, aedes, mqtt, prom-client).
       const surfaces: Array<[file: string, used: boolean, stub: string]> = [
-        [join(runtimeDir, 'mcp', 'routes.ts'), uses.mcp, 'export function registerMcpRoutes() {}'],
-        [join(runtimeDir, 'realtime', 'index.ts'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
-        [join(runtimeDir, 'realtime', 'channels.ts'), uses.realtime, 'export class Channels {}'],
-        [join(runtimeDir, 'mqtt', 'index.ts'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
-        [join(runtimeDir, 'metrics', 'routes.ts'), uses.metrics, 'export function registerMetrics() {}'],
-        [join(runtimeDir, 'actions', 'database', 'mysql.ts'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
+        [runtimeFile('mcp', 'routes'), uses.mcp, 'export function registerMcpRoutes() {}'],
+        [runtimeFile('realtime', 'index'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
+        [runtimeFile('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
+        [runtimeFile('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
+        [runtimeFile('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],
+        [runtimeFile('actions', 'database', 'mysql'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
-      // Action kinds with heavy dependencies the plan never names (the agent's MCP client, SQL drivers, ssh2, nodemailer).
-      const kindsFile = join(runtimeDir, 'actions', 'index.ts');
-      const heavyKinds: Array<[kind: string, path: string, name: string]> = [['agent', './agent/index.ts', 'agent'], ['database', './database/action.ts', 'database'], ['document_operation', './document/action.ts', 'documentOperation'], ['sftp', './sftp/action.ts', 'sftp'], ['email', './email/action.ts', 'email']];
-      b.onResolve({ filter: /\.ts$/ }, (a) => {
-        const kind = a.importer === kindsFile ? heavyKinds.find(([, path]) => path === a.path) : undefined;
-        if (kind && !uses.kinds.has(kind[0])) return { path: `kind:${kind[0]}`, namespace: NS, pluginData: kind[2] };
+      // Action kinds the plan never names, with their libraries (the http kind's undici, csv and xml
+      // codecs; the agent's MCP client, SQL drivers, ssh2, nodemailer, aws4...).
+      const kindsFile = runtimeFile('actions', 'index');
+      const kindOf = new Map(Object.entries(KINDS).map(([kind, [path, name]]) => [path + tree.ext, [kind, name] as const]));
+      b.onResolve({ filter: /\.[jt]s$/ }, (a) => {
+        const kind = a.importer === kindsFile ? kindOf.get(a.path) : undefined;
+        if (kind && !uses.kinds.has(kind[0])) return { path: `kind:${kind[0]}`, namespace: NS, pluginData: kind[1] };
         const file = a.path.startsWith('.') ? join(dirname(a.importer), a.path) : a.path;
         return stubs.has(file) ? { path: `surface:${file}`, namespace: NS, pluginData: stubs.get(file) } : undefined;
       });

@@ -24,6 +24,8 @@ export interface RuntimeUses {
   jsonPathRegex: boolean;
   /** Cron schedules: the cron parser. */
   schedules: boolean;
+  /** An HTTP client (undici's pools and connectors): http, agent and discover actions. */
+  httpClient: boolean;
 }
 
 export function runtimeUses(moduleText: string): RuntimeUses {
@@ -42,6 +44,7 @@ export function runtimeUses(moduleText: string): RuntimeUses {
     jsonPathRegex: /\brt\.(?:jsonPathAll|jsonPathPlaces|interpretInterface)\b|\bjp\.fn(?:Match|Search)\b/.test(moduleText),
     schedules: /\bschedule:\s*\{/.test(moduleText) || /\brt\.interpretInterface\b/.test(moduleText),
     transforms,
+    httpClient: /\brt\.interpretInterface\b/.test(moduleText) || ['http', 'agent', 'discover'].some((k) => kinds.has(k)),
     // jq programs outside the compiled subset, and only_new (its key expression is jq at run time).
     jqEngine: /\brt\.jqAll(?:Async)?\b/.test(moduleText) || /\bkind:\s*"only_new"/.test(moduleText),
   };

@@ -14,6 +14,7 @@
 // requests and sockets that are not fan-out (docs/decisions.md, "Performance: fan-out (round 4)").
 import type { ServerFrame } from './frames.ts';
 import { textFrame } from './wire.ts';
+import { DEFAULT_FANOUT_SHARE } from './limits.ts';
 
 export interface Subscriber {
   /** Sends a frame, or drops the socket when its buffer is full (slow consumer policy). */
@@ -24,8 +25,6 @@ export interface Subscriber {
 
 interface Pending { set: Set<Subscriber>; bytes: Buffer }
 
-/** The most of the event loop's time a sustained fan-out takes (0 < share ≤ 1; 1: every turn). */
-export const DEFAULT_FANOUT_SHARE = 0.5;
 
 export class Hub {
   private readonly channels = new Map<string, Set<Subscriber>>();

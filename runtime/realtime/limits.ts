@@ -1,6 +1,9 @@
 // Per-socket bounds (docs/realtime.md): every count and size a client controls is capped.
-import { DEFAULT_FANOUT_SHARE } from './hub.ts';
 import { numberSetting } from '../values/number-setting.ts';
+
+/** The most of the event loop's time a sustained fan-out takes (0 < share ≤ 1; 1: every turn). Here,
+ *  not in hub.ts: the server reads these limits at every start, and hub.ts brings ws with it. */
+export const DEFAULT_FANOUT_SHARE = 0.5;
 
 export interface WsLimits {
   /** Largest text frame accepted; larger ones get an error frame (the socket stays open). */
