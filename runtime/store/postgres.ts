@@ -111,22 +111,8 @@ export class PostgresStore implements Store {
   }
 
   async listRuns(q: RunQuery): Promise<RunEntry[]> {
-    // Only the filters given, as plain conditions: the planner then walks runs_recent (or
-    // runs_recent_iface) from the cursor and stops after `limit` matches (plan: docs/decisions.md).
-    const where: string[] = [];
-    const args: unknown[] = [];
-    const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
-    if (q.config !== undefined) where.push(`config = ${arg(q.config)}`);
-    if (q.iface !== undefined) where.push(`iface = ${arg(q.iface)}`);
-    if (q.status !== undefined) where.push(`status = ${arg(q.status)}`);
-    if (q.trigger !== undefined) where.push(`trigger = ${arg(q.trigger)}`);
-    if (q.since !== undefined) where.push(`started_at >= ${arg(q.since)}::timestamptz`);
-    if (q.until !== undefined) where.push(`started_at < ${arg(q.until)}::timestamptz`);
-    if (q.before) where.push(`(started_at, id COLLATE "C") < (${arg(q.before.startedAt)}::timestamptz, ${arg(q.before.id)}::text COLLATE "C")`);
-    const { rows } = await this.pool.query(
-      `SELECT id, config, iface, trigger, status, started_at, updated_at, http_code, CASE WHEN status = 'suspended' THEN state->'wake' END AS wake
-       FROM ${this.s}.runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT ${arg(q.limit)}`, args);
+    const { text, values } = listRunsSql(this.s, q);
+    const { rows } = await this.pool.query(text, values);
     return rows.map((r): RunEntry => ({
       id: r.id, config: r.config, iface: r.iface, trigger: r.trigger, status: r.status,
       startedAt: (r.started_at as Date).toISOString(), updatedAt: (r.updated_at as Date).toISOString(),
@@ -208,6 +194,26 @@ export class PostgresStore implements Store {
     const { rows } = await this.pool.query(`SELECT * FROM ${this.s}.captures WHERE id = $1`, [id]);
     return rows.length ? captureOf(rows[0]) : undefined;
   }
+}
+
+/** The runs list's statement (exported for bench/runs-list-plan.ts, which shows its plan). Only
+ *  the filters given, as plain conditions: the planner then walks an index in the list's order from
+ *  the cursor and stops after `limit` matches (docs/decisions.md, "Runs API"). */
+export function listRunsSql(s: string, q: RunQuery): { text: string; values: unknown[] } {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const arg = (v: unknown) => { values.push(v); return `$${values.length}`; };
+  if (q.config !== undefined) where.push(`config = ${arg(q.config)}`);
+  if (q.iface !== undefined) where.push(`iface = ${arg(q.iface)}`);
+  if (q.status !== undefined) where.push(`status = ${arg(q.status)}`);
+  if (q.trigger !== undefined) where.push(`trigger = ${arg(q.trigger)}`);
+  if (q.since !== undefined) where.push(`started_at >= ${arg(q.since)}::timestamptz`);
+  if (q.until !== undefined) where.push(`started_at < ${arg(q.until)}::timestamptz`);
+  if (q.before) where.push(`(started_at, id COLLATE "C") < (${arg(q.before.startedAt)}::timestamptz, ${arg(q.before.id)}::text COLLATE "C")`);
+  const text = `SELECT id, config, iface, trigger, status, started_at, updated_at, http_code, CASE WHEN status = 'suspended' THEN state->'wake' END AS wake
+     FROM ${s}.runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT ${arg(q.limit)}`;
+  return { text, values };
 }
 
 function captureOf(r: Record<string, any>): CapturedRun {

@@ -148,3 +148,18 @@ describe.each(['memory', 'postgres'] as const)('%s', (kind) => {
     }
   });
 });
+
+it('memory: a run whose record the ring forgot leaves the list with it', async () => {
+  const s = new MemoryStore();
+  // Records of ~1.9 MiB: the 8 MiB ring keeps the newest four.
+  const big = 'x'.repeat(1_900_000);
+  for (let i = 0; i < 6; i++) {
+    const st = runState(`big-${i}`, { startedAt: iso(i), status: 'failed' });
+    const r = finishedRecord({ state: st, response: { status: 500, headers: {}, body: big } }, redact);
+    expect(s.keepFinished(r.state, r.json)).toBe(true);
+  }
+  const listed = (await s.listRuns({ limit: 100 })).map((e) => e.id);
+  expect(listed).toEqual(['big-5', 'big-4', 'big-3', 'big-2']);
+  for (const id of listed) expect(await s.loadRun(id)).toBeDefined();
+  expect(await s.loadRun('big-1')).toBeUndefined();
+});
