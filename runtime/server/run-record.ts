@@ -11,6 +11,7 @@ import { runSucceeded, type RunResult } from '../exec/run.ts';
 import type { RunState } from '../run-state.ts';
 import type { RecordText } from '../store-types.ts';
 import { redactRunJson, type Redactor } from '../values/redact.ts';
+import { copyRecord, setOwn } from '../values/build.ts';
 
 /** Triggers whose caller receives the run's response itself (an HTTP client, an MCP tool call, a
  *  WebSocket frame's sender). */
@@ -25,6 +26,20 @@ export function keptFinished(result: RunResult): boolean {
   return !(ANSWERED.has(result.state.trigger) && runSucceeded(result));
 }
 
+/** The steps without an HTTP action's `body` where it is its `data` (no post_transforms): the same
+ *  value written once (the detail shows `data`), which halved the record of a failed HTTP run. */
+function recordedSteps(steps: RunState['steps']): RunState['steps'] {
+  let out: RunState['steps'] | undefined;
+  for (const k of Object.keys(steps)) {
+    const s = steps[k]!;
+    if (s.body === undefined || s.body !== s.data) continue;
+    out ??= copyRecord(steps);
+    const { body: _same, ...rest } = s;
+    setOwn(out, k, rest); // an action may be named __proto__
+  }
+  return out ?? steps;
+}
+
 const redactions = new WeakMap<Redactor, RecordText['redact']>();
 
 /** `state`: the record without the response body (what a store may keep when the text is too large).
@@ -35,7 +50,7 @@ export function finishedRecord(result: RunResult, redact: Redactor): { state: Ru
   const res = result.response;
   const state: RunState = {
     id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, startedAt: st.startedAt,
-    request: st.request, steps: st.steps, seq: st.seq, cursor: st.cursor, status: st.status,
+    request: st.request, steps: recordedSteps(st.steps), seq: st.seq, cursor: st.cursor, status: st.status,
     // A scheduled tick's run (which tick, which attempt) and the takeovers at its last action, left
     // out when undefined. The response stays last.
     tick: st.tick, takeovers: st.takeovers,

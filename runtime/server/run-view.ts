@@ -57,5 +57,8 @@ function actionView(name: string, s: StepRecord | undefined): Record<string, unk
   if (s.error !== undefined) out[s.outcome === 'skipped' ? 'reason' : 'error'] = s.error;
   if (s.assert) out.assert = s.assert;
   if ('data' in s) out.data = s.data ?? null;
+  // An HTTP action's raw body, where post_transforms made its data something else (a finished run's
+  // record keeps one of the two when they are the same: run-record.ts; a parked run has both).
+  if (s.body !== undefined && JSON.stringify(s.body) !== JSON.stringify(s.data)) out.body = s.body;
   return out;
 }

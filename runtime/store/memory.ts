@@ -8,6 +8,9 @@ import { MemoryKv } from './memory-kv.ts';
 import { TextRing } from './text-ring.ts';
 import type { CancelOutcome, CapturedRun, RecordText, RunEntry, RunQuery, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
+/** A list entry as kept: its last write as epoch ms (made an ISO text only when listed). */
+type Entry = Omit<RunEntry, 'updatedAt'> & { updatedMs: number };
+
 interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
 
 /** Finished runs kept for loadRun; older ones are forgotten (memory would grow with every run). */
@@ -31,7 +34,7 @@ export class MemoryStore implements Store {
   /** The runs list's entries, one per run with a record (an entry whose record the ring or the
    *  count bound forgot is dropped when seen: `sweep`). Only kept runs have one, so none is made
    *  for a run that answered its caller with a success. */
-  private readonly entries = new Map<string, RunEntry>();
+  private readonly entries = new Map<string, Entry>();
 
   async init(): Promise<void> {}
   async close(): Promise<void> {}
@@ -95,10 +98,9 @@ export class MemoryStore implements Store {
 
   /** The run's list entry as of this write. */
   private note(st: RunState, status = st.status): void {
-    const e: RunEntry = { id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, status, startedAt: st.startedAt, updatedAt: new Date().toISOString() };
+    const e: Entry = { id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, status, startedAt: st.startedAt, updatedMs: Date.now() };
     if (st.response && status !== 'suspended' && status !== 'running') e.httpCode = st.response.status;
     if (st.wake && status === 'suspended') e.wake = { reason: st.wake.reason, action: st.wake.action, ...(st.wake.at ? { at: st.wake.at } : {}) };
-    this.entries.delete(st.id); // re-inserted last: the sweep below keeps the newest writes
     this.entries.set(st.id, e);
     if (this.entries.size > 2 * MAX_FINISHED + this.runs.size) this.sweep();
   }
@@ -116,7 +118,7 @@ export class MemoryStore implements Store {
   async listRuns(q: RunQuery): Promise<RunEntry[]> {
     this.sweep();
     const b = q.before;
-    const hits: RunEntry[] = [];
+    const hits: Entry[] = [];
     for (const e of this.entries.values()) {
       if ((q.config !== undefined && e.config !== q.config) || (q.iface !== undefined && e.iface !== q.iface)) continue;
       if ((q.status !== undefined && e.status !== q.status) || (q.trigger !== undefined && e.trigger !== q.trigger)) continue;
@@ -124,7 +126,7 @@ export class MemoryStore implements Store {
       if (b && newerRunFirst(e, b) <= 0) continue;
       hits.push(e);
     }
-    return hits.sort(newerRunFirst).slice(0, q.limit).map((e) => ({ ...e, ...(e.wake ? { wake: { ...e.wake } } : {}) }));
+    return hits.sort(newerRunFirst).slice(0, q.limit).map(({ updatedMs, ...e }) => ({ ...e, updatedAt: new Date(updatedMs).toISOString(), ...(e.wake ? { wake: { ...e.wake } } : {}) }));
   }
 
   async cancelRun(id: string, end: (state: RunState) => RunState): Promise<CancelOutcome> {
