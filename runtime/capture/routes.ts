@@ -7,7 +7,7 @@ import type { CapturedRun, Store } from '../store-types.ts';
 import type { RunResult } from '../exec/run.ts';
 import { replay, ReplayError, type ReplayOptions } from './capture.ts';
 import type { GatedRoute } from '../inbound.ts';
-import { adminAuth, fail } from '../server/admin-auth.ts';
+import { adminAuth, fail } from '../admin-auth.ts';
 
 // The inbound gate applies the network policy; the admin token is checked here (`auth`).
 const config: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'captures' } };

@@ -13,7 +13,7 @@ import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { registerRunsApi } from './runs-api.ts';
-import { adminAuth } from './admin-auth.ts';
+import { adminAuth } from '../admin-auth.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';

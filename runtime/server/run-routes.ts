@@ -7,7 +7,7 @@ import type { ResumerOptions } from '../durable/resumer.ts';
 import { continueRun } from '../durable/resumer.ts';
 import { decodeBody } from './request.ts';
 import type { GatedRoute } from '../inbound.ts';
-import type { AdminAuth } from './admin-auth.ts';
+import type { AdminAuth } from '../admin-auth.ts';
 import { detailView, statusView } from './run-view.ts';
 import { validRunId } from './runs-query.ts';
 import { recordedRun, rerunOf } from './runs-api.ts';

@@ -10,7 +10,7 @@ import type { Store } from '../store-types.ts';
 import type { GatedRoute } from '../inbound.ts';
 import { executeInterface, type RunResult } from '../exec/run.ts';
 import { notReplayableBecause } from '../capture/capture.ts';
-import { adminAuth, fail } from './admin-auth.ts';
+import { adminAuth, fail } from '../admin-auth.ts';
 import { entryView } from './run-view.ts';
 import { encodeCursor, QueryError, runsQuery, validRunId } from './runs-query.ts';
 
