@@ -10,7 +10,7 @@ import type { RunEntry, RunQuery, Store } from '../../runtime/store-types.ts';
 import { finishedRecord } from '../../runtime/server/run-record.ts';
 import { makeRedactor } from '../../runtime/values/redact.ts';
 import { runState } from './runs.ts';
-import { dropSchema, freshSchema, truncateAll, twoNodes } from './pg.ts';
+import { admin, dropSchema, freshSchema, PG_URL, truncateAll, twoNodes } from './pg.ts';
 
 const schema = freshSchema('runslist');
 let pair: [PostgresStore, PostgresStore];
@@ -162,4 +162,25 @@ it('memory: a run whose record the ring forgot leaves the list with it', async (
   expect(listed).toEqual(['big-5', 'big-4', 'big-3', 'big-2']);
   for (const id of listed) expect(await s.loadRun(id)).toBeDefined();
   expect(await s.loadRun('big-1')).toBeUndefined();
+});
+
+it('postgres: migration 3 fills the list\'s columns of runs stored before it', async () => {
+  const old = freshSchema('runsmig');
+  const store = new PostgresStore({ url: PG_URL, schema: old });
+  try {
+    await store.init();
+    await store.suspend({ state: runState('before', { trigger: 'mqtt', startedAt: iso(7), wake: { reason: 'delay', action: 'Later', at: iso(9) } }), wakeAt: new Date(iso(9)), token: null });
+    await store.saveRun(runState('done-before', { startedAt: iso(6), status: 'failed', response: { status: 502, headers: {}, body: null } }));
+    // Back to version 2: as a database written by the previous release.
+    await admin((c) => c.query(`DROP INDEX "${old}".runs_recent, "${old}".runs_recent_iface, "${old}".runs_recent_status, "${old}".runs_recent_trigger;
+      ALTER TABLE "${old}".runs DROP COLUMN trigger, DROP COLUMN started_at, DROP COLUMN http_code; DELETE FROM "${old}".schema_version WHERE version = 3`));
+    await store.init();
+    expect(shown(await store.listRuns({ limit: 10 }))).toEqual([
+      { id: 'before', config: 'cfg', iface: 'iface', trigger: 'mqtt', status: 'suspended', startedAt: iso(7), wake: { reason: 'delay', action: 'Later', at: iso(9) } },
+      { id: 'done-before', config: 'cfg', iface: 'iface', trigger: 'test', status: 'failed', startedAt: iso(6), httpCode: 502 },
+    ]);
+  } finally {
+    await store.close();
+    await dropSchema(old);
+  }
 });
