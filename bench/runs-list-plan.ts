@@ -53,6 +53,11 @@ try {
     const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${text}`, values);
     console.log(`## ${name}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
   }
+  // The retention's prune (every minute, SERVICE__RUN_RETENTION_HOURS=24): the statement pruneFinished runs, rolled back.
+  await pool.query('BEGIN');
+  const prune = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) DELETE FROM "${schema}".runs WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < $1`, [new Date(Date.now() - 24 * 3_600_000)]);
+  await pool.query('ROLLBACK');
+  console.log(`## prune: finished runs older than 24 h\n${prune.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
 } finally {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();

@@ -172,7 +172,7 @@ it('postgres: migration 3 fills the list\'s columns of runs stored before it', a
     await store.suspend({ state: runState('before', { trigger: 'mqtt', startedAt: iso(7), wake: { reason: 'delay', action: 'Later', at: iso(9) } }), wakeAt: new Date(iso(9)), token: null });
     await store.saveRun(runState('done-before', { startedAt: iso(6), status: 'failed', response: { status: 502, headers: {}, body: null } }));
     // Back to version 2: as a database written by the previous release.
-    await admin((c) => c.query(`DROP INDEX "${old}".runs_recent, "${old}".runs_recent_iface, "${old}".runs_recent_status, "${old}".runs_recent_trigger;
+    await admin((c) => c.query(`DROP INDEX "${old}".runs_recent, "${old}".runs_recent_iface, "${old}".runs_recent_status, "${old}".runs_recent_trigger, "${old}".runs_finished_age;
       ALTER TABLE "${old}".runs DROP COLUMN trigger, DROP COLUMN started_at, DROP COLUMN http_code; DELETE FROM "${old}".schema_version WHERE version = 3`));
     await store.init();
     expect(shown(await store.listRuns({ limit: 10 }))).toEqual([
