@@ -114,6 +114,8 @@ export interface Store {
   /** Ends a suspended run as `end(state)` (status cancelled), atomically: of concurrent cancels,
    *  resumes, timeouts and takeovers exactly one wins. Its token is kept, so a resume reads as cancelled. */
   cancelRun(id: string, end: (state: RunState) => RunState): Promise<CancelOutcome>;
+  /** The callback token a suspended run waits on (the runs API masks it in what it shows). */
+  waitingToken(id: string): Promise<string | undefined>;
   /** How many runs are suspended (metrics, tests). */
   countSuspended(): Promise<number>;
 

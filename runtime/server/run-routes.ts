@@ -48,6 +48,14 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
     if (!run) return reply.code(404).send({ error: { status: 404, message: 'unknown run: no run with this id is kept here (runs that answered their caller with a success are not; an interface\'s `capture: all` keeps them under /_ap/captures)' } });
     if (!admin) return reply.send(statusView(run));
     const rerun = rerunOf(o.plans, run);
-    return reply.send(detailView(run, 'reason' in rerun ? { possible: false, reason: rerun.reason } : { possible: true }));
+    const detail = JSON.stringify(detailView(run, 'reason' in rerun ? { possible: false, reason: rerun.reason } : { possible: true }));
+    // A waiting run's token resumes it: never shown, also where an action's data holds it.
+    const token = run.status === 'suspended' ? await o.store.waitingToken(id) : undefined;
+    return reply.type('application/json; charset=utf-8').send(token ? maskToken(detail, token) : detail);
   });
+}
+
+/** The JSON text with every occurrence of `token` (as JSON writes it) replaced by [token]. */
+function maskToken(json: string, token: string): string {
+  return json.split(JSON.stringify(token).slice(1, -1)).join('[token]');
 }

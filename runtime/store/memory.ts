@@ -168,6 +168,11 @@ export class MemoryStore implements Store {
     return kept ? (JSON.parse(kept.extra(kept.text)) as RunState) : undefined;
   }
 
+  async waitingToken(id: string): Promise<string | undefined> {
+    const r = this.runs.get(id);
+    return r?.status === 'suspended' ? r.token ?? undefined : undefined;
+  }
+
   async countSuspended(): Promise<number> {
     let n = 0;
     for (const r of this.runs.values()) if (r.status === 'suspended') n++;

@@ -149,6 +149,11 @@ export class PostgresStore implements Store {
     }
   }
 
+  async waitingToken(id: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query(`SELECT token FROM ${this.s}.runs WHERE id = $1 AND status = 'suspended'`, [id]);
+    return rows[0]?.token ?? undefined;
+  }
+
   async countSuspended(): Promise<number> {
     const { rows } = await this.pool.query(`SELECT count(*)::int AS n FROM ${this.s}.runs WHERE status = 'suspended'`);
     return rows[0].n;

@@ -101,6 +101,9 @@ describe.each(['compiled', 'interpreted'] as const)('two nodes on one Postgres (
       expect(listed.body.runs.find((r: { id: string }) => r.id === run.runId)).toMatchObject({ status: 'suspended', trigger: 'http', wake: { reason: 'callback', action: 'Approval' } });
       const d = await n.call(`/_ap/runs/${run.runId}`);
       expect(d.body.actions.map((x: { name: string; outcome: string }) => [x.name, x.outcome])).toEqual([['Token', 'succeeded'], ['Ask', 'succeeded'], ['Approval', 'waiting']]);
+      // The live token is never shown, not even as the data of the action that made it.
+      expect(JSON.stringify(d.body)).not.toContain(run.token);
+      expect(d.body.actions[0].data).toBe('[token]');
     }
     const both = await Promise.all([a.call(`/_ap/runs/${run.runId}/cancel`, 'POST'), b.call(`/_ap/runs/${run.runId}/cancel`, 'POST')]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 409]);

@@ -122,7 +122,9 @@ describe.each(['memory', 'postgres'] as const)('%s', (kind) => {
     await s.suspend({ state: runState('w', { wake: { reason: 'callback', action: 'Approve' } }), wakeAt: null, token: 'tok-w' });
     await finished(s, runState('done', { status: 'failed' }), 500);
     const end = (st: RunState): RunState => ({ ...st, status: 'cancelled', response: { status: 499, headers: {}, body: { cancelled: true } } });
+    expect(await other.waitingToken('w')).toBe('tok-w');
     const r = await s.cancelRun('w', end);
+    expect(await other.waitingToken('w')).toBeUndefined();
     expect(r.kind).toBe('cancelled');
     expect(r.kind === 'cancelled' && r.state).toMatchObject({ id: 'w', status: 'cancelled', response: { status: 499 } });
     expect(await other.cancelRun('w', end)).toEqual({ kind: 'not-waiting', status: 'cancelled' });
