@@ -53,11 +53,14 @@ try {
     const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${text}`, values);
     console.log(`## ${name}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
   }
-  // The retention's prune (every minute, SERVICE__RUN_RETENTION_HOURS=24): the statement pruneFinished runs, rolled back.
+  // The retention's prune (every minute): the statement pruneFinished runs, rolled back. In steady
+  // state the table holds the retention's window and a prune finds the last minute's expired runs:
+  // here the oldest 1,000 seconds' (the rows are one a second).
+  const oldest = (await pool.query(`SELECT min(updated_at) AS t FROM "${schema}".runs`)).rows[0].t as Date;
   await pool.query('BEGIN');
-  const prune = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) DELETE FROM "${schema}".runs WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < $1`, [new Date(Date.now() - 24 * 3_600_000)]);
+  const prune = await pool.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) DELETE FROM "${schema}".runs WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < $1`, [new Date(oldest.getTime() + 1_000_000)]);
   await pool.query('ROLLBACK');
-  console.log(`## prune: finished runs older than 24 h\n${prune.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
+  console.log(`## prune: the oldest 1,000 finished runs\n${prune.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
 } finally {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();
