@@ -9,7 +9,7 @@ import { decodeBody } from './request.ts';
 import type { GatedRoute } from '../inbound.ts';
 import type { AdminAuth } from '../admin-auth.ts';
 import { detailView, statusView } from './run-view.ts';
-import { validRunId } from './runs-query.ts';
+import { INVALID_RUN_ID, validRunId } from './runs-query.ts';
 import { recordedRun, rerunOf } from './runs-api.ts';
 
 // The inbound gate's rules for these routes (runtime/network/inbound-gate.ts, RULES): a resume takes
@@ -41,7 +41,7 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
   app.get('/_ap/runs/:id', { config: RUNS }, async (req, reply) => {
     const { id } = req.params as { id: string };
     // A NUL byte or a megabyte is the caller's mistake (400), never a store error (500).
-    if (!validRunId(id)) return reply.code(400).send({ error: { status: 400, message: 'invalid run id: expected 1 to 200 printable characters' } });
+    if (!validRunId(id)) return reply.code(400).send({ error: { status: 400, message: INVALID_RUN_ID } });
     const admin = o.admin?.holds(req) === true;
     const run = admin ? await recordedRun(o.store, id) : await o.store.loadRun(id);
     // Runs that answered their caller with a success are not kept (run-record.ts, keptFinished).

@@ -12,7 +12,7 @@ import { executeInterface, type RunResult } from '../exec/run.ts';
 import { notReplayableBecause } from '../capture/capture.ts';
 import { adminAuth, fail } from '../admin-auth.ts';
 import { entryView } from './run-view.ts';
-import { encodeCursor, QueryError, runsQuery, validRunId } from './runs-query.ts';
+import { encodeCursor, INVALID_RUN_ID, QueryError, runsQuery, validRunId } from './runs-query.ts';
 
 const ADMIN: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'admin' } };
 
@@ -61,7 +61,7 @@ export function registerRunsApi(app: FastifyInstance, o: RunsApiOptions): void {
 
   app.post('/_ap/runs/:id/cancel', { config: ADMIN, preHandler: auth }, async (req, reply) => {
     const { id } = req.params as { id: string };
-    if (!validRunId(id)) return fail(reply, 400, 'invalid run id: expected 1 to 200 printable characters');
+    if (!validRunId(id)) return fail(reply, 400, INVALID_RUN_ID);
     const at = new Date(o.services.clock.now()).toISOString();
     const r = await o.store.cancelRun(id, (st) => cancelled(st, at));
     if (r.kind === 'unknown') return fail(reply, 404, 'unknown run: no run with this id is kept here');
@@ -75,7 +75,7 @@ export function registerRunsApi(app: FastifyInstance, o: RunsApiOptions): void {
 
   app.post('/_ap/runs/:id/rerun', { config: ADMIN, preHandler: auth }, async (req, reply) => {
     const { id } = req.params as { id: string };
-    if (!validRunId(id)) return fail(reply, 400, 'invalid run id: expected 1 to 200 printable characters');
+    if (!validRunId(id)) return fail(reply, 400, INVALID_RUN_ID);
     const run = await recordedRun(o.store, id);
     if (!run) return fail(reply, 404, 'unknown run: no run with this id is kept here');
     const target = rerunOf(o.plans, run);

@@ -14,6 +14,7 @@ const PARAMS = new Set(['interface', 'config', 'status', 'trigger', 'since', 'un
 /** A config, interface or run id as a caller may name it: printable, bounded. */
 const NAME = /^[\x21-\x7e\u00a0-\uffff]{1,200}$/u;
 export const validRunId = (id: string): boolean => NAME.test(id);
+export const INVALID_RUN_ID = 'invalid run id: expected 1 to 200 printable characters';
 
 export class QueryError extends Error {}
 
