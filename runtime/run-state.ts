@@ -14,6 +14,9 @@ export interface RequestData {
 export interface StepRecord {
   outcome: 'succeeded' | 'failed' | 'skipped';
   attempts: number;
+  /** Milliseconds the action took (its attempts and the waits between them; since its resumption
+   *  for one that suspended). Absent for an action that did not run (skipped by a condition). */
+  ms?: number;
   /** The action's data after post_transforms (what `a|Action|` reads). */
   data?: unknown;
   /** HTTP-style facts of the action (`a|Action::status|` and friends). */
@@ -67,7 +70,8 @@ export interface RunState {
   seq: SeqState;
   /** Index of the next action to run (of the suspended one while suspended). */
   cursor: number;
-  status: 'running' | 'suspended' | 'succeeded' | 'failed';
+  /** `cancelled`: an operator ended it while it was suspended (POST /_ap/runs/<id>/cancel). */
+  status: 'running' | 'suspended' | 'succeeded' | 'failed' | 'cancelled';
   wake?: Wake;
   /** The callback that claimed this run's token, stored with the claim: a node taking the run over
    *  (its resuming node died before the next checkpoint) continues with it instead of timing out. */

@@ -20,7 +20,44 @@ export type TokenClaim =
   | { kind: 'claimed'; state: RunState }
   | { kind: 'unknown' }
   | { kind: 'expired' }
-  | { kind: 'resumed' };
+  | { kind: 'resumed' }
+  /** The run was cancelled while it waited (POST /_ap/runs/<id>/cancel). */
+  | { kind: 'cancelled' };
+
+/** A run as the runs list shows it (GET /_ap/runs): what the store's columns hold, no document. */
+export interface RunEntry {
+  id: string;
+  config: string;
+  iface: string;
+  trigger: RunState['trigger'];
+  status: RunState['status'];
+  /** ISO instants: when the run started, and when its record was last written (its end, once finished). */
+  startedAt: string;
+  updatedAt: string;
+  /** The status code the run answered with, once it has an answer. */
+  httpCode?: number;
+  /** Where a suspended run waits. */
+  wake?: { reason: string; action: string; at?: string };
+}
+
+/** A page of the runs list: newest first by (startedAt, id); `before` is the last entry of the previous page. */
+export interface RunQuery {
+  config?: string;
+  iface?: string;
+  status?: RunState['status'];
+  trigger?: RunState['trigger'];
+  /** ISO instants bounding startedAt: since inclusive, until exclusive. */
+  since?: string;
+  until?: string;
+  before?: { startedAt: string; id: string };
+  limit: number;
+}
+
+export type CancelOutcome =
+  | { kind: 'cancelled'; state: RunState }
+  | { kind: 'unknown' }
+  /** The run is not waiting (running on a node, or finished): nothing to cancel. */
+  | { kind: 'not-waiting'; status: RunState['status'] };
 
 export interface StateEntry {
   value: unknown;
@@ -72,6 +109,13 @@ export interface Store {
   loadRun(id: string): Promise<RunState | undefined>;
   /** Forgets finished runs last written before `before` (bounded retention); returns how many. */
   pruneFinished?(before: Date): Promise<number>;
+  /** The runs with a record, newest first (GET /_ap/runs); the same order and filters in every store. */
+  listRuns(q: RunQuery): Promise<RunEntry[]>;
+  /** Ends a suspended run as `end(state)` (status cancelled), atomically: of concurrent cancels,
+   *  resumes, timeouts and takeovers exactly one wins. Its token is kept, so a resume reads as cancelled. */
+  cancelRun(id: string, end: (state: RunState) => RunState): Promise<CancelOutcome>;
+  /** The callback token a suspended run waits on (the runs API masks it in what it shows). */
+  waitingToken(id: string): Promise<string | undefined>;
   /** How many runs are suspended (metrics, tests). */
   countSuspended(): Promise<number>;
 

@@ -1,13 +1,13 @@
 // Management routes for captured runs. They need `Authorization: Bearer <SERVICE__ADMIN_TOKEN>`;
 // without a configured token they are not registered at all, so they answer 404 like any unknown
 // path (the management surface is off by default and does not reveal itself).
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { CapturedRun, Store } from '../store-types.ts';
 import type { RunResult } from '../exec/run.ts';
 import { replay, ReplayError, type ReplayOptions } from './capture.ts';
 import type { GatedRoute } from '../inbound.ts';
+import { adminAuth, fail } from '../admin-auth.ts';
 
 // The inbound gate applies the network policy; the admin token is checked here (`auth`).
 const config: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'captures' } };
@@ -22,21 +22,13 @@ export interface CaptureRouteOptions {
 }
 
 const MAX_LIMIT = 1000;
-const digest = (s: string) => createHash('sha256').update(s).digest();
-const fail = (reply: FastifyReply, status: number, message: string) => reply.code(status).send({ error: { status, message } });
 
 /** The list shows what a capture is; the state (possibly large) is read one capture at a time. */
 const summary = ({ state: _s, ...c }: CapturedRun) => c;
 
 export function registerCaptureRoutes(app: FastifyInstance, o: CaptureRouteOptions): void {
   if (!o.adminToken) return;
-  // Compared as digests: equal length, constant time, whatever the caller sends.
-  const expected = digest(`Bearer ${o.adminToken}`);
-  const auth = async (req: FastifyRequest, reply: FastifyReply) => {
-    if (!timingSafeEqual(digest(req.headers.authorization ?? ''), expected)) {
-      return reply.header('www-authenticate', 'Bearer').code(401).send({ error: { status: 401, message: 'admin token required' } });
-    }
-  };
+  const auth = adminAuth(o.adminToken).require;
 
   app.get('/_ap/captures', { config, preHandler: auth }, async (req, reply) => {
     const q = req.query as Record<string, string | undefined>;

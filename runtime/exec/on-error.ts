@@ -24,7 +24,9 @@ export class ErrorHandlers {
     const status = result.response.status;
     const iface = i.name;
     // `silence: true` mutes the handler (the alert), never the run's logs or record.
-    if (!h || result.state.status !== 'failed' || iface === h.interface || i.silence) return;
+    // A run an operator cancelled while it waited is told as a failure (its 499 answer).
+    const ended = result.state.status;
+    if (!h || (ended !== 'failed' && ended !== 'cancelled') || iface === h.interface || i.silence) return;
     if (h.status ? !h.status.includes(status) : status >= 200 && status < 300) return;
     // The load refuses an on_error.interface that names no interface of the config (lint-refs).
     const target = plan.interfaces.find((i) => i.name === h.interface)!;

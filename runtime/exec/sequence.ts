@@ -64,7 +64,8 @@ class Sequence {
         } else if (skippedDependency(a, s)) {
           record = skippedByDependency();
         } else {
-          return runAction(a, s, run, services).then((r) => this.ran(a, r, i));
+          const t0 = services.clock.now();
+          return runAction(a, s, run, services).then((r) => this.ran(a, r, i, t0));
         }
         if (this.settled) return this.next(a, record, i);
         this.keep(a, record);
@@ -80,12 +81,15 @@ class Sequence {
     const { s, run, services } = this;
     if (a.onAssertion && !(await onAssertionHolds(a, s))) return this.next(a, { outcome: 'skipped', attempts: 0, error: 'skipped: run_on_assertion not met' }, i);
     if (skippedDependency(a, s)) return this.next(a, skippedByDependency(), i);
-    if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, services.clock.now());
-    return this.ran(a, await runAction(a, s, run, services), i);
+    const t0 = services.clock.now();
+    if (a.stateKeys && services.store) s.state = await services.store.stateGet(run.config, a.stateKeys, t0);
+    return this.ran(a, await runAction(a, s, run, services), i, t0);
   }
 
-  private ran(a: ActionPlan, r: StepResult, i: number): Paused | Promise<Paused | undefined> {
+  private ran(a: ActionPlan, r: StepResult, i: number, t0: number): Paused | Promise<Paused | undefined> {
     if (r.suspend) return { index: i, suspend: r.suspend };
+    // How long it ran (its attempts and the waits between them in process), for the runs API.
+    r.record.ms = this.services.clock.now() - t0;
     settle(a, r.record, r.failure, this.seq);
     return this.next(a, r.record, i);
   }

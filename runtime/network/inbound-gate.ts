@@ -39,6 +39,7 @@ export const RULES: Record<ProcessSurface, Rule> = {
   runs: 'credential-or-admin',
   resume: 'own', // the resume token is the only credential of a waiting run
   captures: 'own', // SERVICE__ADMIN_TOKEN
+  admin: 'own', // SERVICE__ADMIN_TOKEN: the runs API's list, cancel and re-run (runtime/server/runs-api.ts)
   mcp: 'credential', // unless every tool of the server is public; each tools/call then gates its interface
   mqtt: 'credential', // the MQTT password (an API key or JWT)
 };

@@ -12,6 +12,8 @@ import { RunStopped } from '../exec/shutdown.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from './run-routes.ts';
+import { registerRunsApi } from './runs-api.ts';
+import { adminAuth } from '../admin-auth.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
 import { attachRealtime } from '../realtime/index.ts';
@@ -100,9 +102,11 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     ...(o.wsLimits ? { wsLimits: o.wsLimits } : {}), warn,
   });
   registerMcpRoutes(app, plans, { org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
-  if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks });
+  const admin = inbound.adminToken ? adminAuth(inbound.adminToken) : undefined;
+  if (services.store) registerRunRoutes(app, { plans, store: services.store, env, services, node: o.node ?? 'local', log: warn, hooks, ...(admin ? { admin } : {}) });
   if (services.store && inbound.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
+    registerRunsApi(app, { store: services.store, plans, env, services, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
   }
   const seen = new Map<string, string>();
   for (const plan of plans) {

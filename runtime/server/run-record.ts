@@ -1,9 +1,9 @@
-// The record of a finished run kept for GET /_ap/runs/<id>: what that route shows (id, config,
-// interface, status, start, outcome), the request's method and path, a scheduled run's tick and
-// the takeovers, with empty request data, steps and sequence so it still reads as a run state. Not
-// the request's headers, params or body, each action's data, or the response's headers: none is
-// shown anywhere, and writing them out was most of the record's cost per request (the capture keeps
-// whole runs when one is on). At finish the record is only written out, with the response body's
+// The record of a finished run kept for the runs API (GET /_ap/runs/<id>): the run state as it
+// ended (its request, each action's record, the sequence), a scheduled run's tick and the
+// takeovers, and the response without its headers. The request and the actions' data are what an
+// operator opens a failed run for and what a re-run sends again (docs/decisions.md, "Runs API"); it
+// is kept only for runs keptFinished keeps, so a run that answered its caller with a success costs
+// nothing here. At finish the record is only written out, with the response body's
 // JSON text the HTTP reply made spliced in; the redaction of secrets waits until a store writes it
 // (Postgres: at once) or someone reads it (memory: most runs never are). The redactor's secrets are
 // fixed at start, so a later redaction gives the same text.
@@ -11,6 +11,7 @@ import { runSucceeded, type RunResult } from '../exec/run.ts';
 import type { RunState } from '../run-state.ts';
 import type { RecordText } from '../store-types.ts';
 import { redactRunJson, type Redactor } from '../values/redact.ts';
+import { copyRecord, setOwn } from '../values/build.ts';
 
 /** Triggers whose caller receives the run's response itself (an HTTP client, an MCP tool call, a
  *  WebSocket frame's sender). */
@@ -25,6 +26,20 @@ export function keptFinished(result: RunResult): boolean {
   return !(ANSWERED.has(result.state.trigger) && runSucceeded(result));
 }
 
+/** The steps without an HTTP action's `body` where it is its `data` (no post_transforms): the same
+ *  value written once (the detail shows `data`), which halved the record of a failed HTTP run. */
+function recordedSteps(steps: RunState['steps']): RunState['steps'] {
+  let out: RunState['steps'] | undefined;
+  for (const k of Object.keys(steps)) {
+    const s = steps[k]!;
+    if (s.body === undefined || s.body !== s.data) continue;
+    out ??= copyRecord(steps);
+    const { body: _same, ...rest } = s;
+    setOwn(out, k, rest); // an action may be named __proto__
+  }
+  return out ?? steps;
+}
+
 const redactions = new WeakMap<Redactor, RecordText['redact']>();
 
 /** `state`: the record without the response body (what a store may keep when the text is too large).
@@ -35,8 +50,7 @@ export function finishedRecord(result: RunResult, redact: Redactor): { state: Ru
   const res = result.response;
   const state: RunState = {
     id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, startedAt: st.startedAt,
-    request: { method: st.request.method, path: st.request.path, params: {}, headers: {}, body: null, rawBody: '' },
-    steps: {}, seq: { order: [], unhandled: [], failures: {} }, cursor: st.cursor, status: st.status,
+    request: st.request, steps: recordedSteps(st.steps), seq: st.seq, cursor: st.cursor, status: st.status,
     // A scheduled tick's run (which tick, which attempt) and the takeovers at its last action, left
     // out when undefined. The response stays last.
     tick: st.tick, takeovers: st.takeovers,

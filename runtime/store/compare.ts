@@ -10,7 +10,8 @@ export function greater(next: unknown, current: unknown): boolean {
 
 /** Why a callback token cannot be claimed. A token claim clears wake_at, a scheduler claim keeps it,
  *  so a run that left suspension tells "resumed by a callback" from "its wait timed out". */
-export function tokenRefusal(status: string, wakeAt: number | null, now: number): 'expired' | 'resumed' {
+export function tokenRefusal(status: string, wakeAt: number | null, now: number): 'expired' | 'resumed' | 'cancelled' {
+  if (status === 'cancelled') return 'cancelled';
   if (status === 'suspended') return 'expired'; // still parked, so its wait passed: the scheduler owns it
   return wakeAt !== null && wakeAt <= now ? 'expired' : 'resumed';
 }
@@ -30,3 +31,8 @@ export function newestFirst(a: [string, number], b: [string, number]): number {
 
 /** listCaptures without a limit: the newest 100. */
 export const DEFAULT_CAPTURE_LIMIT = 100;
+
+/** Newest first by (startedAt, id), ids by code point (Postgres: COLLATE "C"): the runs list's order. */
+export function newerRunFirst(a: { startedAt: string; id: string }, b: { startedAt: string; id: string }): number {
+  return a.startedAt === b.startedAt ? (a.id === b.id ? 0 : a.id < b.id ? 1 : -1) : a.startedAt < b.startedAt ? 1 : -1;
+}

@@ -3,10 +3,13 @@
 // runs that finished without ever being parked (every HTTP run) go to a ring buffer, unredacted,
 // and are redacted when read (most never are).
 import type { RunState } from '../run-state.ts';
-import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
+import { DEFAULT_CAPTURE_LIMIT, newerRunFirst, tokenRefusal } from './compare.ts';
 import { MemoryKv } from './memory-kv.ts';
 import { TextRing } from './text-ring.ts';
-import type { CapturedRun, RecordText, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
+import type { CancelOutcome, CapturedRun, RecordText, RunEntry, RunQuery, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
+
+/** A list entry as kept: its last write as epoch ms (made an ISO text only when listed). */
+type Entry = Omit<RunEntry, 'updatedAt'> & { updatedMs: number };
 
 interface RunRow { json: string; status: RunState['status']; wakeAt: number | null; token: string | null }
 
@@ -28,6 +31,10 @@ export class MemoryStore implements Store {
   private readonly captures = new Map<string, string>();
   private readonly kv = new MemoryKv();
   private readonly records = new TextRing<RecordText['redact']>(MAX_FINISHED_BYTES, MAX_FINISHED);
+  /** The runs list's entries, one per run with a record (an entry whose record the ring or the
+   *  count bound forgot is dropped when seen: `sweep`). Only kept runs have one, so none is made
+   *  for a run that answered its caller with a success. */
+  private readonly entries = new Map<string, Entry>();
 
   async init(): Promise<void> {}
   async close(): Promise<void> {}
@@ -42,6 +49,7 @@ export class MemoryStore implements Store {
     this.finished.delete(id);
     this.records.delete(id);
     this.runs.set(id, { json: JSON.stringify(run.state), status: 'suspended', wakeAt: run.wakeAt?.getTime() ?? null, token: run.token });
+    this.note(run.state);
   }
 
   async claimDue(now: Date, limit: number, _node: string): Promise<RunState[]> {
@@ -50,7 +58,7 @@ export class MemoryStore implements Store {
       .sort((a, b) => a.wakeAt! - b.wakeAt!)
       .slice(0, Math.max(0, limit));
     for (const r of due) r.status = 'running'; // wakeAt stays: a later callback reads as expired
-    return due.map((r) => JSON.parse(r.json) as RunState);
+    return due.map((r) => this.noted(JSON.parse(r.json) as RunState, 'running'));
   }
 
   async claimToken(token: string, now: Date, _node: string, body?: unknown): Promise<TokenClaim> {
@@ -61,7 +69,7 @@ export class MemoryStore implements Store {
     r.wakeAt = null;
     const state = { ...(JSON.parse(r.json) as RunState), callback: { body: body ?? null } };
     r.json = JSON.stringify(state);
-    return { kind: 'claimed', state };
+    return { kind: 'claimed', state: this.noted(state, 'running') };
   }
 
   async saveRun(state: RunState, json?: string | RecordText): Promise<void> {
@@ -72,6 +80,7 @@ export class MemoryStore implements Store {
     }
     const old = this.runs.get(state.id);
     this.runs.set(state.id, { json: json ?? JSON.stringify(state), status: state.status, wakeAt: old?.wakeAt ?? null, token: old?.token ?? null });
+    this.note(state);
     if (state.status === 'running') return;
     this.finished.delete(state.id);
     this.finished.add(state.id);
@@ -85,7 +94,56 @@ export class MemoryStore implements Store {
     if (this.runs.has(state.id)) return false;
     // Too large for the ring: the state as given (the caller's, without the response body).
     if (!this.records.set(state.id, json.parts, json.redact)) this.records.set(state.id, [JSON.stringify(state)], json.redact);
+    this.note(state);
     return true;
+  }
+
+  /** The run's list entry as of this write. */
+  private note(st: RunState, status = st.status): void {
+    const e: Entry = { id: st.id, config: st.config, iface: st.iface, trigger: st.trigger, status, startedAt: st.startedAt, updatedMs: Date.now() };
+    if (st.response && status !== 'suspended' && status !== 'running') e.httpCode = st.response.status;
+    if (st.wake && status === 'suspended') e.wake = { reason: st.wake.reason, action: st.wake.action, ...(st.wake.at ? { at: st.wake.at } : {}) };
+    this.entries.set(st.id, e);
+    if (this.entries.size > 2 * MAX_FINISHED + this.runs.size) this.sweep();
+  }
+
+  private noted(st: RunState, status: RunState['status']): RunState {
+    this.note(st, status);
+    return st;
+  }
+
+  /** Drops the entries of runs whose record is forgotten. */
+  private sweep(): void {
+    for (const id of this.entries.keys()) if (!this.runs.has(id) && !this.records.has(id)) this.entries.delete(id);
+  }
+
+  async listRuns(q: RunQuery): Promise<RunEntry[]> {
+    this.sweep();
+    const b = q.before;
+    const hits: Entry[] = [];
+    for (const e of this.entries.values()) {
+      if ((q.config !== undefined && e.config !== q.config) || (q.iface !== undefined && e.iface !== q.iface)) continue;
+      if ((q.status !== undefined && e.status !== q.status) || (q.trigger !== undefined && e.trigger !== q.trigger)) continue;
+      if ((q.since !== undefined && e.startedAt < q.since) || (q.until !== undefined && e.startedAt >= q.until)) continue;
+      if (b && newerRunFirst(e, b) <= 0) continue;
+      hits.push(e);
+    }
+    return hits.sort(newerRunFirst).slice(0, q.limit).map(({ updatedMs, ...e }) => ({ ...e, updatedAt: new Date(updatedMs).toISOString(), ...(e.wake ? { wake: { ...e.wake } } : {}) }));
+  }
+
+  async cancelRun(id: string, end: (state: RunState) => RunState): Promise<CancelOutcome> {
+    const r = this.runs.get(id);
+    if (!r) return this.records.has(id) ? { kind: 'not-waiting', status: (await this.loadRun(id))!.status } : { kind: 'unknown' };
+    if (r.status !== 'suspended') return { kind: 'not-waiting', status: r.status };
+    const state = end(JSON.parse(r.json) as RunState);
+    // The token stays mapped to the run, so a resume with it reads as cancelled (410).
+    r.json = JSON.stringify(state);
+    r.status = 'cancelled';
+    r.wakeAt = null;
+    this.note(state);
+    this.finished.add(id);
+    if (this.finished.size > MAX_FINISHED) this.forget(this.finished.values().next().value!);
+    return { kind: 'cancelled', state };
   }
 
   private forget(id: string): void {
@@ -93,6 +151,7 @@ export class MemoryStore implements Store {
     if (token != null) this.tokens.delete(token);
     this.runs.delete(id);
     this.finished.delete(id);
+    this.entries.delete(id);
   }
 
   // One process: a claimed run cannot be lost to another node, so there is no lease to keep.
@@ -109,6 +168,11 @@ export class MemoryStore implements Store {
     if (r) return JSON.parse(r.json) as RunState;
     const kept = this.records.get(id);
     return kept ? (JSON.parse(kept.extra(kept.text)) as RunState) : undefined;
+  }
+
+  async waitingToken(id: string): Promise<string | undefined> {
+    const r = this.runs.get(id);
+    return r?.status === 'suspended' ? r.token ?? undefined : undefined;
   }
 
   async countSuspended(): Promise<number> {

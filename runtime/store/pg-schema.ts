@@ -32,6 +32,20 @@ const MIGRATIONS: Array<(s: string) => string> = [
   (s) => `
     ALTER TABLE ${s}.runs ADD COLUMN lease_until timestamptz;
     CREATE INDEX runs_leases ON ${s}.runs (lease_until) WHERE status = 'running';`,
+  // The runs list (GET /_ap/runs): what it shows and filters on as columns, and its keyset order
+  // (started_at, id) newest first as an index, whole and after each filter that may be rare (an
+  // interface, a status, a trigger), so a page reads about `limit` index entries whatever the
+  // filter; and the retention's prune (every minute) finds the expired records without reading the
+  // table (plans at a million rows: docs/decisions.md, "Runs API").
+  (s) => `
+    ALTER TABLE ${s}.runs ADD COLUMN trigger text, ADD COLUMN started_at timestamptz, ADD COLUMN http_code int;
+    UPDATE ${s}.runs SET trigger = state->>'trigger', started_at = coalesce((state->>'startedAt')::timestamptz, updated_at),
+      http_code = CASE WHEN status IN ('succeeded', 'failed') THEN (state->'response'->>'status')::int END;
+    CREATE INDEX runs_recent ON ${s}.runs (started_at DESC, id COLLATE "C" DESC);
+    CREATE INDEX runs_recent_iface ON ${s}.runs (iface, started_at DESC, id COLLATE "C" DESC);
+    CREATE INDEX runs_recent_status ON ${s}.runs (status, started_at DESC, id COLLATE "C" DESC);
+    CREATE INDEX runs_recent_trigger ON ${s}.runs (trigger, started_at DESC, id COLLATE "C" DESC);
+    CREATE INDEX runs_finished_age ON ${s}.runs (updated_at) WHERE status IN ('succeeded', 'failed', 'cancelled');`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

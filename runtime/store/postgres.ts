@@ -6,7 +6,7 @@ import type { RunState } from '../run-state.ts';
 import { DEFAULT_CAPTURE_LIMIT, tokenRefusal } from './compare.ts';
 import { PgKv } from './pg-kv.ts';
 import { migrate, quoteSchema } from './pg-schema.ts';
-import type { CapturedRun, RecordText, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
+import type { CancelOutcome, CapturedRun, RecordText, RunEntry, RunQuery, Store, SuspendedRun, TokenClaim } from '../store-types.ts';
 
 export interface PostgresOptions {
   url: string;
@@ -48,10 +48,10 @@ export class PostgresStore implements Store {
   async suspend(run: SuspendedRun): Promise<void> {
     const st = run.state;
     await this.pool.query(
-      `INSERT INTO ${this.s}.runs (id, config, iface, status, wake_at, token, state, updated_at) VALUES ($1, $2, $3, 'suspended', $4, $5, $6::json, now())
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, wake_at, token, state, updated_at, trigger, started_at) VALUES ($1, $2, $3, 'suspended', $4, $5, $6::json, now(), $7, $8)
        ON CONFLICT (id) DO UPDATE SET status = 'suspended', wake_at = EXCLUDED.wake_at, token = EXCLUDED.token,
          claimed_by = NULL, claimed_at = NULL, state = EXCLUDED.state, updated_at = now()`,
-      [st.id, st.config, st.iface, run.wakeAt, run.token, JSON.stringify(st)]);
+      [st.id, st.config, st.iface, run.wakeAt, run.token, JSON.stringify(st), st.trigger, st.startedAt]);
   }
 
   async claimDue(now: Date, limit: number, node: string): Promise<RunState[]> {
@@ -83,10 +83,10 @@ export class PostgresStore implements Store {
   async checkpoint(state: RunState, node: string): Promise<boolean> {
     // The first checkpoint of a run that was never stored (a scheduled tick) inserts it as held.
     const r = await this.pool.query(
-      `INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at)
-       VALUES ($1, $5, $6, 'running', $2, now(), now() + $4::interval, $3::json, now())
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at, trigger, started_at)
+       VALUES ($1, $5, $6, 'running', $2, now(), now() + $4::interval, $3::json, now(), $7, $8)
        ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state, lease_until = EXCLUDED.lease_until, updated_at = now()
-       WHERE runs.status = 'running' AND runs.claimed_by = $2`, [state.id, node, JSON.stringify(state), this.lease, state.config, state.iface]);
+       WHERE runs.status = 'running' AND runs.claimed_by = $2`, [state.id, node, JSON.stringify(state), this.lease, state.config, state.iface, state.trigger, state.startedAt]);
     return r.rowCount === 1;
   }
 
@@ -98,9 +98,10 @@ export class PostgresStore implements Store {
   async saveRun(state: RunState, json?: string | RecordText): Promise<void> {
     if (state.status === 'suspended') throw new Error('saveRun records a running or finished run; park it with suspend()');
     await this.pool.query(
-      `INSERT INTO ${this.s}.runs (id, config, iface, status, state, updated_at) VALUES ($1, $2, $3, $4, $5::json, now())
-       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, state = EXCLUDED.state, updated_at = now()`,
-      [state.id, state.config, state.iface, state.status, typeof json === 'object' ? json.redact(json.parts.join('')) : json ?? JSON.stringify(state)]);
+      `INSERT INTO ${this.s}.runs (id, config, iface, status, state, updated_at, trigger, started_at, http_code) VALUES ($1, $2, $3, $4, $5::json, now(), $6, $7, $8)
+       ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, state = EXCLUDED.state, http_code = EXCLUDED.http_code, updated_at = now()`,
+      [state.id, state.config, state.iface, state.status, typeof json === 'object' ? json.redact(json.parts.join('')) : json ?? JSON.stringify(state),
+        state.trigger, state.startedAt, state.status === 'running' ? null : state.response?.status ?? null]);
   }
 
   async loadRun(id: string): Promise<RunState | undefined> {
@@ -109,8 +110,52 @@ export class PostgresStore implements Store {
   }
 
   async pruneFinished(before: Date): Promise<number> {
-    const r = await this.pool.query(`DELETE FROM ${this.s}.runs WHERE status IN ('succeeded', 'failed') AND updated_at < $1`, [before]);
+    const r = await this.pool.query(`DELETE FROM ${this.s}.runs WHERE status IN ('succeeded', 'failed', 'cancelled') AND updated_at < $1`, [before]);
     return r.rowCount ?? 0;
+  }
+
+  async listRuns(q: RunQuery): Promise<RunEntry[]> {
+    const { text, values } = listRunsSql(this.s, q);
+    const { rows } = await this.pool.query(text, values);
+    return rows.map((r): RunEntry => ({
+      id: r.id, config: r.config, iface: r.iface, trigger: r.trigger, status: r.status,
+      startedAt: (r.started_at as Date).toISOString(), updatedAt: (r.updated_at as Date).toISOString(),
+      ...(r.http_code !== null ? { httpCode: r.http_code } : {}),
+      ...(r.wake ? { wake: { reason: r.wake.reason, action: r.wake.action, ...(r.wake.at ? { at: r.wake.at } : {}) } } : {}),
+    }));
+  }
+
+  async cancelRun(id: string, end: (state: RunState) => RunState): Promise<CancelOutcome> {
+    // The row lock orders this against a resume's or the resumer's claim (each an UPDATE ... WHERE
+    // status = 'suspended'): whichever commits first wins, the other finds the run no longer waiting.
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      const { rows } = await c.query(`SELECT status, state FROM ${this.s}.runs WHERE id = $1 FOR UPDATE`, [id]);
+      let out: CancelOutcome;
+      if (!rows.length) out = { kind: 'unknown' };
+      else if (rows[0].status !== 'suspended') out = { kind: 'not-waiting', status: rows[0].status };
+      else {
+        const state = end(rows[0].state as RunState);
+        // The token stays: a resume with it reads as cancelled (tokenRefusal).
+        await c.query(
+          `UPDATE ${this.s}.runs SET status = 'cancelled', wake_at = NULL, claimed_by = NULL, claimed_at = NULL, lease_until = NULL,
+             http_code = $2, state = $3::json, updated_at = now() WHERE id = $1`, [id, state.response?.status ?? null, JSON.stringify(state)]);
+        out = { kind: 'cancelled', state };
+      }
+      await c.query('COMMIT');
+      return out;
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  async waitingToken(id: string): Promise<string | undefined> {
+    const { rows } = await this.pool.query(`SELECT token FROM ${this.s}.runs WHERE id = $1 AND status = 'suspended'`, [id]);
+    return rows[0]?.token ?? undefined;
   }
 
   async countSuspended(): Promise<number> {
@@ -130,9 +175,9 @@ export class PostgresStore implements Store {
     const r = run
       ? await this.pool.query(
         `WITH claim AS (INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1),
-         held AS (INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at)
-           SELECT $4, $5, $6, 'running', $3, now(), now() + $7::interval, $8::json, now() FROM claim)
-         SELECT 1 FROM claim`, [schedule, tickAt, node, run.id, run.config, run.iface, this.lease, JSON.stringify(run)])
+         held AS (INSERT INTO ${this.s}.runs (id, config, iface, status, claimed_by, claimed_at, lease_until, state, updated_at, trigger, started_at)
+           SELECT $4, $5, $6, 'running', $3, now(), now() + $7::interval, $8::json, now(), $9, $10::timestamptz FROM claim)
+         SELECT 1 FROM claim`, [schedule, tickAt, node, run.id, run.config, run.iface, this.lease, JSON.stringify(run), run.trigger, run.startedAt])
       : await this.pool.query(`INSERT INTO ${this.s}.ticks (schedule, tick_at, node) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [schedule, tickAt, node]);
     if (r.rowCount !== 1) return false;
     await this.pool.query(`DELETE FROM ${this.s}.ticks WHERE schedule = $1 AND tick_at < $2::timestamptz - ${TICK_RETENTION}`, [schedule, tickAt]);
@@ -158,6 +203,26 @@ export class PostgresStore implements Store {
     const { rows } = await this.pool.query(`SELECT * FROM ${this.s}.captures WHERE id = $1`, [id]);
     return rows.length ? captureOf(rows[0]) : undefined;
   }
+}
+
+/** The runs list's statement (exported for bench/runs-list-plan.ts, which shows its plan). Only
+ *  the filters given, as plain conditions: the planner then walks an index in the list's order from
+ *  the cursor and stops after `limit` matches (docs/decisions.md, "Runs API"). */
+export function listRunsSql(s: string, q: RunQuery): { text: string; values: unknown[] } {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const arg = (v: unknown) => { values.push(v); return `$${values.length}`; };
+  if (q.config !== undefined) where.push(`config = ${arg(q.config)}`);
+  if (q.iface !== undefined) where.push(`iface = ${arg(q.iface)}`);
+  if (q.status !== undefined) where.push(`status = ${arg(q.status)}`);
+  if (q.trigger !== undefined) where.push(`trigger = ${arg(q.trigger)}`);
+  if (q.since !== undefined) where.push(`started_at >= ${arg(q.since)}::timestamptz`);
+  if (q.until !== undefined) where.push(`started_at < ${arg(q.until)}::timestamptz`);
+  if (q.before) where.push(`(started_at, id COLLATE "C") < (${arg(q.before.startedAt)}::timestamptz, ${arg(q.before.id)}::text COLLATE "C")`);
+  const text = `SELECT id, config, iface, trigger, status, started_at, updated_at, http_code, CASE WHEN status = 'suspended' THEN state->'wake' END AS wake
+     FROM ${s}.runs${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT ${arg(q.limit)}`;
+  return { text, values };
 }
 
 function captureOf(r: Record<string, any>): CapturedRun {

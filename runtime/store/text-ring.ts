@@ -56,6 +56,10 @@ export class TextRing<Extra> {
     return { text: this.buf.toString('utf8', this.at[slot]!, this.at[slot]! + this.len[slot]!), extra: this.extras[slot]! };
   }
 
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
   delete(id: string): void {
     this.slots.delete(id); // its bytes are reclaimed when the ring comes round
   }

@@ -1,5 +1,5 @@
-// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): a failed run's record (what the
-// route shows, and the request's method and path) is written out at finish and redacted when read, so
+// GET /_ap/runs/<id> of runs that finished over HTTP (memory store): a failed run's record (the run
+// state as it ended: its request and each action's record) is written out at finish and redacted when read, so
 // the outcome shows the body the client got, secrets redacted; a run that answered with a success is
 // not kept (its caller holds all of it; capture keeps such runs when asked).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,19 +62,22 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect((await run.json() as { error: { message: string } }).error.message).toContain('runs that answered their caller with a success are not');
   });
 
-  it('the record keeps what the route shows and the request line, not request data or headers', async () => {
+  it('the record keeps the request (credential headers masked) and each action\'s record, redacted; not the response headers', async () => {
     const env = secretEnv({ API: up.url }, { TOKEN: SECRET });
     const store = new MemoryStore();
     const { app, url } = await serveWith([await planOf('records.yaml', mode, CONFIG)], env, { store });
     closers.push(() => app.close());
-    const res = await fetch(`${url}/failing?q=1`, { headers: { 'x-trace': 'trace-value' } });
+    const res = await fetch(`${url}/failing?q=1`, { headers: { 'x-trace': 'trace-value', authorization: 'Bearer caller-credential' } });
     const answered = await res.json();
     const run = (await store.loadRun(res.headers.get('x-run-id')!))!;
     expect(run).toMatchObject({ config: 'records', iface: 'failing', trigger: 'http', status: 'failed', cursor: 1 });
-    expect(run.request).toEqual({ method: 'GET', path: '/failing', params: {}, headers: {}, body: null, rawBody: '' });
-    expect(run.steps).toEqual({});
+    expect(run.request).toMatchObject({ method: 'GET', path: '/failing', body: null, rawBody: '' });
+    expect(run.request.headers).toMatchObject({ 'x-trace': 'trace-value', authorization: '[redacted]' });
+    expect(run.steps.Up).toMatchObject({ outcome: 'succeeded', assert: { ok: false }, attempts: 1, status: 200, data: { n: 1.5, echoed: '[redacted]' }, ms: expect.any(Number) });
+    expect(run.seq.order).toEqual(['Up']);
     expect(run.response).toEqual({ status: 502, headers: {}, body: answered });
-    expect(JSON.stringify(run)).not.toContain('trace-value');
+    expect(JSON.stringify(run)).not.toContain(SECRET);
+    expect(JSON.stringify(run)).not.toContain('caller-credential');
   });
 });
 
@@ -87,6 +90,6 @@ describe('finishedRecord', () => {
     expect(JSON.parse(text({ x: 'y' })).response).toEqual({ status: 200, headers: {}, body: { x: 'y' } });
     expect(JSON.parse(text(null)).response).toEqual({ status: 200, headers: {}, body: null });
     expect(JSON.parse(text(undefined)).response).toEqual({ status: 200, headers: {} });
-    expect(JSON.parse(text(undefined)).request).toEqual({ method: 'GET', path: '/p', params: {}, headers: {}, body: null, rawBody: '' });
+    expect(JSON.parse(text(undefined)).request).toEqual(state.request);
   });
 });

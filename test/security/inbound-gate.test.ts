@@ -26,6 +26,9 @@ const OWN_CREDENTIAL: Record<string, { status: number; why: string }> = {
   '/_ap/resume/:token': { status: 404, why: 'the resume token is the only credential of a waiting run: an unknown one is refused with 404' },
 };
 
+/** The management routes: SERVICE__ADMIN_TOKEN only, so an API key is refused too (401). */
+const ADMIN_ONLY = (method: string, route: string) => route.startsWith('/_ap/captures') || (route.startsWith('/_ap/runs') && !(method === 'GET' && route === '/_ap/runs/:id'));
+
 const listening = () => new Set((process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().filter((h): h is NetServer => h instanceof NetServer && h.listening));
 
 /** Serves every surface and returns what the service opened: its HTTP server and every other TCP listener. */
@@ -57,7 +60,7 @@ describe.each(['compiled', 'interpreted'] as const)('every surface (%s)', (mode)
     const routes = registeredRoutes(s.app);
     // The surfaces asked for are there (so the enumeration is not vacuous).
     const urls = new Set(routes.map(([, u]) => u));
-    for (const u of ['/hello', '/metrics', '/_ap/openapi.json', '/_ap/runs/:id', '/_ap/resume/:token', '/_ap/captures', '/local/dev/mcp']) expect(urls).toContain(u);
+    for (const u of ['/hello', '/metrics', '/_ap/openapi.json', '/_ap/runs', '/_ap/runs/:id', '/_ap/runs/:id/cancel', '/_ap/runs/:id/rerun', '/_ap/resume/:token', '/_ap/captures', '/local/dev/mcp']) expect(urls).toContain(u);
     expect(s.tcp.length).toBeGreaterThan(0);
     const publicRoutes = new Set(s.plans.flatMap((p) => p.interfaces.filter((i) => i.public && i.routed).map((i) => i.route)));
     for (const [method, route] of routes) {
@@ -67,7 +70,7 @@ describe.each(['compiled', 'interpreted'] as const)('every surface (%s)', (mode)
       else if (OWN_CREDENTIAL[route]) expect(got, what).toBe(OWN_CREDENTIAL[route]!.status);
       else expect(got, what).toBe(401);
       // With the credential, the gate lets it through (a route may still refuse for its own reasons).
-      if (!OWN_CREDENTIAL[route] && !route.startsWith('/_ap/captures')) expect(await status(s.http + samplePath(route), method, { 'x-api-key': KEY }), `${what} with a key`).not.toBe(401);
+      if (!OWN_CREDENTIAL[route] && !ADMIN_ONLY(method, route)) expect(await status(s.http + samplePath(route), method, { 'x-api-key': KEY }), `${what} with a key`).not.toBe(401);
     }
     for (const path of upgradePaths(s)) {
       if (path === MQTT_WS_PATH) {
