@@ -17,7 +17,7 @@ export async function compile(files: string[], o: { out?: string; 'no-bundle'?: 
     mkdirSync(dir, { recursive: true });
     const moduleFile = join(dir, `${c.name}.ts`);
     writeFileSync(moduleFile, await generateModule(c.ir));
-    writeFileSync(join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(c.name, c.ir.interfaces), null, 2)}\n`);
+    writeFileSync(join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(c.name, c.ir.interfaces, { network: c.ir.settings.network }), null, 2)}\n`);
     if (!o['no-bundle']) await bundleServer(moduleFile, join(dir, 'server.mjs'));
   }
   err(failed ? paint.red(`${failed} of ${files.length} configs failed to compile`) : paint.green(`compiled ${files.length} config${files.length === 1 ? '' : 's'} into ${outDir}/`));
