@@ -149,7 +149,7 @@ function operation(i: ApiInterface, method: string, operationId: string, used: r
   if (i.public && used.length) op.security = [];
   const ok = i.output === 'none'
     ? { description: 'The run succeeded (no body).' }
-    : { description: 'The run succeeded.', content: json(api.success, i.produces?.example) };
+    : { description: 'The run succeeded.', content: successContent(api.success as { type?: unknown } | undefined, i.produces?.example) };
   const responses: Record<string, unknown> = { [i.output === 'none' ? '204' : '200']: ok };
   if (i.actions.some((a) => SUSPENDING.has(a.kind))) responses['202'] = { description: 'The run was suspended; it continues in the background.', content: json(ref('Suspended')) };
   // Run failures are written with the interface's own body when it has one (custom_body,
@@ -175,6 +175,15 @@ function operation(i: ApiInterface, method: string, operationId: string, used: r
   responses.default = { description: 'The run failed; the status follows the interface response rules.', content: content(withServer(runFailure)) };
   op.responses = responses;
   return op;
+}
+
+/** A string the last output: http action answers is sent as text (as JSON when the text is JSON):
+ *  text/plain is declared wherever the body may be a string. */
+function successContent(schema: { type?: unknown } | undefined, example: Json | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = json(schema, example);
+  if (schema?.type === undefined || schema.type === 'string') out['text/plain'] = { schema: { type: 'string' } };
+  if (schema?.type === 'string') out['application/json'] = { schema: {} };
+  return out;
 }
 
 /** The media types and schemas of the bodies a response may carry. */
