@@ -12,19 +12,14 @@ import { formatTests, type TestResult } from '../../cli/test-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pw-reporters-'));
 const failing = join(dir, 'contract.yaml');
+// Fails twice: the body lacks a required field, and a test expects another n.
 writeFileSync(failing, `interfaces:
   echo:
     method: POST
     accepts: { example: { n: 2, note: "<&\\"'>" } }
-    produces:
-      schema: { type: object, required: [n, doubled] }
-    tests:
-      - jq: .n
-        is_equal_to: 3
-    actions:
-      - name: Out
-        input: a|body|
-        output: http
+    produces: { schema: { type: object, required: [n, doubled] } }
+    tests: [{ jq: .n, is_equal_to: 3 }]
+    actions: [{ name: Out, input: a|body|, output: http }]
 `);
 const untested = join(dir, 'untested.yaml');
 writeFileSync(untested, `interfaces:
