@@ -43,7 +43,9 @@ const all = [bad, warned, clash].map((f) => compileConfig(f));
 const report = checkReport(all, crossFileRouteConflicts(all));
 
 function sarifValidator() {
-  const ajv = new Ajv04.default({ allErrors: true, strict: false });
+  // A CommonJS default export: Node hands the module object, whose `default` is the class.
+  const Ajv = (Ajv04 as unknown as { default: typeof Ajv04 }).default;
+  const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats.default(ajv);
   return ajv.compile(JSON.parse(readFileSync('test/support/schemas/sarif-schema-2.1.0.json', 'utf8')));
 }
