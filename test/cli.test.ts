@@ -60,7 +60,7 @@ describe('pipewright serve', () => {
     |             ^
   4 |     actions:
   5 |       - name: A
-hint: use one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE, QUERY (several separated by commas)
+hint: did you mean "GET"?
 `);
   });
 

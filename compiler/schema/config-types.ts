@@ -175,11 +175,11 @@ export interface Interface {
    */
   defaults?: ActionDefaults;
   /**
-   * Documentation text.
+   * One line saying what the interface does: the OpenAPI operation's summary and, unless `mcp.description` is set, the MCP tool's description.
    */
   summary?: string;
   /**
-   * Documentation text.
+   * Longer text about the interface: the OpenAPI operation's description (Markdown); the MCP tool's description when neither `mcp.description` nor `summary` is set.
    */
   description?: string;
   /**
@@ -223,9 +223,9 @@ export interface Interface {
    */
   silence?: boolean;
   /**
-   * HTTP method of the interface.
+   * HTTP method(s) the interface answers: one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE, QUERY, or several separated by commas (`GET,POST`); any case. Default: GET and POST.
    */
-  method?: string;
+  method?: ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE" | "QUERY") | string;
   /**
    * URL path; defaults to the interface name.
    */
@@ -257,7 +257,7 @@ export interface Interface {
     [k: string]: Param;
   };
   /**
-   * Tests.
+   * Tests `pipewright test` applies to the response body of the interface's `accepts.example` request (each a Test object; markers read the run, e.g. `a|Fetch::status|`).
    */
   tests?: Test[];
   /**
@@ -1247,7 +1247,7 @@ export interface ActionResponse {
    */
   headers?: ScalarMap;
   /**
-   * Body.
+   * The response body sent instead of the default one; interpolated text, sent as JSON when it is JSON, as text/plain otherwise.
    */
   body?: string;
 }
@@ -1336,9 +1336,17 @@ export interface HttpRequest {
    */
   url?: string;
   /**
-   * Defaults to GET; passed through as a token (extension methods allowed).
+   * The request's method: GET (default), HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE or QUERY (sent as written); a marker (`a|body::method|`) that chooses it per run; or an extension method (WebDAV's PROPFIND, ...) written `{ extension: PROPFIND }`.
    */
-  method?: string;
+  method?:
+    | ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE" | "QUERY")
+    | string
+    | {
+        /**
+         * An extension method token (RFC 9110 token), sent as written, e.g. PROPFIND.
+         */
+        extension: string;
+      };
   /**
    * Request headers; values interpolate.
    */
@@ -2464,7 +2472,7 @@ export interface EncryptValue {
    */
   secret_key: string;
   /**
-   * Nonce.
+   * The 12-byte GCM nonce (24 hex digits, 16 Base64 characters or 12 characters of text); never reuse one with the same key.
    */
   nonce: string;
 }
@@ -2481,7 +2489,7 @@ export interface DecryptValue {
    */
   value: string;
   /**
-   * Nonce.
+   * The 12-byte nonce the value was encrypted with (24 hex digits, 16 Base64 characters or 12 characters of text).
    */
   nonce: string;
   /**
@@ -2690,7 +2698,7 @@ export interface TransformParsePdf {
 }
 export interface S3GeneratePresignedURL {
   /**
-   * Bucket.
+   * The S3 bucket that holds the object.
    */
   bucket: string;
   /**
@@ -2706,7 +2714,7 @@ export interface S3GeneratePresignedURL {
    */
   endpoint: string;
   /**
-   * Region.
+   * The bucket's region (signed into the URL), e.g. `eu-west-1`.
    */
   region: string;
   /**

@@ -19,7 +19,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 export function typeOf(s: Schema): string {
   if (s.$ref) { const n = refName(s.$ref); return `[${n}](#${anchor(n)})`; }
   const alts = s.anyOf ?? s.oneOf;
-  if (alts) return alts.map(typeOf).join(' or ');
+  if (alts) return [...new Set(alts.map(typeOf))].join(' or ');
   if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   const t = Array.isArray(s.type) ? s.type.join(' or ') : s.type;
