@@ -2,6 +2,7 @@
 // reference can never drift from what `check` accepts. `npm run gen` rewrites it; a test checks it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { editorSchema, editorSchemaFile } from './editor.ts';
 
 type Schema = {
   title?: string; description?: string; type?: string | string[]; enum?: unknown[]; const?: unknown;
@@ -118,4 +119,8 @@ export function currentReference(): string {
   return renderReference(JSON.parse(readFileSync(schemaFile, 'utf8')) as Schema);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeFileSync(referenceFile, currentReference());
+// `npm run gen`: the reference and the published (editor) schema, both from config.schema.json.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(referenceFile, currentReference());
+  writeFileSync(editorSchemaFile, `${JSON.stringify(editorSchema(JSON.parse(readFileSync(schemaFile, 'utf8'))), null, 2)}\n`);
+}
