@@ -118,6 +118,10 @@ export interface InterfaceApiIR {
   success?: Json;
   /** The error body `custom_body` / `templates.error` writes instead of the standard one. */
   errorBody?: ApiBodyIR;
+  /** The success body `templates.success` writes instead of the success data. */
+  successBody?: ApiBodyIR;
+  /** Actions' `response_on_success`: the status (`http_code`, else 200) and body they answer with. */
+  actionSuccess?: Array<{ action: string; status?: number; body?: ApiBodyIR }>;
   /** Actions' `response_on_error.body`, with the status it goes with when `http_code` fixes one. */
   actionErrors?: Array<ApiBodyIR & { action: string; status?: number }>;
 }

@@ -135,3 +135,18 @@ export function errorBodies(i: InterfaceIR): { all?: ApiBodyIR; actions?: Array<
   if (actions.length) out.actions = actions;
   return out;
 }
+
+/** The success bodies and statuses the interface writes itself: `templates.success` for every
+ *  success, and each action's `response_on_success` (the last succeeded one decides). */
+export function successBodies(i: InterfaceIR): { all?: ApiBodyIR; actions?: Array<{ action: string; status?: number; body?: ApiBodyIR }> } {
+  const out: ReturnType<typeof successBodies> = {};
+  const tmpl = i.response.templates?.success;
+  if (tmpl) out.all = templateBody(tmpl);
+  const actions = i.actions.filter((a) => a.responseOnSuccess && (a.responseOnSuccess.httpCode !== undefined || a.responseOnSuccess.body)).map((a) => ({
+    action: a.name,
+    ...(a.responseOnSuccess!.httpCode !== undefined ? { status: a.responseOnSuccess!.httpCode } : {}),
+    ...(a.responseOnSuccess!.body ? { body: templateBody(a.responseOnSuccess!.body) } : {}),
+  }));
+  if (actions.length) out.actions = actions;
+  return out;
+}

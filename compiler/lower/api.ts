@@ -4,7 +4,7 @@ import type { InterfaceApiIR, InterfaceIR } from '../../runtime/config-ir.ts';
 import type { Json } from '../../runtime/ir.ts';
 import { bodySchemaFromTests, checksSchema, mergeSchemas, type JsonSchema } from '../../runtime/contract/schema-from-tests.ts';
 
-import { errorBodies, successSchema } from './api-responses.ts';
+import { errorBodies, successBodies, successSchema } from './api-responses.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -23,6 +23,9 @@ export function lowerApi(i: Obj, ir: InterfaceIR): InterfaceApiIR | undefined {
   if (params.length) api.params = params;
   const success = successSchema(ir);
   if (success) api.success = success.schema;
+  const wrote = successBodies(ir);
+  if (wrote.all) api.successBody = wrote.all;
+  if (wrote.actions) api.actionSuccess = wrote.actions;
   const errors = errorBodies(ir);
   if (errors.all) api.errorBody = errors.all;
   if (errors.actions) api.actionErrors = errors.actions;

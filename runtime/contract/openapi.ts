@@ -147,10 +147,20 @@ function operation(i: ApiInterface, method: string, operationId: string, used: r
     op.requestBody = { required: api.body !== undefined && Array.isArray((api.body as { required?: unknown }).required), content: json(api.body, i.accepts?.example) };
   }
   if (i.public && used.length) op.security = [];
+  const data = api.successBody ? content([api.successBody]) : successContent(api.success as { type?: unknown } | undefined, i.produces?.example);
   const ok = i.output === 'none'
     ? { description: 'The run succeeded (no body).' }
-    : { description: 'The run succeeded.', content: successContent(api.success as { type?: unknown } | undefined, i.produces?.example) };
+    : { description: 'The run succeeded.', content: data };
   const responses: Record<string, unknown> = { [i.output === 'none' ? '204' : '200']: ok };
+  // An action's response_on_success answers with its status and body when it is the last succeeded one.
+  if (i.output !== 'none') {
+    for (const a of api.actionSuccess ?? []) {
+      const key = String(a.status ?? 200);
+      const body = a.body ? content([a.body]) : data;
+      const had = responses[key] as { content: Record<string, { schema: unknown }> } | undefined;
+      responses[key] = { description: had ? 'The run succeeded.' : `The run succeeded; ${a.action}'s response_on_success answered.`, content: had ? mergeContent(had.content, body) : body };
+    }
+  }
   if (i.actions.some((a) => SUSPENDING.has(a.kind))) responses['202'] = { description: 'The run was suspended; it continues in the background.', content: json(ref('Suspended')) };
   // Run failures are written with the interface's own body when it has one (custom_body,
   // templates.error); what the server refuses before a run (a malformed body, 415, the gate) and
@@ -183,6 +193,17 @@ function successContent(schema: { type?: unknown } | undefined, example: Json | 
   const out: Record<string, unknown> = json(schema, example);
   if (schema?.type === undefined || schema.type === 'string') out['text/plain'] = { schema: { type: 'string' } };
   if (schema?.type === 'string') out['application/json'] = { schema: {} };
+  return out;
+}
+
+/** Two responses' content under one status: per media type, either schema. */
+function mergeContent(a: Record<string, { schema: unknown }>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [type, m] of Object.entries(b as Record<string, { schema: unknown }>)) {
+    const before = a[type];
+    const schemas = uniq([...(before ? [before.schema] : []), m.schema].flatMap((x) => ((x as { anyOf?: unknown[] }).anyOf && Object.keys(x as object).length === 1 ? (x as { anyOf: unknown[] }).anyOf : [x])));
+    out[type] = { schema: schemas.length === 1 ? schemas[0] : { anyOf: schemas } };
+  }
   return out;
 }
 

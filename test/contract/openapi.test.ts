@@ -317,3 +317,26 @@ interfaces:
     expect(body.properties.code).toEqual({ type: 'string', pattern: '^[A-Z]{3}$' });
   });
 });
+
+describe('success bodies the interface writes itself', () => {
+  it('documents templates.success and response_on_success (status and body)', async () => {
+    const ir = irOf('ok.yaml', `
+interfaces:
+  created:
+    method: POST
+    actions:
+      - name: Make
+        input: { id: 1 }
+        response_on_success: { http_code: 201, body: '{"created":a|Make::id|}' }
+        output: http
+  templated:
+    method: GET
+    templates: { success: 'done: a|A::n|' }
+    actions: [{ name: A, input: { n: 1 }, output: http }]
+`);
+    const doc = openApiDocument(ir.name, ir.interfaces) as any;
+    expect((await validate(doc)).valid).toBe(true);
+    expect(doc.paths['/created'].post.responses['201'].content['application/json'].schema).toEqual({ type: 'object', properties: { created: {} }, required: ['created'] });
+    expect(doc.paths['/templated'].get.responses['200'].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
+  });
+});
