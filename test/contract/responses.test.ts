@@ -10,6 +10,8 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../runtime/server/app.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
 
@@ -48,38 +50,60 @@ async function send(base: string, r: Sent) {
   return { status: res.status, type: (res.headers.get('content-type') ?? '').split(';')[0]!.trim(), text: await res.text() };
 }
 
+/** Sends each request to the server and requires its answer to be one the document declares. */
+async function checkAgainst(doc: Doc, base: string, requests: Sent[]): Promise<string[]> {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(doc as object, 'doc');
+  const checked: string[] = [];
+  for (const r of requests) {
+    const { template, op } = operationOf(doc, r.method, r.path)!;
+    const got = await send(base, r);
+    const what = `${r.method} ${r.path} -> ${got.status} ${got.type} ${got.text.slice(0, 200)}`;
+    const key = String(got.status) in op.responses ? String(got.status) : 'default';
+    const declared = op.responses[key];
+    expect(declared, `${what}: status not declared`).toBeDefined();
+    if (got.status === 204) { checked.push(what); continue; }
+    expect(Object.keys(declared!.content ?? {}), `${what}: media type not declared`).toContain(got.type);
+    const pointer = ['paths', template, r.method.toLowerCase(), 'responses', key, 'content', got.type, 'schema']
+      .map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+    const validate = ajv.compile({ $ref: `doc#/${pointer}` });
+    const body = got.type === 'application/json' ? JSON.parse(got.text) : got.text;
+    expect(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    checked.push(what);
+  }
+  return checked;
+}
+
 describe.each(fixtures)('%s', (file) => {
   it.each(['compiled', 'interpreted'] as const)('answers only what its OpenAPI document declares (%s)', async (mode) => {
     const plan = await planOf(join('fixtures', file), mode);
     const s = await serveOn([plan], testEnv({ API_BASE: upstream.url }));
     stops.push(() => s.app.close());
     const doc = await (await fetch(`${s.url}/_ap/openapi.json`)).json() as Doc;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats.default(ajv);
-    ajv.addSchema(doc as object, 'doc');
     const requests = requestsOf(file, doc, plan);
     expect(requests.length).toBeGreaterThan(0);
-    const checked: string[] = [];
-    for (const r of requests) {
-      const { template, op } = operationOf(doc, r.method, r.path)!;
-      const got = await send(s.url, r);
-      const what = `${r.method} ${r.path} -> ${got.status} ${got.type} ${got.text.slice(0, 200)}`;
-      const key = String(got.status) in op.responses ? String(got.status) : 'default';
-      const declared = op.responses[key];
-      expect(declared, `${what}: status not declared`).toBeDefined();
-      if (got.status === 204) { checked.push(what); continue; }
-      expect(Object.keys(declared!.content ?? {}), `${what}: media type not declared`).toContain(got.type);
-      const pointer = ['paths', template, r.method.toLowerCase(), 'responses', key, 'content', got.type, 'schema']
-        .map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
-      const validate = ajv.compile({ $ref: `doc#/${pointer}` });
-      const body = got.type === 'application/json' ? JSON.parse(got.text) : got.text;
-      expect(validate(body), `${what}: ${ajv.errorsText(validate.errors)}`).toBe(true);
-      checked.push(what);
-    }
+    const checked = await checkAgainst(doc, s.url, requests);
     expect(checked.length).toBe(requests.length);
-    if (process.env.SHOW_CHECKED) console.log(checked.join("\n"));
+    if (process.env.SHOW_CHECKED) console.log(checked.join('\n'));
   }, 30_000);
 });
+
+it('with credentials configured: the 401 of a request without one, and the answers with one, as declared', async () => {
+  const key = 'k'.repeat(24);
+  const plan = await planOf('fixtures/failures.yaml', 'interpreted');
+  const app = buildApp([plan], { env: testEnv({ API_BASE: upstream.url }), inbound: { apiKeys: [key] } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  stops.push(() => app.close());
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const doc = await (await fetch(`${base}/_ap/openapi.json`, { headers: { 'x-api-key': key } })).json() as Doc & { security?: unknown };
+  expect(doc.security).toEqual([{ ApiKey: [] }, { ApiKeyBearer: [] }]);
+  const recorded = requestsOf('failures.yaml', doc, plan);
+  const bare = await checkAgainst(doc, base, recorded);
+  expect(bare.every((w) => w.includes(' -> 401 '))).toBe(true);
+  const keyed = await checkAgainst(doc, base, recorded.map((r) => ({ ...r, headers: { ...r.headers, authorization: `Bearer ${key}` } })));
+  expect(keyed.some((w) => w.includes(' -> 404 application/json {"error":"order 8 not found"}'))).toBe(true);
+}, 30_000);
 
 it('is not vacuous: the standard Error body refuses a custom_body answer, and an undeclared status fails', async () => {
   const doc = JSON.parse(readFileSync('out/failures/openapi.json', 'utf8')) as Doc;
