@@ -27,7 +27,7 @@ describe('published schema', () => {
     const ours = configValidator();
     const texts = [
       ...readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(join('fixtures', f), 'utf8')),
-      ...Object.values(configs).filter((v): v is string => typeof v === 'string'),
+      ...(Object.values(configs) as unknown[]).filter((v): v is string => typeof v === 'string'),
       'interfaces:\n  a:\n    method: GETT\n    actions: [{ name: A, input: { a: 1 } }]\n',
       'interfaces:\n  a:\n    method: get, Post\n    actions: [{ name: A, input: { a: 1 } }]\n',
       'interfaces:\n  a:\n    actions: [{ name: A, http: { url: "http://x.test", method: POTS } }]\n',
