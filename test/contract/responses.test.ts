@@ -85,7 +85,6 @@ describe.each(fixtures)('%s', (file) => {
     expect(requests.length).toBeGreaterThan(0);
     const checked = await checkAgainst(doc, s.url, requests);
     expect(checked.length).toBe(requests.length);
-    if (process.env.SHOW_CHECKED) console.log(checked.join('\n'));
   }, 30_000);
 });
 
