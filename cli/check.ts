@@ -1,14 +1,24 @@
-// `pipewright check <config.yaml>...`: exit 0 when every config is valid (warnings on stderr), else 1.
-import { compileConfig, type Compiled } from '../compiler/index.ts';
+// `pipewright check <config.yaml>... [--format text|json|sarif|github]`: exit 0 when every config is
+// valid, else 1 (2 for an unknown format). Text goes to stderr as before; the other formats write
+// their document to stdout (cli/check-report.ts), so `check --format sarif > check.sarif` works.
+import { compileConfig, crossFileRouteConflicts, type Compiled } from '../compiler/index.ts';
 import { needPlace, processEnvironment, settingOf, unsetNeeds } from '../runtime/index.ts';
+import { CHECK_FORMATS, checkReport, formatCheck, type CheckFormat } from './check-report.ts';
 import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 import { err, paint } from './output.ts';
 
-export function check(files: string[]): number {
-  let bad = 0;
+export function check(files: string[], o: { format?: string } = {}): number {
+  const format = (o.format ?? 'text') as CheckFormat;
+  if (!CHECK_FORMATS.includes(format)) { err(`--format must be one of ${CHECK_FORMATS.join(', ')}; got ${o.format}`); return 2; }
   const all = files.map((file) => compileConfig(file));
+  for (const c of all) warnUnset(c);
+  if (format !== 'text') {
+    const report = checkReport(all, crossFileRouteConflicts(all));
+    process.stdout.write(formatCheck(format, report));
+    return report.configs.every((c) => c.ok) && !report.diagnostics.some((d) => d.rule === 'route-conflict') ? 0 : 1;
+  }
+  let bad = 0;
   for (const c of all) {
-    warnUnset(c);
     printDiagnostics(c);
     if (!c.ok) bad++;
     else err(`${paint.green('ok')} ${c.file}${c.diagnostics.length ? ` (${c.diagnostics.length} warning${c.diagnostics.length === 1 ? '' : 's'})` : ''}`);
@@ -16,7 +26,6 @@ export function check(files: string[]): number {
   bad += printCrossFile(all);
   return bad ? 1 : 0;
 }
-
 /** A secret, variable or environment value the config reads with no fallback and that is not set
  *  where `check` runs: a warning (CI rarely holds production secrets), since `serve` refuses it. */
 function warnUnset(c: Compiled): void {

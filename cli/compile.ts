@@ -46,6 +46,6 @@ async function writeConfig(c: Compiled & { ir: NonNullable<Compiled['ir']> }, ou
   mkdirSync(dir, { recursive: true });
   const moduleFile = join(dir, `${c.name}.ts`);
   writeFileSync(moduleFile, await generateModule(c.ir));
-  writeFileSync(join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(c.name, c.ir.interfaces), null, 2)}\n`);
+  writeFileSync(join(dir, 'openapi.json'), `${JSON.stringify(openApiDocument(c.name, c.ir.interfaces, { network: c.ir.settings.network }), null, 2)}\n`);
   return moduleFile;
 }

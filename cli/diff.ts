@@ -6,6 +6,7 @@ import { basename, dirname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { compileConfig, diffConfigs, breakingCount, type Change, type Compiled, type ConfigDiff } from '../compiler/index.ts';
 import { printDiagnostics } from './diagnostics.ts';
+import { annotation } from './github-annotations.ts';
 import { err, paint } from './output.ts';
 
 export interface DiffOptions { base?: string; head?: string; format?: string; 'allow-breaking'?: boolean }
@@ -71,17 +72,15 @@ function text(r: ConfigDiff, from: string, to: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-// GitHub workflow commands: https-free plain text; values escaped as the runner expects.
+// GitHub workflow commands (cli/github-annotations.ts).
 function github(r: ConfigDiff, c: Compiled): string {
-  const esc = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-  const prop = (s: string) => esc(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
   const lineOf = lineByOperation(c);
   const kind = { breaking: 'error', warning: 'warning', info: 'notice' } as const;
   const out = r.contract.map((ch: Change) => {
     const line = lineOf.get(ch.operation);
-    return `::${kind[ch.level]} file=${prop(c.file)}${line ? `,line=${line}` : ''},title=${prop(`${ch.level} API change`)}::${esc(`${ch.operation}${ch.at ? ` ${ch.at}` : ''}: ${ch.message} [${ch.id}]`)}`;
+    return annotation(kind[ch.level], { file: c.file, ...(line ? { line } : {}), title: `${ch.level} API change` }, `${ch.operation}${ch.at ? ` ${ch.at}` : ''}: ${ch.message} [${ch.id}]`);
   });
-  for (const b of r.behaviour) out.push(`::notice file=${prop(c.file)},title=${prop('generated code changes')}::${esc(`${b.interface}: ${b.change}${b.details.length ? ` (${b.details.join('; ')})` : ''}`)}`);
+  for (const b of r.behaviour) out.push(annotation('notice', { file: c.file, title: 'generated code changes' }, `${b.interface}: ${b.change}${b.details.length ? ` (${b.details.join('; ')})` : ''}`));
   return out.length ? `${out.join('\n')}\n` : '';
 }
 

@@ -10,9 +10,9 @@ const USAGE = `usage:
   pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]
   pipewright compile <config.yaml>... [--out DIR] [--no-bundle] [--one-server]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
-  pipewright check <config.yaml>...
+  pipewright check <config.yaml>... [--format text|json|sarif|github]
   pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
-  pipewright test <config.yaml>... [--no-fastpath]
+  pipewright test <config.yaml>... [--no-fastpath] [--reporter default|json|junit|tap] [--pass-with-no-tests]
   pipewright diff <old.yaml> <new.yaml> | <config.yaml> --base REV [--head REV] [--format text|json|github] [--allow-breaking]
   pipewright schema`;
 
@@ -20,7 +20,7 @@ const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
   param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
-  'allow-breaking': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'allow-breaking': { type: 'boolean' }, reporter: { type: 'string' }, 'pass-with-no-tests': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,7 +38,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'serve': return needFiles(1) ? (await import('./serve.ts')).serve(files, o) : 2;
     case 'compile': return needFiles(1) ? (await import('./compile.ts')).compile(files, o) : 2;
     case 'run': return needFiles(2) ? (await import('./run.ts')).run(files[0]!, files[1]!, o) : 2;
-    case 'check': return needFiles(1) ? (await import('./check.ts')).check(files) : 2;
+    case 'check': return needFiles(1) ? (await import('./check.ts')).check(files, o) : 2;
     case 'audit': return needFiles(1) ? (await import('./audit.ts')).audit(files, o) : 2;
     case 'test': return needFiles(1) ? (await import('./test-cmd.ts')).testConfigs(files, o) : 2;
     case 'diff': return needFiles(1) ? (await import('./diff.ts')).diff(files, o) : 2;

@@ -1,31 +1,50 @@
 // `pipewright test <config.yaml>...`: each interface's example request is run in process; the response
 // must succeed, match `produces.schema` and `produces.example`, and pass the interface's `tests`.
-// Semantics are in docs/decisions.md.
+// `--reporter` picks the output (cli/test-report.ts). Semantics are in docs/decisions.md.
 import { Ajv } from 'ajv';
 import { isDeepStrictEqual } from 'node:util';
 import { type InterfacePlan, type Plan, executeInterface, processEnvironment, type Services } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err, paint } from './output.ts';
+import { formatTests, REPORTERS, summaryLine, type Reporter, type TestResult } from './test-report.ts';
 
-export async function testConfigs(files: string[], o: { 'no-fastpath'?: boolean }): Promise<number> {
+export interface TestOptions {
+  'no-fastpath'?: boolean;
+  reporter?: string;
+  'pass-with-no-tests'?: boolean;
+}
+
+export async function testConfigs(files: string[], o: TestOptions): Promise<number> {
+  const reporter = (o.reporter ?? 'default') as Reporter;
+  if (!REPORTERS.includes(reporter)) { err(`--reporter must be one of ${REPORTERS.join(', ')}; got ${o.reporter}`); return 2; }
+  const started = new Date();
   const plans = await loadPlans(files, fastpathDisabled(o['no-fastpath']));
   if (!plans) return 1;
   const services = await cliServices();
-  let passed = 0;
-  let failed = 0;
-  for (const plan of plans) {
+  const results: TestResult[] = [];
+  plans.forEach((plan, n) => { if (!plan.interfaces.some(tested)) err(`${paint.yellow('warning')} ${files[n]}: no interface has accepts.example, produces or tests: nothing to run`); });
+  for (const [n, plan] of plans.entries()) {
     for (const i of plan.interfaces) {
-      if (!i.accepts?.example && !i.produces && !i.tests?.length) continue;
+      if (!tested(i)) continue;
+      const t0 = performance.now();
       const problems = await checkInterface(plan, i, services);
-      if (problems.length) { failed++; err(`${paint.red('✗')} ${plan.name}.${i.name}\n${problems.map((p) => `    ${p}`).join('\n')}`); }
-      else { passed++; err(`${paint.green('✓')} ${plan.name}.${i.name}`); }
+      results.push({ config: plan.name, file: files[n]!, interface: i.name, problems, ms: performance.now() - t0 });
+      if (problems.length) err(`${paint.red('✗')} ${plan.name}.${i.name}\n${problems.map((p) => `    ${p}`).join('\n')}`);
+      else err(`${paint.green('✓')} ${plan.name}.${i.name}`);
     }
   }
   await services.store?.close();
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
-  return failed ? 1 : 0;
+  const summary = `${summaryLine(results)}\n`;
+  if (reporter === 'default') process.stdout.write(summary);
+  else { process.stdout.write(formatTests(reporter, results, { started })); err(summary.trimEnd()); }
+  // A run that tested nothing fails (as vitest and jest do) unless asked not to: a CI step that
+  // checks nothing must not look green.
+  if (!results.length && !o['pass-with-no-tests']) { err('no test ran: give an interface accepts.example, produces or tests, or pass --pass-with-no-tests'); return 1; }
+  return results.some((t) => t.problems.length) ? 1 : 0;
 }
+
+const tested = (i: InterfacePlan) => !!(i.accepts?.example || i.produces || i.tests?.length);
 
 export async function checkInterface(plan: Plan, i: InterfacePlan, services: Services): Promise<string[]> {
   const example = i.accepts?.example ?? null;

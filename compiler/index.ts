@@ -7,7 +7,8 @@ export { openApiDocument } from '../runtime/contract/openapi.ts';
 export { formatDiagnostic, type Diagnostic } from './source/diagnostics.ts';
 
 /** Path of the config JSON Schema, printed by `pipewright schema`. */
-export const schemaFile = new URL('./schema/config.schema.json', import.meta.url);
+/** The published schema `pipewright schema` prints (standard draft-07: compiler/schema/editor.ts). */
+export const schemaFile = new URL('./schema/editor.schema.json', import.meta.url);
 
 /** Regenerates compiler/schema/config-types.ts (`pipewright gen-types`), loading its tools only then. */
 export async function writeTypes(): Promise<string> {

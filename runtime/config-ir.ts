@@ -113,6 +113,25 @@ export interface InterfaceApiIR {
   body?: Json;
   /** Declared and route parameters with the schema their `validate` implies. */
   params?: Array<{ name: string; in: 'path' | 'query'; required: boolean; schema: Json; description?: string }>;
+  /** The success body's schema: `produces.schema`, else inferred from `produces.example`, else from
+   *  what the last `output: http` action is known to produce (compiler/lower/api-responses.ts). */
+  success?: Json;
+  /** The error body `custom_body` / `templates.error` writes instead of the standard one. */
+  errorBody?: ApiBodyIR;
+  /** The success body `templates.success` writes instead of the success data. */
+  successBody?: ApiBodyIR;
+  /** Actions' `response_on_success`: the status (`http_code`, else 200) and body they answer with. */
+  actionSuccess?: Array<{ action: string; status?: number; body?: ApiBodyIR }>;
+  /** Actions' `response_on_error.body`, with the status it goes with when `http_code` fixes one. */
+  actionErrors?: Array<ApiBodyIR & { action: string; status?: number }>;
+}
+
+/** A body a template writes: JSON (with the schema its text implies) or text; `maybeText`: a lone
+ *  marker, sent as JSON or text depending on the value. */
+export interface ApiBodyIR {
+  json: boolean;
+  schema: Json;
+  maybeText?: boolean;
 }
 
 export interface InterfaceLogIR {

@@ -60,7 +60,7 @@ describe('pipewright serve', () => {
     |             ^
   4 |     actions:
   5 |       - name: A
-hint: use one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE, QUERY (several separated by commas)
+hint: did you mean "GET"?
 `);
   });
 
@@ -189,6 +189,6 @@ describe('pipewright test and schema', () => {
   it('prints the JSON Schema of the config format', () => {
     const r = cli(['schema']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toEqual(JSON.parse(readFileSync('compiler/schema/config.schema.json', 'utf8')));
+    expect(JSON.parse(r.out)).toEqual(JSON.parse(readFileSync('compiler/schema/editor.schema.json', 'utf8')));
   });
 });

@@ -28,11 +28,18 @@ export function loadConfig(file: string, text?: string): LoadedConfig {
   const source = read.text;
   const { value: config, diagnostics: yamlProblems, locate } = parseYamlWithPositions(file, source);
   // After a YAML error the value is partial: checking it would only add noise.
-  const checks = hasErrors(yamlProblems) ? [] : [...schemaDiagnostics(file, config, locate), ...lintConfig(config, locate, file)];
+  const checks = hasErrors(yamlProblems) ? [] : schemaThenLint(schemaDiagnostics(file, config, locate), lintConfig(config, locate, file));
   const all = sortDiagnostics(dedupeDiagnostics([...yamlProblems, ...checks]));
   const loaded = { file, name: basename(file, extname(file)), text: source, diagnostics: all, locate };
   // Schema-checked: what the schema accepts is what config-types.ts (generated from it) describes.
   return hasErrors(all) ? { ...loaded, ok: false, config } : { ...loaded, ok: true, config: config as Config };
+}
+
+/** Both: but where a lint refuses the very value the schema refused (an interface method: the schema's
+ *  enum serves editors, the lint names the one bad method of `GET,POTS`), the lint's words only. */
+function schemaThenLint(schema: Diagnostic[], lint: Diagnostic[]): Diagnostic[] {
+  const linted = new Set(lint.filter((d) => d.severity === 'error' && d.path).map((d) => JSON.stringify(d.path)));
+  return [...schema.filter((d) => !d.path || !linted.has(JSON.stringify(d.path))), ...lint];
 }
 
 export type { Diagnostic } from '../source/diagnostics.ts';

@@ -3,6 +3,7 @@
 // syntax (route-syntax.ts); routes that shadow the server's other paths (/metrics, /mqtt, /ws/...,
 // the MCP route), an error where serving both would fail at start.
 import { HTTP_METHODS, routeKey, routeSites } from './routes.ts';
+import { didYouMean } from '../source/suggest.ts';
 import { routeSyntaxProblems } from './route-syntax.ts';
 import { isObj } from './walk.ts';
 import type { Report } from './report.ts';
@@ -15,7 +16,7 @@ export function lintRoutes(config: unknown, report: Report): void {
     const at = ['interfaces', site.iface];
     for (const m of site.methods) {
       if (!HTTP_METHODS.includes(m)) {
-        report('error', [...at, 'method'], `method "${m}" of interface "${site.iface}" is not an HTTP method`, (HTTP_METHODS.includes(m.replace(/\s+/g, '')) ? `did you mean "${m.replace(/\s+/g, '')}"?` : undefined) ?? `use one of ${HTTP_METHODS.join(', ')} (several separated by commas)`, 'value');
+        report('error', [...at, 'method'], `method "${m}" of interface "${site.iface}" is not an HTTP method`, (HTTP_METHODS.includes(m.replace(/\s+/g, '')) ? `did you mean "${m.replace(/\s+/g, '')}"?` : didYouMean(m, HTTP_METHODS)) ?? `use one of ${HTTP_METHODS.join(', ')} (several separated by commas)`, 'value');
         continue;
       }
       const key = routeKey(m, site.route);

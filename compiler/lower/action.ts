@@ -104,6 +104,10 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   if (kind === 'http') {
     const http: Record<string, unknown> = { ...a.http };
     if (http.url === undefined && a.url !== undefined) http.url = a.url;
+    // `method: { extension: PROPFIND }`: the schema's form for a method outside the standard list
+    // (so a typo of a standard one is still refused); the request sends the token as written.
+    const m = http.method;
+    if (m !== null && typeof m === 'object' && typeof (m as { extension?: unknown }).extension === 'string') http.method = (m as { extension: string }).extension;
     const dflt = cx.defaults.expect_status;
     if (http.expect_status === undefined && dflt !== undefined) http.expect_status = dflt;
     const node = lowerValue(http);

@@ -4,6 +4,8 @@ import type { InterfaceApiIR, InterfaceIR } from '../../runtime/config-ir.ts';
 import type { Json } from '../../runtime/ir.ts';
 import { bodySchemaFromTests, checksSchema, mergeSchemas, type JsonSchema } from '../../runtime/contract/schema-from-tests.ts';
 
+import { errorBodies, successBodies, successSchema } from './api-responses.ts';
+
 type Obj = Record<string, unknown>;
 
 export function lowerApi(i: Obj, ir: InterfaceIR): InterfaceApiIR | undefined {
@@ -19,6 +21,14 @@ export function lowerApi(i: Obj, ir: InterfaceIR): InterfaceApiIR | undefined {
   if (body) api.body = body as Json;
   const params = apiParams(ir);
   if (params.length) api.params = params;
+  const success = successSchema(ir);
+  if (success) api.success = success.schema;
+  const wrote = successBodies(ir);
+  if (wrote.all) api.successBody = wrote.all;
+  if (wrote.actions) api.actionSuccess = wrote.actions;
+  const errors = errorBodies(ir);
+  if (errors.all) api.errorBody = errors.all;
+  if (errors.actions) api.actionErrors = errors.actions;
   return Object.keys(api).length ? api : undefined;
 }
 

@@ -175,11 +175,11 @@ export interface Interface {
    */
   defaults?: ActionDefaults;
   /**
-   * Documentation text.
+   * One line saying what the interface does: the OpenAPI operation's summary and, unless `mcp.description` is set, the MCP tool's description.
    */
   summary?: string;
   /**
-   * Documentation text.
+   * Longer text about the interface: the OpenAPI operation's description (Markdown); the MCP tool's description when neither `mcp.description` nor `summary` is set.
    */
   description?: string;
   /**
@@ -223,9 +223,9 @@ export interface Interface {
    */
   silence?: boolean;
   /**
-   * HTTP method of the interface.
+   * HTTP method(s) the interface answers: one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE, QUERY, or several separated by commas (`GET,POST`); any case. Default: GET and POST.
    */
-  method?: string;
+  method?: ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE" | "QUERY") | string;
   /**
    * URL path; defaults to the interface name.
    */
@@ -257,7 +257,7 @@ export interface Interface {
     [k: string]: Param;
   };
   /**
-   * Tests.
+   * Tests `pipewright test` applies to the response body of the interface's `accepts.example` request (each a Test object; markers read the run, e.g. `a|Fetch::status|`).
    */
   tests?: Test[];
   /**
@@ -316,7 +316,7 @@ export interface Action {
    */
   action?: string;
   /**
-   * Description.
+   * Free text about what the action does, for readers of the config.
    */
   description?: string;
   /**
@@ -413,7 +413,7 @@ export interface Action {
    */
   output_stdout?: boolean;
   /**
-   * HTTP call.
+   * An HTTP call: URL, method, headers, body, auth, pagination, retries of the request itself.
    */
   http?: HttpRequest;
   /**
@@ -693,19 +693,19 @@ export interface Transform {
    */
   to_csv?: ToCsvConfig;
   /**
-   * encodeURI.
+   * Percent-encodes a URL as JavaScript's encodeURI does (reserved characters kept).
    */
   encode_uri?: TransformConfig;
   /**
-   * encodeURIComponent.
+   * Percent-encodes text as JavaScript's encodeURIComponent does (for one query value or path segment).
    */
   encode_uri_component?: TransformConfig;
   /**
-   * decodeURI.
+   * Decodes a percent-encoded URL as JavaScript's decodeURI does.
    */
   decode_uri?: TransformConfig;
   /**
-   * decodeURIComponent.
+   * Decodes percent-encoded text as JavaScript's decodeURIComponent does.
    */
   decode_uri_component?: TransformConfig;
   /**
@@ -729,11 +729,11 @@ export interface Transform {
    */
   hmac?: HmacSign;
   /**
-   * Sign a JWT.
+   * Signs an HS256 JWT (claims from `data`, `iat` now, `exp` as given) and adds it under a key.
    */
   add_jwt?: AddJWT;
   /**
-   * Read a JWT.
+   * Decodes a JWT into {header, payload, verified} under a key (verified against `secret` when one is given).
    */
   read_jwt?: ReadJWT;
   /**
@@ -831,7 +831,7 @@ export interface Test {
    */
   is_greater_than_or_equal_to?: Comparable;
   /**
-   * Less than.
+   * Passes when the value is a number (or decimal text) below this one; fails on a missing value.
    */
   is_less_than?: Comparable;
   /**
@@ -1102,7 +1102,7 @@ export interface Schedule {
    */
   max_backoff_seconds?: number;
   /**
-   * IANA zone.
+   * IANA time zone the cron expression is read in, e.g. `Europe/Paris` (default UTC).
    */
   timezone?: string;
 }
@@ -1135,7 +1135,7 @@ export interface InterfaceResponse {
    */
   http_code_fallback_strategy?: "last_action" | "last_action_with_error" | "any_action";
   /**
-   * Run logs.
+   * Rows written to a database after each run (on error, success or any), one InterfaceLog each.
    */
   logs?: InterfaceLog[];
 }
@@ -1239,15 +1239,15 @@ export interface Retry {
 }
 export interface ActionResponse {
   /**
-   * HTTP code.
+   * The HTTP status of the response this action decides (100-599).
    */
   http_code?: number;
   /**
-   * Headers.
+   * Response headers added by this action's response (values interpolate).
    */
   headers?: ScalarMap;
   /**
-   * Body.
+   * The response body sent instead of the default one; interpolated text, sent as JSON when it is JSON, as text/plain otherwise.
    */
   body?: string;
 }
@@ -1336,9 +1336,17 @@ export interface HttpRequest {
    */
   url?: string;
   /**
-   * Defaults to GET; passed through as a token (extension methods allowed).
+   * The request's method: GET (default), HEAD, POST, PUT, PATCH, DELETE, OPTIONS, TRACE or QUERY (sent as written); a marker (`a|body::method|`) that chooses it per run; or an extension method (WebDAV's PROPFIND, ...) written `{ extension: PROPFIND }`.
    */
-  method?: string;
+  method?:
+    | ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE" | "QUERY")
+    | string
+    | {
+        /**
+         * An extension method token (RFC 9110 token), sent as written, e.g. PROPFIND.
+         */
+        extension: string;
+      };
   /**
    * Request headers; values interpolate.
    */
@@ -1447,11 +1455,11 @@ export interface HttpRequest {
  */
 export interface MultipartPart {
   /**
-   * Part name.
+   * The form field name of this multipart part.
    */
   name: string;
   /**
-   * Text part.
+   * The part's content as text (exactly one of value, b64 and file_path).
    */
   value?: string;
   /**
@@ -1477,11 +1485,11 @@ export interface MultipartPart {
  */
 export interface MultipartText {
   /**
-   * Part name.
+   * The form field name of this text part.
    */
   key: string;
   /**
-   * Text value.
+   * The text sent as this part's content (interpolated).
    */
   value: string;
   /**
@@ -1511,7 +1519,7 @@ export interface MultipartFile {
    */
   mime_str?: string;
   /**
-   * Part name.
+   * The form field name the uploaded file is sent under.
    */
   part_name?: string;
 }
@@ -1700,11 +1708,11 @@ export interface Sftp {
    */
   host: string;
   /**
-   * Default 22.
+   * The SSH port of the SFTP server (default 22).
    */
   port?: NumberOrMarker;
   /**
-   * Username.
+   * The SSH user name to log in as.
    */
   user: string;
   /**
@@ -1941,11 +1949,11 @@ export interface Email {
    */
   text?: string;
   /**
-   * HTML body.
+   * The message body as HTML (interpolated); `text` gives the plain-text alternative.
    */
   body?: string;
   /**
-   * Attachments.
+   * Files attached to the message, one EmailAttachment each (filename, content, content type, encoding).
    */
   attachments?: EmailAttachment[];
 }
@@ -1988,7 +1996,7 @@ export interface EmitMetric {
    */
   labels?: ScalarMap;
   /**
-   * Help text.
+   * The metric's HELP text on /metrics.
    */
   help?: string;
 }
@@ -2464,7 +2472,7 @@ export interface EncryptValue {
    */
   secret_key: string;
   /**
-   * Nonce.
+   * The 12-byte GCM nonce (24 hex digits, 16 Base64 characters or 12 characters of text); never reuse one with the same key.
    */
   nonce: string;
 }
@@ -2477,11 +2485,11 @@ export interface DecryptValue {
    */
   key: string;
   /**
-   * Ciphertext.
+   * The ciphertext to decrypt (as encrypt_value wrote it).
    */
   value: string;
   /**
-   * Nonce.
+   * The 12-byte nonce the value was encrypted with (24 hex digits, 16 Base64 characters or 12 characters of text).
    */
   nonce: string;
   /**
@@ -2690,11 +2698,11 @@ export interface TransformParsePdf {
 }
 export interface S3GeneratePresignedURL {
   /**
-   * Bucket.
+   * The S3 bucket that holds the object.
    */
   bucket: string;
   /**
-   * Object key.
+   * The object's key inside the bucket.
    */
   file_key: string;
   /**
@@ -2706,7 +2714,7 @@ export interface S3GeneratePresignedURL {
    */
   endpoint: string;
   /**
-   * Region.
+   * The bucket's region (signed into the URL), e.g. `eu-west-1`.
    */
   region: string;
   /**

@@ -2,6 +2,7 @@
 // reference can never drift from what `check` accepts. `npm run gen` rewrites it; a test checks it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { editorSchema, editorSchemaFile } from './editor.ts';
 
 type Schema = {
   title?: string; description?: string; type?: string | string[]; enum?: unknown[]; const?: unknown;
@@ -19,7 +20,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 export function typeOf(s: Schema): string {
   if (s.$ref) { const n = refName(s.$ref); return `[${n}](#${anchor(n)})`; }
   const alts = s.anyOf ?? s.oneOf;
-  if (alts) return alts.map(typeOf).join(' or ');
+  if (alts) return [...new Set(alts.map(typeOf))].join(' or ');
   if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(', ');
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   const t = Array.isArray(s.type) ? s.type.join(' or ') : s.type;
@@ -118,4 +119,8 @@ export function currentReference(): string {
   return renderReference(JSON.parse(readFileSync(schemaFile, 'utf8')) as Schema);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) writeFileSync(referenceFile, currentReference());
+// `npm run gen`: the reference and the published (editor) schema, both from config.schema.json.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(referenceFile, currentReference());
+  writeFileSync(editorSchemaFile, `${JSON.stringify(editorSchema(JSON.parse(readFileSync(schemaFile, 'utf8'))), null, 2)}\n`);
+}

@@ -245,6 +245,7 @@ export const plan: rt.Plan = {
             description: "id must be a number",
           },
         ],
+        success: { type: "object", properties: { Customer: {}, Orders: {}, Totals: {} } },
       },
     },
   ],

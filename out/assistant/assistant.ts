@@ -134,7 +134,7 @@ export const plan: rt.Plan = {
             sku: { type: "string", pattern: "^[a-z]+$" },
             qty: { minimum: 1, maximum: 100, type: "number" },
           },
-          required: ["qty"],
+          required: ["sku", "qty"],
         },
       },
     },

@@ -220,6 +220,10 @@ export const plan: rt.Plan = {
       api: {
         summary: "An order's status; the upstream's 404 is passed through.",
         params: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        errorBody: {
+          json: true,
+          schema: { type: "object", properties: { error: { type: "string" } }, required: ["error"] },
+        },
       },
     },
     {
@@ -266,7 +270,10 @@ export const plan: rt.Plan = {
         },
         { name: "Never", line: lines.flaky_Never, kind: "http", config: flaky_Never_http },
       ],
-      api: { summary: "Retries a flaky upstream, then answers with the fallback status strategy." },
+      api: {
+        summary: "Retries a flaky upstream, then answers with the fallback status strategy.",
+        success: { type: "object", properties: { Flaky: {}, Never: {} } },
+      },
     },
   ],
   needs: [{ root: "var", name: "API_BASE", iface: "inventory", action: "Warehouse" }],

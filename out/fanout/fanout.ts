@@ -177,7 +177,10 @@ export const plan: rt.Plan = {
         },
       ],
       accepts: { example: { ids: [1, 2] } },
-      api: { summary: "Looks up many customers at once." },
+      api: {
+        summary: "Looks up many customers at once.",
+        success: { type: "object", properties: { Customers: {}, Summary: {} } },
+      },
     },
     {
       name: "resilient",
@@ -206,7 +209,14 @@ export const plan: rt.Plan = {
           reads: ["Flaky"],
         },
       ],
-      api: { summary: "Retries a flaky upstream, then falls back to a default." },
+      api: {
+        summary: "Retries a flaky upstream, then falls back to a default.",
+        success: {
+          type: "object",
+          properties: { status: { type: "string" }, upstream_status: { type: "integer" } },
+          required: ["status"],
+        },
+      },
     },
     {
       name: "peers",

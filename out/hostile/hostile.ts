@@ -178,6 +178,12 @@ export const plan: rt.Plan = {
           reads: ["'); process.exit(1)//"],
         },
       ],
+      api: {
+        success: {
+          type: "object",
+          properties: { ["__proto__"]: {}, "'); process.exit(1)//": {}, "${globalThis.x = 1}": {} },
+        },
+      },
     },
   ],
   mode: "compiled",

@@ -207,6 +207,7 @@ export const plan: rt.Plan = {
             description: "name must be 1-40 letters",
           },
         ],
+        success: { type: "object", properties: { message: { type: "string" } } },
       },
     },
     {
@@ -249,6 +250,7 @@ export const plan: rt.Plan = {
           properties: { items: { minItems: 1, minLength: 1, minProperties: 1 } },
           required: ["items"],
         },
+        success: { type: "object", required: ["count", "sum"] },
       },
     },
   ],

@@ -939,6 +939,10 @@ export const plan: rt.Plan = {
       api: {
         summary: "Revenue per region for the completed sales of a period.",
         params: [{ name: "min_total", in: "query", required: false, schema: { type: "string" } }],
+        success: {
+          type: "object",
+          properties: { big_sales: {}, by_region: {}, regions: {}, generated_for: { type: "string" } },
+        },
       },
     },
     {
@@ -981,7 +985,10 @@ export const plan: rt.Plan = {
           reads: ["Lines", "Paged", "Totals"],
         },
       ],
-      api: { summary: "Totals per region of posted sales lines." },
+      api: {
+        summary: "Totals per region of posted sales lines.",
+        success: { type: "object", properties: { totals: {}, paged: {}, lines: {} } },
+      },
     },
   ],
   needs: [{ root: "var", name: "API_BASE", iface: "sales_report", action: "Sales" }],

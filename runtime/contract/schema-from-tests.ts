@@ -32,7 +32,10 @@ export function checksSchema(test: TestIR, counted = false): { schema: JsonSchem
       case 'is_equal_to': s.const = v; required ||= v !== null; break;
       case 'is_one_of': if (Array.isArray(v)) { s.enum = v; required ||= !v.includes(null); } break;
       case 'is_type': if (typeof v === 'string') { s.type = v; required ||= v !== 'null'; } break;
-      case 'regex': if (typeof v === 'string') { s.type = 'string'; s.pattern = v; } break;
+      // regex fails on a missing or null value (runtime/asserts/regex.ts); it matches a number's or
+      // boolean's text too, but the schema documents the canonical form, a string.
+      case 'regex': if (typeof v === 'string') { s.type = 'string'; s.pattern = v; required = true; } break;
+      case 'contains': required = true; break;
       case 'is_greater_than': if (n !== undefined) { counted ? bound('min', Math.floor(n) + 1) : (s.exclusiveMinimum = n); required = true; } break;
       case 'is_greater_than_or_equal_to': if (n !== undefined) { bound('min', counted ? Math.ceil(n) : n); required = true; } break;
       case 'is_less_than': if (n !== undefined) { counted ? bound('max', Math.ceil(n) - 1) : (s.exclusiveMaximum = n); required = true; } break;

@@ -95,7 +95,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const gate = buildGate(plans, inbound, o.network, o.open);
   gateRoutes(app, gate);
   app.get('/_ap/health', { config: { pipewrightSurface: { kind: 'process', name: 'health' } } satisfies GatedRoute }, async () => ({ ok: true }));
-  registerOpenApiRoutes(app, plans);
+  registerOpenApiRoutes(app, plans, { apiKey: inbound.apiKeys.length > 0, jwt: !!(inbound.jwtSecret || inbound.jwksUrl) });
   registerMetrics(app, plans, services, o.maxMetricSeries);
   attachRealtime(app, plans, {
     org: o.org ?? DEFAULT_ORG, environment: o.environment ?? DEFAULT_ENVIRONMENT, env, services, afterRun: (p, i, r) => hooks.afterRun(p, i, r),

@@ -160,12 +160,183 @@ describe('served document', () => {
       expect(named.body).toBe(one.body);
     });
   }
-  it('lists the documents when several configs are served', async () => {
-    const app = buildApp([await planOf('fixtures/quickstart.yaml', 'interpreted'), await planOf('fixtures/report.yaml', 'interpreted')], { env: testEnv() });
+  it('answers one merged document for several configs at /_ap/openapi.json, each config at its own URL, and an index', async () => {
+    const plans = [await planOf('fixtures/quickstart.yaml', 'interpreted'), await planOf('fixtures/report.yaml', 'interpreted')];
+    const app = buildApp(plans, { env: testEnv() });
     apps.push(app);
-    expect((await app.inject({ method: 'GET', url: '/_ap/openapi.json' })).json()).toEqual({ configs: [
-      { name: 'quickstart', url: '/_ap/openapi/quickstart.json' },
-      { name: 'report', url: '/_ap/openapi/report.json' },
-    ] });
+    expect((await app.inject({ method: 'GET', url: '/_ap/openapi' })).json()).toEqual({
+      merged: '/_ap/openapi.json',
+      configs: [{ name: 'quickstart', url: '/_ap/openapi/quickstart.json' }, { name: 'report', url: '/_ap/openapi/report.json' }],
+    });
+    const merged = (await app.inject({ method: 'GET', url: '/_ap/openapi.json' })).json();
+    expect((await validate(merged)).valid).toBe(true);
+    expect(merged.info.title).toBe('quickstart, report');
+    expect(merged.paths['/hello'].get.operationId).toBe('quickstart_hello');
+    expect(merged.paths['/sales_report'].get.operationId).toBe('report_sales_report');
+    const each = (await app.inject({ method: 'GET', url: '/_ap/openapi/report.json' })).json();
+    expect(each).toEqual(JSON.parse(readFileSync('out/report/openapi.json', 'utf8')));
+  });
+
+  it('declares the configured credentials: schemes, security, 401 where a credential is asked, none on public interfaces', async () => {
+    const plan = await planOf('gate.yaml', 'interpreted', `
+interfaces:
+  private: { method: GET, actions: [{ name: A, input: { ok: true }, output: http }] }
+  open: { method: GET, public: true, actions: [{ name: A, input: { ok: true }, output: http }] }
+`);
+    const app = buildApp([plan], { env: testEnv(), inbound: { apiKeys: ['k'.repeat(20)], jwtSecret: 's'.repeat(32) } });
+    apps.push(app);
+    const doc = (await app.inject({ method: 'GET', url: '/_ap/openapi.json', headers: { 'x-api-key': 'k'.repeat(20) } })).json();
+    expect((await validate(doc)).valid).toBe(true);
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: expect.any(String) },
+      ApiKeyBearer: { type: 'http', scheme: 'bearer', description: expect.any(String) },
+      Jwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: expect.any(String) },
+    });
+    expect(doc.security).toEqual([{ ApiKey: [] }, { ApiKeyBearer: [] }, { Jwt: [] }]);
+    expect(doc.paths['/private'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.paths['/open'].get.security).toEqual([]);
+    expect(doc.paths['/open'].get.responses['401']).toBeUndefined();
+    // The document says what the gate does.
+    expect((await app.inject({ method: 'GET', url: '/private' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/open' })).statusCode).toBe(200);
+    // Without credentials there is nothing to declare.
+    const bare = openApiDocument(plan.name, plan.interfaces) as any;
+    expect(bare.security).toBeUndefined();
+    expect(bare.components.securitySchemes).toBeUndefined();
+    expect(bare.paths['/private'].get.responses['401']).toBeUndefined();
+  });
+});
+
+describe('a document that tells the truth', () => {
+  const ir = irOf('truth.yaml', `
+interfaces:
+  sensor:
+    mqtt: sensors/+
+    actions: [{ name: Store, input: a|body| }]
+  tick:
+    schedule: { cron: "0 * * * *", enabled: true }
+    actions: [{ name: T, input: { n: 1 } }]
+  from_example:
+    method: GET
+    produces: { example: { id: 7, tags: [a, b], owner: { name: Ann }, rows: [{ n: 1 }, { n: 2, extra: true }] } }
+    actions: [{ name: A, input: a|body|, output: http }]
+  from_schema:
+    method: GET
+    produces: { schema: { type: object, required: [id], properties: { id: { type: integer } } } }
+    actions: [{ name: A, input: a|body|, output: http }]
+  from_action:
+    method: GET
+    route: /things/:id
+    actions:
+      - name: Shape
+        input: { id: a|params::id|, label: "thing a|params::id|", size: count(a|params::id|), fixed: [1] }
+        output: http
+  not_found:
+    method: GET
+    route: /orders/:id
+    actions: [{ name: O, input: a|params::id|, output: http }]
+    response:
+      http_code_on_error: 404
+      custom_body: '{"error":"order a|params::id| not found","id":a|params::id|}'
+  text_error:
+    method: GET
+    actions:
+      - name: Charge
+        input: { n: 1 }
+        assert: { tests: [{ value: a|Charge::n|, is_equal_to: 2 }] }
+        response_on_error: { http_code: 402, body: "declined a|Charge::n|" }
+        output: http
+  "odd name/with spaces?":
+    method: GET
+    route: /odd1
+    actions: [{ name: A, input: { n: 1 }, output: http }]
+  "odd name with spaces?":
+    method: GET
+    route: /odd2
+    actions: [{ name: A, input: { n: 1 }, output: http }]
+  guarded:
+    method: POST
+    network: { allow_ips: [10.0.0.0/8], rate_limit: { requests: 5, per: 1m } }
+    assert:
+      tests:
+        - value: a|body::code|
+          regex: "^[A-Z]{3}$"
+    actions: [{ name: A, input: a|body|, output: http }]
+`);
+  const doc = openApiDocument(ir.name, ir.interfaces) as any;
+
+  it('is valid OpenAPI 3.1 with servers', async () => {
+    expect((await validate(doc)).valid).toBe(true);
+    expect(doc.servers[0]).toEqual({ url: '/', description: expect.any(String) });
+  });
+
+  it('documents only what the HTTP server routes: no MQTT- or schedule-triggered interface', () => {
+    expect(Object.keys(doc.paths)).not.toContain('/sensor');
+    expect(Object.keys(doc.paths)).not.toContain('/tick');
+    expect(JSON.stringify(doc)).not.toContain('"sensor');
+  });
+
+  const ok = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema;
+  it('takes the success schema from produces.schema, else infers it from produces.example (shape, not values)', () => {
+    expect(ok('/from_schema')).toEqual({ type: 'object', required: ['id'], properties: { id: { type: 'integer' } } });
+    expect(ok('/from_example')).toEqual({ type: 'object', properties: {
+      id: { type: 'number' },
+      tags: { type: 'array', items: { type: 'string' } },
+      owner: { type: 'object', properties: { name: { type: 'string' } } },
+      rows: { type: 'array', items: { type: 'object', properties: { n: { type: 'number' }, extra: { type: 'boolean' } } } },
+    } });
+  });
+
+  it("else from what the last output: http action is known to produce", () => {
+    expect(ok('/things/{id}')).toEqual({ type: 'object', required: ['label', 'size', 'fixed'], properties: {
+      id: { type: 'string' }, label: { type: 'string' }, size: { type: 'integer', minimum: 0 }, fixed: { type: 'array', items: { type: 'number' } },
+    } });
+  });
+
+  it('documents custom_body and response_on_error bodies as the interface writes them', () => {
+    const r = doc.paths['/orders/{id}'].get.responses;
+    const custom = { type: 'object', properties: { error: { type: 'string' }, id: {} }, required: ['error', 'id'] };
+    expect(r.default.content['application/json'].schema).toEqual({ anyOf: [custom, { $ref: '#/components/schemas/Error' }] });
+    const t = doc.paths['/text_error'].get.responses['402'].content;
+    expect(t['text/plain'].schema).toEqual({ type: 'string' });
+  });
+
+  it('gives URL-safe, unique operationIds', () => {
+    const ids = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_.-]+$/);
+    expect(doc.paths['/odd1'].get.operationId).toBe('odd_name_with_spaces_');
+    expect(doc.paths['/odd2'].get.operationId).toBe('odd_name_with_spaces__2');
+  });
+
+  it('answers 403 and 429 where a network policy applies; a regex-tested field is required', () => {
+    const op = doc.paths['/guarded'].post;
+    expect(Object.keys(op.responses)).toEqual(['200', '403', '429', 'default']);
+    const body = op.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(['code']);
+    expect(body.properties.code).toEqual({ type: 'string', pattern: '^[A-Z]{3}$' });
+  });
+});
+
+describe('success bodies the interface writes itself', () => {
+  it('documents templates.success and response_on_success (status and body)', async () => {
+    const ir = irOf('ok.yaml', `
+interfaces:
+  created:
+    method: POST
+    actions:
+      - name: Make
+        input: { id: 1 }
+        response_on_success: { http_code: 201, body: '{"created":a|Make::id|}' }
+        output: http
+  templated:
+    method: GET
+    templates: { success: 'done: a|A::n|' }
+    actions: [{ name: A, input: { n: 1 }, output: http }]
+`);
+    const doc = openApiDocument(ir.name, ir.interfaces) as any;
+    expect((await validate(doc)).valid).toBe(true);
+    expect(doc.paths['/created'].post.responses['201'].content['application/json'].schema).toEqual({ type: 'object', properties: { created: {} }, required: ['created'] });
+    expect(doc.paths['/templated'].get.responses['200'].content).toEqual({ 'text/plain': { schema: { type: 'string' } } });
   });
 });

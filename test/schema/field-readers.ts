@@ -48,6 +48,7 @@ export const FIELD_READERS: Record<string, string[]> = {
   HmacCheck: ['runtime/asserts/is_valid_hmac.ts'],
   TotpCheck: ['runtime/asserts/is_valid_totp.ts'],
   HttpRequest: ['runtime/actions/http'],
+  'HttpRequest.method': ['compiler/lower/action.ts'],
   Idempotency: ['runtime/actions/http/idempotency.ts'],
   MultipartPart: ['runtime/actions/http/multipart.ts'],
   MultipartText: ['runtime/actions/http/multipart-legacy.ts'],
