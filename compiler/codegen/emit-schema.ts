@@ -8,7 +8,7 @@ import type { SchemaIR } from '../../runtime/config-ir.ts';
 import { SCHEMA_MODULES } from '../../runtime/contract/body-check.ts';
 import { schemaAjv } from '../../runtime/contract/schema-ajv.ts';
 import type { Where } from '../../runtime/walk.ts';
-import { Code, _ } from '../emit/code.ts';
+import { Code, _, str } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 
 const toCode = (standalone as unknown as { default?: typeof standalone }).default ?? standalone;
@@ -23,13 +23,32 @@ export function emitSchema(e: Emitter, s: SchemaIR, at: Where): Code {
   for (const [, m] of text.matchAll(/\brequire\("([^"]*)"\)/g)) {
     if (!SCHEMA_MODULES.includes(m!)) throw new Error(`internal error: ajv standalone code needs "${m}", which the runtime does not provide`);
   }
-  const body = text.slice(head[0].length)
-    // Typed for strict TypeScript: ajv's functions take any data and carry their errors.
-    .replace(/^function (validate\d+)\(data, \{([^\n]*)\}=\{\}\)\{$/gm, 'function $1(data: any, {$2}: any = {}): boolean {')
-    .replace(/^let vErrors = null;$/gm, 'let vErrors: any = null;');
-  if (/^function validate\d+\(data, /m.test(body)) throw new Error('internal error: unexpected ajv standalone output (a function signature changed)');
+  const body = typed(text.slice(head[0].length));
   const name = e.names.make(...at);
   e.declareVerbatim(at, 'compiled JSON Schema validator (ajv standalone code)',
     `const ${name.text} = rt.bodyCheck(((require: (m: string) => any) => {\n${body}\nreturn ${head[1]};\n})(rt.schemaRequire));`);
   return _`${name}`;
+}
+
+/** ajv's JavaScript made strict TypeScript without changing what it does: its data is `any`, as
+ *  are the variables TypeScript cannot follow (a `var` set in a loop, errors carried on a function
+ *  declared in a nested scope). */
+function typed(code: string): string {
+  const out = code
+    .replace(/^function (validate\d+)\(data, \{([^\n]*)\}=\{\}\)\{$/gm, 'function $1(data: any, {$2}: any = {}): boolean {')
+    .replace(/^let vErrors = null;$/gm, 'let vErrors: any = null;')
+    .replace(/^var (\w+) = /gm, 'var $1: any = ')
+    .replace(/^let (\w+);$/gm, 'let $1: any;')
+    .replace(/^const (wrapper\d+) = /gm, 'const $1: any = ')
+    // The schema data ajv's code reads (const and enum values) as JSON.parse of a string: an object
+    // literal would make a `__proto__` key the object's prototype, where JSON.parse and the
+    // interpreter keep it as an own key.
+    .replace(/^const (schema\d+) = (.*);$/gm, (_m, name: string, json: string) => `const ${name} = JSON.parse(${str(JSON.stringify(JSON.parse(json)))});`);
+  // Outside string literals only.
+  const expando = out.split(/("(?:[^"\\\n]|\\.)*")/).map((part, i) => (i % 2 ? part : part
+    .replace(/(?<![\w$.])(validate\d+)\.(errors|evaluated)\b/g, '($1 as any).$2')
+    // multipleOf's guard against a zero divisor compares two literals, which TypeScript refuses.
+    .replace(/\((-?[\d.]+(?:e[+-]?\d+)?) === 0 \|\|/g, '(($1 as number) === 0 ||'))).join('');
+  if (/^function validate\d+\(data, /m.test(expando) || /^const schema\d+ = (?!JSON\.parse)/m.test(expando)) throw new Error('internal error: unexpected ajv standalone output (its declarations changed)');
+  return expando;
 }

@@ -20,6 +20,9 @@ export function lintAcceptsSchemas(ifaces: InterfaceSite[], report: Report): voi
     let placed = false;
     forEachEntry(schema, ({ key, value, parentKey, path: p }) => {
       if (p.some((k) => typeof k === 'string' && DATA_KEYWORDS.has(k))) return;
+      if (key === '__proto__' && (parentKey === 'properties' || parentKey === 'patternProperties')) {
+        report('warning', [...at, ...p], 'accepts.schema: a "__proto__" property is not checked (ajv leaves this name out)', 'list it in `required` to demand it; its value is not validated');
+      }
       const pattern = key === 'pattern' && typeof value === 'string' ? value : parentKey === 'patternProperties' ? key : undefined;
       const problem = pattern === undefined ? undefined : regexProblem(pattern);
       if (problem) { placed = true; report('error', [...at, ...p], problem, undefined, key === 'pattern' ? 'value' : 'key'); }

@@ -23,19 +23,25 @@ export type BodyCheck = (body: unknown) => Violation[] | undefined;
 export type SchemaValidate = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
 
 const MAX_PATH = 200;
+/** ajv stops at the first error (schema-ajv.ts); a oneOf/anyOf adds one per branch it tried. */
+const MAX_VIOLATIONS = 10;
 const bounded = (s: string) => (s.length > MAX_PATH ? `${s.slice(0, MAX_PATH)}…` : s);
 const pointerPart = (k: string) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 export function bodyCheck(validate: SchemaValidate): BodyCheck {
   return (body) => {
     if (validate(body)) return undefined;
-    return (validate.errors ?? []).map((e) => {
+    // A property name that fails `propertyNames` comes as the failed rule plus a wrapper saying
+    // "property name must be valid": the rule is the one to name.
+    return (validate.errors ?? []).filter((e) => e.keyword !== 'propertyNames').slice(0, MAX_VIOLATIONS).map((e) => {
       // The property a rule is about belongs in the path: a missing one is the schema's name, an
-      // unexpected one is the client's (bounded above).
-      const p = e.params as { missingProperty?: unknown; additionalProperty?: unknown; propertyName?: unknown };
-      const key = e.keyword === 'required' ? p.missingProperty : e.keyword === 'additionalProperties' ? p.additionalProperty : e.keyword === 'propertyNames' ? p.propertyName : undefined;
+      // unexpected one is the client's (bounded below).
+      const p = e.params as { missingProperty?: unknown; additionalProperty?: unknown };
+      const name = (e as { propertyName?: unknown }).propertyName;
+      const key = e.keyword === 'required' ? p.missingProperty : e.keyword === 'additionalProperties' ? p.additionalProperty : name;
       const path = e.instancePath + (typeof key === 'string' ? pointerPart(key) : '');
-      return { path: bounded(path), rule: e.keyword, message: e.keyword === 'required' ? 'is required' : e.keyword === 'additionalProperties' ? 'is not allowed' : e.message ?? 'is invalid' };
+      const message = e.keyword === 'required' ? 'is required' : e.keyword === 'additionalProperties' ? 'is not allowed' : `${typeof name === 'string' ? 'property name ' : ''}${e.message ?? 'is invalid'}`;
+      return { path: bounded(path), rule: e.keyword, message };
     });
   };
 }

@@ -25,6 +25,7 @@ interfaces:
           sku: { type: string, pattern: "^(a+)+$", maxLength: 100000 }
           email: { type: string, format: email }
           tags: { type: array, maxItems: 3, items: { type: string } }
+          meta: { const: { __proto__: 1 } }
     actions:
       - name: Send
         http: { url: "${upstream}/hit", method: POST, body: a|body| }
@@ -71,6 +72,7 @@ const BAD: Array<[string, string, { path: string; rule: string; message: string 
   ['an unexpected __proto__ key', '{"n": 1, "sku": "a", "__proto__": {"admin": true}}', { path: '/__proto__', rule: 'additionalProperties', message: 'is not allowed' }],
   ['a bad format', '{"n": 1, "sku": "a", "email": "not-an-email"}', { path: '/email', rule: 'format', message: 'must match format "email"' }],
   ['too many items', '{"n": 1, "sku": "a", "tags": ["a", "b", "c", "d"]}', { path: '/tags', rule: 'maxItems', message: 'must NOT have more than 3 items' }],
+  ['a const object without its __proto__ key', '{"n": 1, "sku": "a", "meta": {}}', { path: '/meta', rule: 'const', message: 'must be equal to constant' }],
   ['a wrong type deep in an array', '{"n": 1, "sku": "a", "tags": ["a", 5]}', { path: '/tags/1', rule: 'type', message: 'must be string' }],
   // `^(a+)+$` backtracks exponentially on a JavaScript engine; on RE2 this is linear.
   ['a pattern\'s worst case', `{"n": 1, "sku": "${'a'.repeat(50_000)}!"}`, { path: '/sku', rule: 'pattern', message: 'must match pattern "^(a+)+$"' }],
@@ -109,7 +111,7 @@ function cases(mode: string, base: () => string) {
 
   it('a conforming body runs every action', async () => {
     const before = up.count('/hit');
-    const r = await post(`${base()}/order`, '{"n": 2, "sku": "aaa", "email": "a@example.com", "tags": ["x"]}');
+    const r = await post(`${base()}/order`, '{"n": 2, "sku": "aaa", "email": "a@example.com", "tags": ["x"], "meta": {"__proto__": 1}}');
     expect({ status: r.status, body: JSON.parse(r.text) }).toEqual({ status: 200, body: { sent: 2 } });
     expect(up.count('/hit')).toBe(before + 1);
   });
