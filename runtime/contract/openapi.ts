@@ -32,6 +32,19 @@ const errorBody = {
         action: { type: 'string', description: 'The action whose failure decided the response.' },
         detail: { type: 'string', description: 'Only with show_error_detail.' },
         data: { description: 'Only with show_error_detail.' },
+        violations: {
+          type: 'array',
+          description: 'A 400 for a body that breaks accepts.schema: what is wrong, the first violation first.',
+          items: {
+            type: 'object',
+            required: ['path', 'rule', 'message'],
+            properties: {
+              path: { type: 'string', description: 'JSON Pointer into the body ("" is the body itself).' },
+              rule: { type: 'string', description: 'The JSON Schema keyword that failed.' },
+              message: { type: 'string' },
+            },
+          },
+        },
       },
     },
   },
@@ -87,7 +100,8 @@ function operation(i: ApiInterface, method: string, several: boolean): Record<st
     : { description: 'The run succeeded.', content: json(i.produces?.schema, i.produces?.example) };
   const responses: Record<string, unknown> = { [i.output === 'none' ? '204' : '200']: ok };
   if (i.actions.some((a) => SUSPENDING.has(a.kind))) responses['202'] = { description: 'The run was suspended; it continues in the background.', content: json(ref('Suspended')) };
-  if (api.params?.length) responses['400'] = { description: 'A parameter failed its validation.', content: json(ref('Error')) };
+  const gates = [api.params?.length ? 'a parameter failed its validation' : '', i.accepts?.schema !== undefined ? 'the body breaks accepts.schema (with violations)' : ''].filter(Boolean);
+  if (gates.length) responses['400'] = { description: `${gates.join(', or ')}.`.replace(/^./, (c) => c.toUpperCase()), content: json(ref('Error')) };
   responses.default = { description: 'The run failed; the status follows the interface response rules.', content: json(ref('Error')) };
   op.responses = responses;
   return op;

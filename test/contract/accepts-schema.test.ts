@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { compileConfig } from '../../compiler/project.ts';
+import { openApiDocument } from '../../runtime/contract/openapi.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
-import { planOf, serveOn, testEnv } from '../support/plans.ts';
+import { irOf, planOf, serveOn, testEnv } from '../support/plans.ts';
 import { serveBundle } from '../support/bundle.ts';
 
 const config = (upstream: string) => `
@@ -157,6 +158,15 @@ describe('bundle', () => {
     const ok = await post(`${url}/order`, '{"n": 2, "sku": "aaa"}');
     expect(ok.status).toBe(200);
     expect(up.count('/hit')).toBe(before + 1);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the 400 of a body that breaks accepts.schema, and only where it gates', () => {
+    const ir = irOf('accepts-schema.yaml', config('http://127.0.0.1:9'));
+    const paths = (openApiDocument(ir.name, ir.interfaces) as { paths: Record<string, { post: { responses: Record<string, { description: string }> } }> }).paths;
+    expect(paths['/order']!.post.responses['400']!.description).toBe('The body breaks accepts.schema (with violations).');
+    expect(paths['/asserted']!.post.responses['400']).toBeUndefined();
   });
 });
 
