@@ -27,6 +27,10 @@ interfaces:
           email: { type: string, format: email }
           tags: { type: array, maxItems: 3, items: { type: string } }
           meta: { const: { __proto__: 1 } }
+          many: { type: array, items: { type: integer } }
+          tree: { $ref: "#/definitions/node" }
+        definitions:
+          node: { type: object, required: [name], properties: { name: { type: string }, kids: { type: array, items: { $ref: "#/definitions/node" } } } }
     actions:
       - name: Send
         http: { url: "${upstream}/hit", method: POST, body: a|body| }
@@ -74,6 +78,9 @@ const BAD: Array<[string, string, { path: string; rule: string; message: string 
   ['a bad format', '{"n": 1, "sku": "a", "email": "not-an-email"}', { path: '/email', rule: 'format', message: 'must match format "email"' }],
   ['too many items', '{"n": 1, "sku": "a", "tags": ["a", "b", "c", "d"]}', { path: '/tags', rule: 'maxItems', message: 'must NOT have more than 3 items' }],
   ['a const object without its __proto__ key', '{"n": 1, "sku": "a", "meta": {}}', { path: '/meta', rule: 'const', message: 'must be equal to constant' }],
+  ['a wrong type deep in a recursive $ref', '{"n": 1, "sku": "a", "tree": {"name": "r", "kids": [{"name": "a", "kids": [{"kids": []}]}]}}', { path: '/tree/kids/0/kids/0/name', rule: 'required', message: 'is required' }],
+  // The first error ends the check: half a million items cost no more than one error object.
+  ['a wrong item at the end of a huge array', `{"n": 1, "sku": "a", "many": [${'1,'.repeat(500_000)}"x"]}`, { path: '/many/500000', rule: 'type', message: 'must be integer' }],
   ['a wrong type deep in an array', '{"n": 1, "sku": "a", "tags": ["a", 5]}', { path: '/tags/1', rule: 'type', message: 'must be string' }],
   // `^(a+)+$` backtracks exponentially on a JavaScript engine; on RE2 this is linear.
   ['a pattern\'s worst case', `{"n": 1, "sku": "${'a'.repeat(50_000)}!"}`, { path: '/sku', rule: 'pattern', message: 'must match pattern "^(a+)+$"' }],
@@ -112,7 +119,7 @@ function cases(mode: string, base: () => string) {
 
   it('a conforming body runs every action', async () => {
     const before = up.count('/hit');
-    const r = await post(`${base()}/order`, '{"n": 2, "sku": "aaa", "email": "a@example.com", "tags": ["x"], "meta": {"__proto__": 1}}');
+    const r = await post(`${base()}/order`, '{"n": 2, "sku": "aaa", "email": "a@example.com", "tags": ["x"], "meta": {"__proto__": 1}, "many": [1, 2], "tree": {"name": "r", "kids": [{"name": "k"}]}}');
     expect({ status: r.status, body: JSON.parse(r.text) }).toEqual({ status: 200, body: { sent: 2 } });
     expect(up.count('/hit')).toBe(before + 1);
   });
@@ -185,6 +192,13 @@ describe('check', () => {
   it('refuses a schema ajv cannot compile and an unknown format', () => {
     expect(diagnostics('{ type: objekt }')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('accepts.schema cannot be compiled') })]);
     expect(diagnostics('{ type: string, format: emale }')).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('unknown format "emale"') })]);
+  });
+
+  it('warns about an example the schema refuses', () => {
+    const c = compileConfig('s.yaml', 'interfaces:\n  x:\n    method: POST\n    accepts:\n      schema: { type: object, required: [n] }\n      example: { m: 1 }\n    actions:\n      - name: A\n        input: a|body|\n        output: http\n');
+    expect(c.diagnostics.map((d) => ({ severity: d.severity, line: d.line, message: d.message }))).toEqual([
+      { severity: 'warning', line: 6, message: 'the example does not match accepts.schema at /n: is required' },
+    ]);
   });
 
   it('warns about an unknown keyword (ajv would ignore it)', () => {
