@@ -71,7 +71,7 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
         [join(runtimeDir, 'mqtt', 'index.ts'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
         [join(runtimeDir, 'metrics', 'routes.ts'), uses.metrics, 'export function registerMetrics() {}'],
         // accepts.schema validators are generated code; ajv itself is for an embedded interpreter only.
-        [join(runtimeDir, 'contract', 'schema-ajv.ts'), uses.all, 'export function schemaAjv() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
+        [join(runtimeDir, 'contract', 'schema-compile.ts'), uses.all, 'export function compileBodySchema() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
         [join(runtimeDir, 'actions', 'database', 'mysql.ts'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));

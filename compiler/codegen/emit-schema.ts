@@ -3,20 +3,18 @@
 // that hands it the few helpers it `require`s (runtime/contract/body-check.ts). ajv writes the
 // schema's strings as escaped literals, as our own builder does. A fresh ajv per schema, so its
 // names (validate10, schema11, …) and so the module's bytes depend on the schema alone.
-import standalone from 'ajv/dist/standalone/index.js';
 import type { SchemaIR } from '../../runtime/config-ir.ts';
 import { SCHEMA_MODULES } from '../../runtime/contract/body-check.ts';
 import { schemaAjv } from '../../runtime/contract/schema-ajv.ts';
+import { ajvLib, ajvStandalone } from '../schema/ajv-lib.ts';
 import type { Where } from '../../runtime/walk.ts';
 import { Code, _, str } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 
-const toCode = (standalone as unknown as { default?: typeof standalone }).default ?? standalone;
-
 export function emitSchema(e: Emitter, s: SchemaIR, at: Where): Code {
-  const ajv = schemaAjv({ code: { source: true, esm: true, lines: true } });
+  const ajv = schemaAjv(ajvLib(), { code: { source: true, esm: true, lines: true } });
   const validate = ajv.compile(s.schema as boolean | object);
-  const text = toCode(ajv, validate);
+  const text = ajvStandalone()(ajv, validate);
   // ajv's module header names the root function; the rest is declarations we keep as they are.
   const head = /^"use strict";\nexport const validate = (validate\d+);\nexport default \1;\n/.exec(text);
   if (!head) throw new Error('internal error: unexpected ajv standalone output (its header changed)');

@@ -4,6 +4,7 @@
 // would ignore) is a warning, as is an `accepts.example` the schema refuses (`pipewright test` sends it).
 import { regexProblem } from '../../runtime/values/regex.ts';
 import { schemaAjv } from '../../runtime/contract/schema-ajv.ts';
+import { ajvLib } from '../schema/ajv-lib.ts';
 import { bodyCheck, type BodyCheck } from '../../runtime/contract/body-check.ts';
 import { forEachEntry } from './walk-entries.ts';
 import { isObj, type InterfaceSite } from './walk.ts';
@@ -33,7 +34,7 @@ export function lintAcceptsSchemas(ifaces: InterfaceSite[], report: Report): voi
     const log = (m: unknown) => { if (typeof m === 'string') warnings.push(m.replace(/^strict mode: /, '')); };
     let check: BodyCheck;
     try {
-      check = bodyCheck(schemaAjv({ strictSchema: 'log', logger: { log, warn: log, error: log } }).compile(schema as boolean | object));
+      check = bodyCheck(schemaAjv(ajvLib(), { strictSchema: 'log', logger: { log, warn: log, error: log } }).compile(schema as boolean | object));
     } catch (e) {
       report('error', at, `accepts.schema cannot be compiled: ${(e as Error).message}`, HINT);
       continue;

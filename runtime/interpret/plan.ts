@@ -4,8 +4,7 @@ import type { Closures, InterfacePlan, Plan } from '../plan.ts';
 import { walkConfig, walkInterface, type Maker } from '../walk.ts';
 import { buildNode } from './expr.ts';
 import { buildFn, buildTest } from './fn.ts';
-import { bodyCheck } from '../contract/body-check.ts';
-import { schemaAjv } from '../contract/schema-ajv.ts';
+import { compileBodySchema } from '../contract/schema-compile.ts';
 
 const closures: Maker<Closures> = {
   value: (n) => buildNode(n),
@@ -13,7 +12,7 @@ const closures: Maker<Closures> = {
   data: (f) => buildFn(f),
   line: (n) => n,
   // Compiled once, here at load; a fresh ajv each, as the compiler does (body-check.ts).
-  schema: (s) => bodyCheck(schemaAjv().compile(s.schema as boolean | object)),
+  schema: (s) => compileBodySchema(s.schema),
 };
 
 export function interpretConfig(ir: ConfigIR): Plan {
