@@ -66,6 +66,12 @@ export interface OnErrorIR {
   maxPerMinute: number;
 }
 
+/** A JSON Schema enforced on request data: a leaf, made a validator (generated code, or ajv at load). */
+export interface SchemaIR {
+  k: 'schema';
+  schema: Json;
+}
+
 export interface InterfaceIR {
   name: string;
   line: number;
@@ -96,6 +102,8 @@ export interface InterfaceIR {
   subscribeAuthorizer?: string;
   mcp?: McpToolIR;
   accepts?: { schema?: Json; example?: Json };
+  /** `accepts.schema`, which every HTTP request body must conform to before any action runs. */
+  bodySchema?: SchemaIR;
   produces?: { schema?: Json; example?: Json };
   tests?: TestIR[];
   capture?: Json;

@@ -15,6 +15,7 @@ export * as jq from './jq/ops.ts';
 export * as jp from './jsonpath/ops.ts';
 export * as calc from './calc/ops.ts';
 export { runTest } from './asserts/run-test.ts';
+export { bodyCheck, schemaRequire } from './contract/body-check.ts';
 export { transforms } from './transforms/index.ts';
 export { applyTransform, applyTransformAsync } from './transforms/apply.ts';
 export * as sp from './specialised/ops.ts';

@@ -3,7 +3,8 @@
 // (runtime/walk.ts) builds both: the Plan type is the IR type with every leaf replaced by what a
 // leaf maker makes of it, so no field list is written twice.
 import type { Scope } from './scope.ts';
-import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
+import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR, SchemaIR } from './config-ir.ts';
+import type { BodyCheck } from './contract/body-check.ts';
 import type { Fn, Json, Node, TestIR, TransformIR } from './ir.ts';
 
 export type Leaf<T = unknown> = (s: Scope) => T;
@@ -27,6 +28,8 @@ export interface Made {
   data: unknown;
   /** A source line (any field named `line`): a number at run time, a position-table entry in generated code. */
   line: unknown;
+  /** A SchemaIR: a validator of request data. */
+  schema: unknown;
 }
 
 /** The leaves at run time, whichever path made them. */
@@ -35,6 +38,7 @@ export interface Closures {
   pred: Pred;
   data: DataFn;
   line: number;
+  schema: BodyCheck;
 }
 
 /**
@@ -43,7 +47,9 @@ export interface Closures {
  */
 export type Lift<T, M extends Made> = [T] extends [undefined] ? T : undefined extends T ? LiftDefined<Exclude<T, undefined>, M> | undefined : LiftDefined<T, M>;
 
-type LiftDefined<T, M extends Made> = [T] extends [Fn]
+type LiftDefined<T, M extends Made> = [T] extends [SchemaIR]
+  ? M['schema']
+  : [T] extends [Fn]
   ? M['data']
   : [T] extends [Node]
     ? M['value']
@@ -79,6 +85,7 @@ interface Probe {
   pred: { readonly __leaf: 'pred' };
   data: { readonly __leaf: 'data' };
   line: { readonly __leaf: 'line' };
+  schema: { readonly __leaf: 'schema' };
 }
 
 /** The fields of T that hold leaves (directly or nested): exactly the fields the walk must visit. */

@@ -4,7 +4,7 @@
 // LeafKeys<T> finds in the IR type: a leaf field added to the IR and missed here fails `tsc`
 // (test/compiler/walk-types.test.ts shows it). Fields without leaves are copied as they are,
 // minus the ones holding their default (absence means the default; see Defaulted in plan.ts).
-import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR } from './config-ir.ts';
+import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR, SchemaIR } from './config-ir.ts';
 import type { Fn, Node, TestIR } from './ir.ts';
 import type { ActionPlanOf, InterfacePlanOf, LeafKeys, Lift, LiftField, Made, PlanOf } from './plan.ts';
 
@@ -16,6 +16,7 @@ export interface Maker<M extends Made> {
   pred(t: TestIR, at: Where): M['pred'];
   data(f: Fn, at: Where): M['data'];
   line(n: number, at: Where): M['line'];
+  schema(s: SchemaIR, at: Where): M['schema'];
   /** Replaces the walk of an interface (generated code embeds a disable_fastpath interface's IR). */
   interface?(i: InterfaceIR): InterfacePlanOf<M> | undefined;
 }
@@ -94,6 +95,7 @@ export const interfaceWalkers: Walkers<InterfaceIR> = {
   actions: (v, m, at) => v.map((a) => walkAction(a, m, at)),
   tests: (v, m, at) => tests(v, m, at),
   log: ({ fields, ...rest }, m, at) => ({ ...rest, ...(fields ? { fields: m.value(fields, [...at, 'log', 'fields']) } : {}) }),
+  bodySchema: (v, m, at) => m.schema(v, [...at, 'accepts', 'schema']),
 };
 
 const configW: Walkers<ConfigIR> = {

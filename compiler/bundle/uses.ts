@@ -16,7 +16,7 @@ export interface RuntimeUses {
   metrics: boolean;
   /** SQL databases: database and document actions, response.logs. */
   databases: boolean;
-  /** Config regexes (tests, params, extract_with_regex, replace_values, JSONPath match/search, discover filters): the RE2 engine. */
+  /** Config regexes (tests, params, extract_with_regex, replace_values, JSONPath match/search, discover filters, accepts.schema patterns): the RE2 engine. */
   regexes: boolean;
   /** JSONPath queried at run time (`rt.jsonPathAll`, and `rt.jsonPathPlaces` for a `target` other than names and wildcards; compiled paths and walked targets do not need json-p3's engine). */
   jsonPath: boolean;
@@ -37,7 +37,7 @@ export function runtimeUses(moduleText: string): RuntimeUses {
     realtime: /\bws:\s*"/.test(moduleText) || kinds.has('ws_publish'),
     mqtt: /\bmqtt:\s*"/.test(moduleText) || kinds.has('mqtt_publish'),
     metrics: /\bexposeMetrics:\s*true\b/.test(moduleText),
-    regexes: /\bregex\b|extract_with_regex|replace_values|rt\.interpretInterface|\bjp\.fn(?:Match|Search)\b|\brt\.jsonPath(?:All|Places)\b/.test(moduleText) || kinds.has('discover'),
+    regexes: /\bregex\b|"pipewright\/schema-regexp"|extract_with_regex|replace_values|rt\.interpretInterface|\bjp\.fn(?:Match|Search)\b|\brt\.jsonPath(?:All|Places)\b/.test(moduleText) || kinds.has('discover'),
     databases: kinds.has('database') || kinds.has('document_operation') || /\blogs:\s*\[/.test(moduleText),
     all: /\brt\.interpretInterface\b/.test(moduleText),
     jsonPath: /\brt\.(?:jsonPathAll|jsonPathPlaces|interpretInterface)\b/.test(moduleText),

@@ -9,6 +9,7 @@ import { walkConfig, type Maker, type Where } from '../../runtime/walk.ts';
 import { Code, _ } from '../emit/code.ts';
 import type { Emitter } from './emitter.ts';
 import { emitFn, emitNode } from './emit-node.ts';
+import { emitSchema } from './emit-schema.ts';
 
 /** In generated code every leaf is code, and the plan literal is built from it. */
 export interface CodeMade {
@@ -16,6 +17,7 @@ export interface CodeMade {
   pred: Code;
   data: Code;
   line: Code;
+  schema: Code;
 }
 
 export function planLiteral(e: Emitter, ir: ConfigIR): Code {
@@ -28,6 +30,7 @@ function codeMaker(e: Emitter): Maker<CodeMade> {
     pred: (t, at) => emitNode(e, { k: 'test', test: t }, [...at]),
     data: (f, at) => emitFn(e, f, [...at]),
     line: (n, at) => e.line(n, at),
+    schema: (s, at) => emitSchema(e, s, at),
     interface: (i) => (i.disableFastpath ? embedded(e, i) : undefined),
   };
 }

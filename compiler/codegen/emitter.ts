@@ -7,6 +7,8 @@ import { Positions } from './positions.ts';
 export class Emitter {
   readonly names = new Names();
   readonly decls: Code[] = [];
+  /** Declarations written by another generator (ajv), placed after decls and left out of the layout. */
+  readonly verbatim: string[] = [];
   private consts = new Map<string, Name>();
   readonly positions: Positions;
 
@@ -34,6 +36,11 @@ export class Emitter {
     const note = at.join(' › ') + (what === undefined ? '' : `: ${what}`);
     const near = this.positions.near(at);
     this.decls.push(new Code(`// ${comment(note)}${near ? ` (in lines.${near.text})` : ''}\n${decl.text}`));
+  }
+
+  /** Like declare, for code our layout does not read (it is another generator's, laid out its own way). */
+  declareVerbatim(at: readonly string[], what: string, decl: string): void {
+    this.verbatim.push(`// ${comment(`${at.join(' › ')}: ${what}`)}\n${decl}\n`);
   }
 
   /** A source line, as a reference into the module's position table. */

@@ -8,6 +8,7 @@ import { lintUnbuilt } from './lint-unbuilt.ts';
 import { lintSecrets } from './lint-secrets.ts';
 import { lintBounds } from './lint-bounds.ts';
 import { lintRegexes } from './lint-regex.ts';
+import { lintAcceptsSchemas } from './lint-accepts.ts';
 import { lintRoutes } from './lint-routes.ts';
 import { lintSchedules } from './lint-schedule.ts';
 import { lintTokens } from './lint-tokens.ts';
@@ -36,6 +37,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   lintSecrets(config, [], report);
   lintBounds(config, report);
   lintRegexes(config, report);
+  lintAcceptsSchemas(ifaces, report);
   lintRoutes(config, report);
   lintSchedules(config, report);
   lintTokens(ifaces, report);

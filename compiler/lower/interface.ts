@@ -46,6 +46,9 @@ export function lowerInterface(name: string, i: Interface, cx: Omit<LowerCtx, 'd
   if (typeof i.subscribe_authorizer === 'string') ir.subscribeAuthorizer = i.subscribe_authorizer;
   const accepts = contract(i.accepts, i.request_example);
   if (accepts) ir.accepts = accepts;
+  // The schema the author wrote gates the body; what the asserts imply only documents it (api.body):
+  // asserts answer their own failures with their own messages (docs/decisions.md).
+  if (accepts?.schema !== undefined) ir.bodySchema = { k: 'schema', schema: accepts.schema };
   const produces = contract(i.produces, i.response_example);
   if (produces) ir.produces = produces;
   if (i.tests) ir.tests = i.tests.map(lowerTest);

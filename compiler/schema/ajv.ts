@@ -3,11 +3,9 @@
 import { createRequire } from 'node:module';
 import type { default as Ajv, Code, KeywordCxt, Options, ValidateFunction } from 'ajv';
 import schema from './config.schema.json' with { type: 'json' };
+import { ajvLib } from './ajv-lib.ts';
 
 const require = createRequire(import.meta.url);
-/** ajv itself, required on first use: a valid config is passed by the prebuilt validator (quickValid)
- *  and never needs it, and loading ajv was a third of `check`'s start. */
-const ajvLib = (): typeof import('ajv') => require('ajv') as typeof import('ajv');
 
 export type SchemaNode = Record<string, any>;
 export const configSchema: SchemaNode = schema;

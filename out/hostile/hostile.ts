@@ -13,6 +13,10 @@ const lines = {
   evil_process_exit_1_process_exit_1_globalThis_x_1: 19,
   evil_process_exit_1_process_exit_1_globalThis_x_1_post_1_rename_attributes: 27,
   evil_process_exit_1_process_exit_1_globalThis_x_1_post_2_extract_with_json_path: 29,
+  schema_process_exit_1: 33,
+  schema_process_exit_1_Echo: 46,
+  schema_keywords: 50,
+  schema_keywords_A: 72,
 };
 
 const evil_process_exit_1_process_exit_1_response_headers_const = { "x-evil": "'); process.exit(1)//" };
@@ -133,6 +137,830 @@ function evil_process_exit_1_process_exit_1_globalThis_x_1_post_chain(d: unknown
   return d;
 }
 
+// schema */ '); process.exit(1)// › Echo › input (in lines.schema_process_exit_1_Echo)
+function schema_process_exit_1_Echo_input(s: rt.Scope): unknown {
+  return rt.val(rt.body(s));
+}
+
+// schema_keywords › A › input (in lines.schema_keywords_A)
+function schema_keywords_A_input(s: rt.Scope): unknown {
+  return rt.val(rt.body(s));
+}
+
+// schema */ '); process.exit(1)// › accepts › schema: compiled JSON Schema validator (ajv standalone code)
+const schema_process_exit_1_accepts_schema = rt.bodyCheck(((require: (m: string) => any) => {
+const schema11 = JSON.parse("{\"type\":\"object\",\"required\":[\"'); process.exit(1)//\",\"__proto__\"],\"properties\":{\"'); process.exit(1)//\":{\"type\":\"string\",\"pattern\":\"^`\\\\$\\\\{1\\\\+1\\\\}` \u2028 \\\\*/ '\\\\); process\\\\.exit\\\\(1\\\\)//$\"},\"*/\":{\"const\":{\"__proto__\":\"*/ '); process.exit(1)//\",\"\u2029\":1}},\"constructor\":{\"enum\":[\"'); process.exit(1)//\",{\"__proto__\":1}]}},\"propertyNames\":{\"pattern\":\"^[^`]*$\"}}");
+const func0 = Object.prototype.hasOwnProperty;
+const func47 = require("pipewright/schema-regexp").default;
+const func32 = require("ajv/dist/runtime/equal").default;
+const pattern0 = func47("^[^`]*$", "u");
+const pattern1 = func47("^`\\$\\{1\\+1\\}` \u2028 \\*/ '\\); process\\.exit\\(1\\)//$", "u");
+
+function validate10(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: any = {}): boolean {
+let vErrors: any = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0: any;
+if((((data["'); process.exit(1)//"] === undefined) || (!(func0.call(data, "'); process.exit(1)//")))) && (missing0 = "'); process.exit(1)//")) || (((data.__proto__ === undefined) || (!(func0.call(data, "__proto__")))) && (missing0 = "__proto__"))){
+(validate10 as any).errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+for(const key0 of Object.keys(data)){
+const _errs1 = errors;
+if(typeof key0 === "string"){
+if(!pattern0.test(key0)){
+const err0 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^`]*$"},message:"must match pattern \""+"^[^`]*$"+"\"",propertyName:key0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var valid0: any = _errs1 === errors;
+if(!valid0){
+const err1 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+(validate10 as any).errors = vErrors;
+return false;
+break;
+}
+}
+if(valid0){
+if(data["'); process.exit(1)//"] !== undefined && func0.call(data, "'); process.exit(1)//")){
+let data0 = data["'); process.exit(1)//"];
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(!pattern1.test(data0)){
+(validate10 as any).errors = [{instancePath:instancePath+"/'); process.exit(1)~1~1",schemaPath:"#/properties/')%3B%20process.exit(1)~1~1/pattern",keyword:"pattern",params:{pattern: "^`\\$\\{1\\+1\\}` \u2028 \\*/ '\\); process\\.exit\\(1\\)//$"},message:"must match pattern \""+"^`\\$\\{1\\+1\\}` \u2028 \\*/ '\\); process\\.exit\\(1\\)//$"+"\""}];
+return false;
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/'); process.exit(1)~1~1",schemaPath:"#/properties/')%3B%20process.exit(1)~1~1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1: any = _errs2 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data["*/"] !== undefined && func0.call(data, "*/")){
+const _errs4 = errors;
+if(!func32(data["*/"], schema11.properties["*/"].const)){
+(validate10 as any).errors = [{instancePath:instancePath+"/*~1",schemaPath:"#/properties/*~1/const",keyword:"const",params:{allowedValue: schema11.properties["*/"].const},message:"must be equal to constant"}];
+return false;
+}
+var valid1: any = _errs4 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.constructor !== undefined && func0.call(data, "constructor")){
+let data2 = data.constructor;
+const _errs5 = errors;
+const vSchema0 = schema11.properties.constructor.enum;
+if(!((data2 === "'); process.exit(1)//") || (func32(data2, vSchema0[1])))){
+(validate10 as any).errors = [{instancePath:instancePath+"/constructor",schemaPath:"#/properties/constructor/enum",keyword:"enum",params:{allowedValues: schema11.properties.constructor.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1: any = _errs5 === errors;
+}
+else {
+var valid1: any = true;
+}
+}
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+(validate10 as any).errors = vErrors;
+return errors === 0;
+}
+
+return validate10;
+})(rt.schemaRequire));
+
+// schema_keywords › accepts › schema: compiled JSON Schema validator (ajv standalone code)
+const schema_keywords_accepts_schema = rt.bodyCheck(((require: (m: string) => any) => {
+const schema11 = JSON.parse("{\"type\":\"object\",\"required\":[\"a\"],\"properties\":{\"a\":{\"type\":[\"integer\",\"null\"],\"multipleOf\":2,\"exclusiveMaximum\":100},\"b\":{\"oneOf\":[{\"type\":\"string\",\"format\":\"date\"},{\"type\":\"number\"}]},\"c\":{\"anyOf\":[{\"type\":\"string\",\"format\":\"email\"},{\"type\":\"boolean\"}]},\"d\":{\"allOf\":[{\"type\":\"array\",\"uniqueItems\":true,\"contains\":{\"const\":1}},{\"minItems\":1}]},\"e\":{\"if\":{\"type\":\"string\"},\"then\":{\"pattern\":\"^x\"},\"else\":{\"type\":\"number\"}},\"f\":{\"not\":{\"enum\":[1,2,{\"a\":1}]}},\"g\":{\"type\":\"object\",\"properties\":{\"children\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":20}}}}}},\"h\":{\"type\":\"object\",\"patternProperties\":{\"^p_\":{\"type\":\"integer\"}},\"additionalProperties\":{\"type\":\"string\"},\"minProperties\":1,\"maxProperties\":5},\"i\":{\"type\":\"object\",\"propertyNames\":{\"maxLength\":3}},\"j\":{\"type\":\"array\",\"items\":[{\"type\":\"string\"},{\"type\":\"integer\"}],\"additionalItems\":false},\"k\":{\"type\":\"string\",\"format\":\"uri\"},\"l\":{\"type\":\"string\",\"format\":\"date-time\"}},\"dependencies\":{\"a\":[\"b\"]}}");
+const func0 = Object.prototype.hasOwnProperty;
+const func32 = require("ajv/dist/runtime/equal").default;
+const func54 = require("pipewright/schema-regexp").default;
+const func60 = require("ajv/dist/runtime/ucs2length").default;
+const formats0 = require("pipewright/schema-formats").default.date;
+const formats2 = require("pipewright/schema-formats").default.email;
+const formats4 = require("pipewright/schema-formats").default.uri;
+const formats6 = require("pipewright/schema-formats").default["date-time"];
+const pattern0 = func54("^x", "u");
+const pattern1 = func54("^p_", "u");
+
+function validate10(data: any, {instancePath="", parentData, parentDataProperty, rootData=data}: any = {}): boolean {
+let vErrors: any = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0: any;
+if(((data.a === undefined) || (!(func0.call(data, "a")))) && (missing0 = "a")){
+(validate10 as any).errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+let missing1: any;
+if(data.a !== undefined && func0.call(data, "a") && (((data.b === undefined) || (!(func0.call(data, "b")))) && (missing1 = "b"))){
+(validate10 as any).errors = [{instancePath,schemaPath:"#/dependencies",keyword:"dependencies",params:{property: "a",
+    missingProperty: missing1,
+    depsCount: 1,
+    deps: "b"},message:"must have property b when property a is present"}];
+return false;
+}
+else {
+if(data.a !== undefined && func0.call(data, "a")){
+let data0 = data.a;
+const _errs1 = errors;
+if((!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))) && (data0 !== null)){
+(validate10 as any).errors = [{instancePath:instancePath+"/a",schemaPath:"#/properties/a/type",keyword:"type",params:{type: schema11.properties.a.type},message:"must be integer,null"}];
+return false;
+}
+if(errors === _errs1){
+if(typeof data0 == "number"){
+if(data0 >= 100 || isNaN(data0)){
+(validate10 as any).errors = [{instancePath:instancePath+"/a",schemaPath:"#/properties/a/exclusiveMaximum",keyword:"exclusiveMaximum",params:{comparison: "<", limit: 100},message:"must be < 100"}];
+return false;
+}
+else {
+let res0: any;
+if(((2 as number) === 0 || (res0 = data0/2, res0 !== parseInt(res0)))){
+(validate10 as any).errors = [{instancePath:instancePath+"/a",schemaPath:"#/properties/a/multipleOf",keyword:"multipleOf",params:{multipleOf: 2},message:"must be multiple of 2"}];
+return false;
+}
+}
+}
+}
+var valid1: any = _errs1 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.b !== undefined && func0.call(data, "b")){
+let data1 = data.b;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(errors === _errs5){
+if(errors === _errs5){
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+const err0 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/oneOf/0/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0: any = _errs5 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(!(typeof data1 == "number")){
+const err2 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/oneOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0: any = _errs7 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err3 = {instancePath:instancePath+"/b",schemaPath:"#/properties/b/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+(validate10 as any).errors = vErrors;
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1: any = _errs3 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.c !== undefined && func0.call(data, "c")){
+let data2 = data.c;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+const _errs11 = errors;
+if(errors === _errs11){
+if(errors === _errs11){
+if(typeof data2 === "string"){
+if(!(formats2.validate(data2))){
+const err4 = {instancePath:instancePath+"/c",schemaPath:"#/properties/c/anyOf/0/format",keyword:"format",params:{format: "email"},message:"must match format \""+"email"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/c",schemaPath:"#/properties/c/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+var _valid1: any = _errs11 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs13 = errors;
+if(typeof data2 !== "boolean"){
+const err6 = {instancePath:instancePath+"/c",schemaPath:"#/properties/c/anyOf/1/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1: any = _errs13 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/c",schemaPath:"#/properties/c/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+(validate10 as any).errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1: any = _errs9 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.d !== undefined && func0.call(data, "d")){
+let data3 = data.d;
+const _errs15 = errors;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data3)){
+const _errs18 = errors;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs19 = errors;
+if(1 !== data3[i0]){
+const err8 = {instancePath:instancePath+"/d/" + i0,schemaPath:"#/properties/d/allOf/0/contains/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var valid5: any = _errs19 === errors;
+if(valid5){
+break;
+}
+}
+if(!valid5){
+(validate10 as any).errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/allOf/0/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)"}];
+return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+let i1 = data3.length;
+let j0: any;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func32(data3[i1], data3[j0])){
+(validate10 as any).errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/allOf/0/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)"}];
+return false;
+break outer0;
+}
+}
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/allOf/0/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4: any = _errs16 === errors;
+if(valid4){
+const _errs20 = errors;
+if(Array.isArray(data3)){
+if(data3.length < 1){
+(validate10 as any).errors = [{instancePath:instancePath+"/d",schemaPath:"#/properties/d/allOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+}
+var valid4: any = _errs20 === errors;
+}
+var valid1: any = _errs15 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.e !== undefined && func0.call(data, "e")){
+let data5 = data.e;
+const _errs21 = errors;
+const _errs22 = errors;
+let valid7 = true;
+const _errs23 = errors;
+if(typeof data5 !== "string"){
+const err9 = {};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid2: any = _errs23 === errors;
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0: any;
+if(_valid2){
+const _errs25 = errors;
+if(typeof data5 === "string"){
+if(!pattern0.test(data5)){
+(validate10 as any).errors = [{instancePath:instancePath+"/e",schemaPath:"#/properties/e/then/pattern",keyword:"pattern",params:{pattern: "^x"},message:"must match pattern \""+"^x"+"\""}];
+return false;
+}
+}
+var _valid2: any = _errs25 === errors;
+valid7 = _valid2;
+ifClause0 = "then";
+}
+else {
+const _errs26 = errors;
+if(!(typeof data5 == "number")){
+(validate10 as any).errors = [{instancePath:instancePath+"/e",schemaPath:"#/properties/e/else/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var _valid2: any = _errs26 === errors;
+valid7 = _valid2;
+ifClause0 = "else";
+}
+if(!valid7){
+const err10 = {instancePath:instancePath+"/e",schemaPath:"#/properties/e/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+(validate10 as any).errors = vErrors;
+return false;
+}
+var valid1: any = _errs21 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.f !== undefined && func0.call(data, "f")){
+let data6 = data.f;
+const _errs28 = errors;
+const _errs29 = errors;
+const _errs30 = errors;
+const vSchema0 = schema11.properties.f.not.enum;
+if(!(((data6 === 1) || (data6 === 2)) || (func32(data6, vSchema0[2])))){
+const err11 = {};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var valid8: any = _errs30 === errors;
+if(valid8){
+(validate10 as any).errors = [{instancePath:instancePath+"/f",schemaPath:"#/properties/f/not",keyword:"not",params:{},message:"must NOT be valid"}];
+return false;
+}
+else {
+errors = _errs29;
+if(vErrors !== null){
+if(_errs29){
+vErrors.length = _errs29;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1: any = _errs28 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.g !== undefined && func0.call(data, "g")){
+let data7 = data.g;
+const _errs31 = errors;
+if(errors === _errs31){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.children !== undefined && func0.call(data7, "children")){
+let data8 = data7.children;
+const _errs33 = errors;
+if(errors === _errs33){
+if(Array.isArray(data8)){
+var valid10: any = true;
+const len1 = data8.length;
+for(let i2=0; i2<len1; i2++){
+let data9 = data8[i2];
+const _errs35 = errors;
+if(errors === _errs35){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.name !== undefined && func0.call(data9, "name")){
+let data10 = data9.name;
+const _errs37 = errors;
+if(errors === _errs37){
+if(typeof data10 === "string"){
+if(func60(data10) > 20){
+(validate10 as any).errors = [{instancePath:instancePath+"/g/children/" + i2+"/name",schemaPath:"#/properties/g/properties/children/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+else {
+if(func60(data10) < 1){
+(validate10 as any).errors = [{instancePath:instancePath+"/g/children/" + i2+"/name",schemaPath:"#/properties/g/properties/children/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/g/children/" + i2+"/name",schemaPath:"#/properties/g/properties/children/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/g/children/" + i2,schemaPath:"#/properties/g/properties/children/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid10: any = _errs35 === errors;
+if(!valid10){
+break;
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/g/children",schemaPath:"#/properties/g/properties/children/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/g",schemaPath:"#/properties/g/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1: any = _errs31 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.h !== undefined && func0.call(data, "h")){
+let data11 = data.h;
+const _errs39 = errors;
+if(errors === _errs39){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(Object.keys(data11).length > 5){
+(validate10 as any).errors = [{instancePath:instancePath+"/h",schemaPath:"#/properties/h/maxProperties",keyword:"maxProperties",params:{limit: 5},message:"must NOT have more than 5 properties"}];
+return false;
+}
+else {
+if(Object.keys(data11).length < 1){
+(validate10 as any).errors = [{instancePath:instancePath+"/h",schemaPath:"#/properties/h/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"}];
+return false;
+}
+else {
+const _errs41 = errors;
+for(const key0 of Object.keys(data11)){
+if(!(pattern1.test(key0))){
+const _errs42 = errors;
+if(typeof data11[key0] !== "string"){
+(validate10 as any).errors = [{instancePath:instancePath+"/h/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/h/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid12: any = _errs42 === errors;
+if(!valid12){
+break;
+}
+}
+}
+if(_errs41 === errors){
+var valid13: any = true;
+for(const key1 of Object.keys(data11)){
+if(pattern1.test(key1)){
+let data13 = data11[key1];
+const _errs44 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+(validate10 as any).errors = [{instancePath:instancePath+"/h/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/h/patternProperties/%5Ep_/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid13: any = _errs44 === errors;
+if(!valid13){
+break;
+}
+}
+}
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/h",schemaPath:"#/properties/h/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1: any = _errs39 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.i !== undefined && func0.call(data, "i")){
+let data14 = data.i;
+const _errs46 = errors;
+if(errors === _errs46){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+for(const key2 of Object.keys(data14)){
+const _errs48 = errors;
+if(typeof key2 === "string"){
+if(func60(key2) > 3){
+const err12 = {instancePath:instancePath+"/i",schemaPath:"#/properties/i/propertyNames/maxLength",keyword:"maxLength",params:{limit: 3},message:"must NOT have more than 3 characters",propertyName:key2};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var valid14: any = _errs48 === errors;
+if(!valid14){
+const err13 = {instancePath:instancePath+"/i",schemaPath:"#/properties/i/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+(validate10 as any).errors = vErrors;
+return false;
+break;
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/i",schemaPath:"#/properties/i/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1: any = _errs46 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.j !== undefined && func0.call(data, "j")){
+let data15 = data.j;
+const _errs49 = errors;
+if(errors === _errs49){
+if(Array.isArray(data15)){
+const len2 = data15.length;
+if(!(len2 <= 2)){
+(validate10 as any).errors = [{instancePath:instancePath+"/j",schemaPath:"#/properties/j/additionalItems",keyword:"additionalItems",params:{limit: 2},message:"must NOT have more than 2 items"}];
+return false;
+}
+else {
+const len3 = data15.length;
+if(len3 > 0){
+const _errs51 = errors;
+if(typeof data15[0] !== "string"){
+(validate10 as any).errors = [{instancePath:instancePath+"/j/0",schemaPath:"#/properties/j/items/0/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid15: any = _errs51 === errors;
+}
+if(valid15){
+if(len3 > 1){
+let data17 = data15[1];
+const _errs53 = errors;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+(validate10 as any).errors = [{instancePath:instancePath+"/j/1",schemaPath:"#/properties/j/items/1/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid15: any = _errs53 === errors;
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/j",schemaPath:"#/properties/j/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1: any = _errs49 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.k !== undefined && func0.call(data, "k")){
+let data18 = data.k;
+const _errs55 = errors;
+if(errors === _errs55){
+if(errors === _errs55){
+if(typeof data18 === "string"){
+if(!(formats4.validate(data18))){
+(validate10 as any).errors = [{instancePath:instancePath+"/k",schemaPath:"#/properties/k/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""}];
+return false;
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/k",schemaPath:"#/properties/k/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid1: any = _errs55 === errors;
+}
+else {
+var valid1: any = true;
+}
+if(valid1){
+if(data.l !== undefined && func0.call(data, "l")){
+let data19 = data.l;
+const _errs57 = errors;
+if(errors === _errs57){
+if(errors === _errs57){
+if(typeof data19 === "string"){
+if(!(formats6.validate(data19))){
+(validate10 as any).errors = [{instancePath:instancePath+"/l",schemaPath:"#/properties/l/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""}];
+return false;
+}
+}
+else {
+(validate10 as any).errors = [{instancePath:instancePath+"/l",schemaPath:"#/properties/l/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+var valid1: any = _errs57 === errors;
+}
+else {
+var valid1: any = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+(validate10 as any).errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+(validate10 as any).errors = vErrors;
+return errors === 0;
+}
+
+return validate10;
+})(rt.schemaRequire));
+
 export const plan: rt.Plan = {
   name: "hostile",
   file: "hostile.yaml",
@@ -182,6 +1010,151 @@ export const plan: rt.Plan = {
         success: {
           type: "object",
           properties: { ["__proto__"]: {}, "'); process.exit(1)//": {}, "${globalThis.x = 1}": {} },
+        },
+      },
+    },
+    {
+      name: "schema */ '); process.exit(1)//",
+      line: lines.schema_process_exit_1,
+      method: "POST",
+      route: "/evil-schema",
+      output: "http",
+      routed: true,
+      params: [],
+      response: {},
+      actions: [
+        {
+          name: "Echo",
+          line: lines.schema_process_exit_1_Echo,
+          kind: "input",
+          input: [schema_process_exit_1_Echo_input],
+        },
+      ],
+      accepts: {
+        schema: {
+          type: "object",
+          required: ["'); process.exit(1)//", "__proto__"],
+          properties: {
+            "'); process.exit(1)//": {
+              type: "string",
+              pattern: "^`\\$\\{1\\+1\\}` \u2028 \\*/ '\\); process\\.exit\\(1\\)//$",
+            },
+            "*/": { const: { ["__proto__"]: "*/ '); process.exit(1)//", "\u2029": 1 } },
+            constructor: { enum: ["'); process.exit(1)//", { ["__proto__"]: 1 }] },
+          },
+          propertyNames: { pattern: "^[^`]*$" },
+        },
+      },
+      bodySchema: schema_process_exit_1_accepts_schema,
+      api: {
+        body: {
+          type: "object",
+          required: ["'); process.exit(1)//", "__proto__"],
+          properties: {
+            "'); process.exit(1)//": {
+              type: "string",
+              pattern: "^`\\$\\{1\\+1\\}` \u2028 \\*/ '\\); process\\.exit\\(1\\)//$",
+            },
+            "*/": { const: { ["__proto__"]: "*/ '); process.exit(1)//", "\u2029": 1 } },
+            constructor: { enum: ["'); process.exit(1)//", { ["__proto__"]: 1 }] },
+          },
+          propertyNames: { pattern: "^[^`]*$" },
+        },
+      },
+    },
+    {
+      name: "schema_keywords",
+      line: lines.schema_keywords,
+      method: "POST",
+      route: "/schema-keywords",
+      output: "http",
+      routed: true,
+      params: [],
+      response: {},
+      actions: [
+        {
+          name: "A",
+          line: lines.schema_keywords_A,
+          kind: "input",
+          input: [schema_keywords_A_input],
+          output: "http",
+        },
+      ],
+      accepts: {
+        schema: {
+          type: "object",
+          required: ["a"],
+          properties: {
+            a: { type: ["integer", "null"], multipleOf: 2, exclusiveMaximum: 100 },
+            b: { oneOf: [{ type: "string", format: "date" }, { type: "number" }] },
+            c: { anyOf: [{ type: "string", format: "email" }, { type: "boolean" }] },
+            d: { allOf: [{ type: "array", uniqueItems: true, contains: { const: 1 } }, { minItems: 1 }] },
+            e: { if: { type: "string" }, then: { pattern: "^x" }, else: { type: "number" } },
+            f: { not: { enum: [1, 2, { a: 1 }] } },
+            g: {
+              type: "object",
+              properties: {
+                children: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    properties: { name: { type: "string", minLength: 1, maxLength: 20 } },
+                  },
+                },
+              },
+            },
+            h: {
+              type: "object",
+              patternProperties: { "^p_": { type: "integer" } },
+              additionalProperties: { type: "string" },
+              minProperties: 1,
+              maxProperties: 5,
+            },
+            i: { type: "object", propertyNames: { maxLength: 3 } },
+            j: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
+            k: { type: "string", format: "uri" },
+            l: { type: "string", format: "date-time" },
+          },
+          dependencies: { a: ["b"] },
+        },
+      },
+      bodySchema: schema_keywords_accepts_schema,
+      api: {
+        body: {
+          type: "object",
+          required: ["a"],
+          properties: {
+            a: { type: ["integer", "null"], multipleOf: 2, exclusiveMaximum: 100 },
+            b: { oneOf: [{ type: "string", format: "date" }, { type: "number" }] },
+            c: { anyOf: [{ type: "string", format: "email" }, { type: "boolean" }] },
+            d: { allOf: [{ type: "array", uniqueItems: true, contains: { const: 1 } }, { minItems: 1 }] },
+            e: { if: { type: "string" }, then: { pattern: "^x" }, else: { type: "number" } },
+            f: { not: { enum: [1, 2, { a: 1 }] } },
+            g: {
+              type: "object",
+              properties: {
+                children: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    properties: { name: { type: "string", minLength: 1, maxLength: 20 } },
+                  },
+                },
+              },
+            },
+            h: {
+              type: "object",
+              patternProperties: { "^p_": { type: "integer" } },
+              additionalProperties: { type: "string" },
+              minProperties: 1,
+              maxProperties: 5,
+            },
+            i: { type: "object", propertyNames: { maxLength: 3 } },
+            j: { type: "array", items: [{ type: "string" }, { type: "integer" }], additionalItems: false },
+            k: { type: "string", format: "uri" },
+            l: { type: "string", format: "date-time" },
+          },
+          dependencies: { a: ["b"] },
         },
       },
     },

@@ -54,6 +54,19 @@ const errorBody = {
         action: { type: 'string', description: 'The action whose failure decided the response.' },
         detail: { type: 'string', description: 'Only with show_error_detail.' },
         data: { description: 'Only with show_error_detail.' },
+        violations: {
+          type: 'array',
+          description: 'A 400 for a body that breaks accepts.schema: what is wrong, the first violation first.',
+          items: {
+            type: 'object',
+            required: ['path', 'rule', 'message'],
+            properties: {
+              path: { type: 'string', description: 'JSON Pointer into the body ("" is the body itself).' },
+              rule: { type: 'string', description: 'The JSON Schema keyword that failed.' },
+              message: { type: 'string' },
+            },
+          },
+        },
       },
     },
   },
@@ -172,7 +185,8 @@ function operation(i: ApiInterface, method: string, operationId: string, used: r
     else fixed.set(a.status, [...(fixed.get(a.status) ?? []), a]);
   }
   const withServer = (bodies: ApiBodyIR[]) => [...bodies, { json: true, schema: ERROR }];
-  if (api.params?.length) responses['400'] = { description: 'A parameter failed its validation, or the body could not be read.', content: content(withServer(runFailure)) };
+  const gates = [api.params?.length ? 'a parameter failed its validation' : '', i.accepts?.schema !== undefined ? 'the body breaks accepts.schema (with violations)' : ''].filter(Boolean);
+  if (gates.length) responses['400'] = { description: `${gates.join(', or ')}, or the body could not be read.`.replace(/^./, (c) => c.toUpperCase()), content: content(withServer(runFailure)) };
   const policy = [configNetwork, i.network].filter((n): n is NetworkIR => !!n);
   if (used.length && !i.public) responses['401'] = { description: 'No credential, or one that is not accepted.', headers: { 'WWW-Authenticate': { schema: { type: 'string' } } }, content: json(ERROR) };
   if (policy.some((n) => n.allowIps || n.denyIps || n.allowCountries || n.denyCountries || n.allowAsns || n.denyAsns)) {

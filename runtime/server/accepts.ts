@@ -2,6 +2,8 @@
 // type a 415, before anything runs (interfaces without `accepts` keep reading JSON, form or text).
 // A body of another JSON type than the one `accepts` declares (its schema's `type`, else its example's)
 // is a 400 too: an array or a string where an object is expected would otherwise fail inside the run (500).
+// Then the whole of `accepts.schema` (the plan's validator, made once: contract/body-check.ts): a 400
+// naming the violation, before any action runs.
 import type { FastifyRequest } from 'fastify';
 import type { InterfacePlan } from '../plan.ts';
 import { BadRequest, isJsonType } from './request.ts';
@@ -32,11 +34,21 @@ function jsonType(v: unknown): string {
 
 const article = (t: string) => (/^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`);
 
-/** After the body is decoded: the top-level JSON type `accepts` declares (schema validation beyond it is not done here). */
+/** After the body is decoded: the top-level JSON type `accepts` declares (in words a client reads
+ *  more easily than a schema violation). */
 export function checkBodyType(i: InterfacePlan, body: unknown): void {
   const want = expectedType(i);
   if (want === undefined) return;
   const got = jsonType(body);
   if (got === want || (want === 'number' && got === 'integer')) return;
   throw new BadRequest(`interface "${i.name}" takes ${article(`JSON ${want}`)} body (see its accepts); the request sent ${article(got === 'integer' ? 'number' : got)}`);
+}
+
+/** After the type: the body against `accepts.schema`. */
+export function checkBodySchema(i: InterfacePlan, body: unknown): void {
+  const violations = i.bodySchema?.(body);
+  if (!violations) return;
+  const first = violations[0];
+  const where = first ? ` at ${first.path === '' ? 'the body' : first.path}: ${first.message}` : '';
+  throw new BadRequest(`the request body does not match the accepts.schema of interface "${i.name}"${where}`, 400, violations);
 }

@@ -25,7 +25,7 @@ import { encodeResponse } from './reply.ts';
 import { DIRECT_LINE, type RequestLine, logHandlerError, noteRun, registerRequestLog, requestIds, runIdOf } from './request-log.ts';
 import { abortOnDisconnect, runOver } from './cancel.ts';
 import { answerStopped, closeConnectionsWhenDraining, noteParked } from './drain.ts';
-import { checkAccepts, checkBodyType } from './accepts.ts';
+import { checkAccepts, checkBodySchema, checkBodyType } from './accepts.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECS } from '../store/unavailable.ts';
 import type { InboundSettings } from './auth/settings.ts';
 import type { GatedRoute, Surface } from '../inbound.ts';
@@ -134,6 +134,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         noteRun(req, plan, i);
         const data = requestData(req); // a body it cannot decode is a 400, before any run starts
         checkBodyType(i, data.body); // so is one of another JSON type than `accepts` declares
+        checkBodySchema(i, data.body); // and one that breaks `accepts.schema`
         const cancel = abortOnDisconnect(req);
         const answered = (result: RunResult) => {
           runOver(req, cancel);
@@ -179,9 +180,10 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     const away = !(err instanceof BadRequest) && isStoreUnavailable(err);
     const status = away ? 503 : err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = away ? 'the run store is unavailable: try again shortly' : status < 500 ? err.message : 'internal error';
+    const violations = err instanceof BadRequest ? err.violations : undefined;
     logHandlerError(services.log, req, err, status);
     if (away) reply.header('retry-after', String(STORE_RETRY_AFTER_SECS));
-    reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message } });
+    reply.code(status).header('x-run-id', runIdOf(req)).send({ error: { status, message, ...(violations ? { violations } : {}) } });
     // A run cancelled by its client's disconnect (499) has its line from the abort hook.
     if (status !== 499) lines?.(req, reply);
   }

@@ -1,12 +1,13 @@
 // Incoming HTTP request → RequestData: JSON, form or text bodies, the raw text kept for a|raw_body|.
 import type { FastifyRequest } from 'fastify';
 import type { RequestData } from '../run-state.ts';
+import type { Violation } from '../contract/body-check.ts';
 import { headerMap, stringMap } from '../values/string-map.ts';
 import { parseJsonBounded, TooDeepError } from '../values/json-depth.ts';
 
 /** A request the client must fix: 400 unless said otherwise (415 for a wrong content type). */
 export class BadRequest extends Error {
-  constructor(message: string, readonly status = 400) { super(message); }
+  constructor(message: string, readonly status = 400, readonly violations?: Violation[]) { super(message); }
 }
 
 export function requestData(req: FastifyRequest): RequestData {

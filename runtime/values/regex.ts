@@ -68,8 +68,9 @@ export function cachedRegex(pattern: string): LinearRegex | string {
 export const regexCacheSize = (): number => cache.size;
 
 /** JSON Schema `pattern`s (Ajv's `code.regExp`) on the same linear-time engine: a config's pattern
- *  checks request data (MCP tool arguments), so it must not backtrack. `toString` keys Ajv's cache. */
+ *  checks request data (MCP tool arguments, `accepts.schema`), so it must not backtrack. `toString`
+ *  keys Ajv's cache; `code` is how generated validators reach it (contract/body-check.ts). */
 export const linearRegExpEngine = Object.assign(
   (pattern: string) => { const re = compileRegex(pattern); return { test: (s: string) => re.test(s), toString: () => pattern }; },
-  { code: 'linearRegExp' },
+  { code: 'require("pipewright/schema-regexp").default' },
 );

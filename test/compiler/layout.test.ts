@@ -48,7 +48,8 @@ describe('layout of generated code', () => {
 
   it('lays out the committed modules as code that parses, the same code when laid out again', () => {
     for (const dir of readdirSync('out')) {
-      const text = readFileSync(`out/${dir}/${dir}.ts`, 'utf8');
+      // Schema validators are ajv's code, placed outside the layout (compiler/codegen/emit-schema.ts).
+      const text = readFileSync(`out/${dir}/${dir}.ts`, 'utf8').replace(/^\/\/ [^\n]*: compiled JSON Schema validator \(ajv standalone code\)\n[^]*?^\}\)\(rt\.schemaRequire\)\);\n/gm, '');
       expect(canonical(layout(text)), dir).toBe(canonical(text));
     }
   });

@@ -14,7 +14,7 @@ describe('the walk over the IR', () => {
     expectTypeOf<LeafKeys<ActionIR>>().toEqualTypeOf<
       'line' | 'config' | 'input' | 'conditionalInput' | 'onAssertion' | 'assert' | 'post' | 'jsonOutput' | 'responseOnSuccess' | 'responseOnError' | 'assertStatusHint' | 'lookup' | 'actions' | 'logs'
     >();
-    expectTypeOf<LeafKeys<InterfaceIR>>().toEqualTypeOf<'line' | 'params' | 'response' | 'assert' | 'actions' | 'tests' | 'log'>();
+    expectTypeOf<LeafKeys<InterfaceIR>>().toEqualTypeOf<'line' | 'params' | 'response' | 'assert' | 'actions' | 'tests' | 'log' | 'bodySchema'>();
     // The Plan is derived: the same fields, with leaves made.
     expectTypeOf<ActionPlan['input']>().toEqualTypeOf<Leaf[] | undefined>();
     expectTypeOf<NonNullable<ActionPlan['assert']>['tests']>().toEqualTypeOf<Pred[]>();

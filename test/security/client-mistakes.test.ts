@@ -29,7 +29,7 @@ interfaces:
   list:
     method: POST
     accepts:
-      schema: { type: array, items: { type: integer } }
+      schema: { type: array, items: { type: object } }
     actions:
       - name: A
         input: a|body|
