@@ -1060,6 +1060,7 @@ export const plan: rt.Plan = {
           },
           propertyNames: { pattern: "^[^`]*$" },
         },
+        success: { type: "object", properties: { Echo: {} } },
       },
     },
     {
