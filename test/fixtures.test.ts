@@ -114,7 +114,7 @@ describe('assistant.yaml', () => {
     expect((await rpc(2, 'tools/list')).result.tools).toEqual([{
       name: 'price',
       description: 'The price of a quantity of a SKU.',
-      inputSchema: { type: 'object', properties: { sku: { type: 'string', pattern: '^[a-z]+$' }, qty: { type: 'number', minimum: 1, maximum: 100 } }, required: ['qty'] },
+      inputSchema: { type: 'object', properties: { sku: { type: 'string', pattern: '^[a-z]+$' }, qty: { type: 'number', minimum: 1, maximum: 100 } }, required: ['sku', 'qty'] },
     }]);
     expect((await rpc(3, 'tools/call', { name: 'price', arguments: { sku: 'abc', qty: 3 } })).result).toEqual({
       content: [{ type: 'text', text: '{"sku":"abc","qty":3,"unit":2.5,"stock":42,"total":7.5}' }],

@@ -172,7 +172,7 @@ describe('the OpenAPI document', () => {
   it('describes the 400 of a body that breaks accepts.schema, and only where it gates', () => {
     const ir = irOf('accepts-schema.yaml', config('http://127.0.0.1:9'));
     const paths = (openApiDocument(ir.name, ir.interfaces) as { paths: Record<string, { post: { responses: Record<string, { description: string }> } }> }).paths;
-    expect(paths['/order']!.post.responses['400']!.description).toBe('The body breaks accepts.schema (with violations).');
+    expect(paths['/order']!.post.responses['400']!.description).toBe('The body breaks accepts.schema (with violations), or the body could not be read.');
     expect(paths['/asserted']!.post.responses['400']).toBeUndefined();
   });
 });
