@@ -25,10 +25,9 @@ function start(cmd: string[], cwd = process.cwd(), env: Record<string, string> =
   const child = spawn(process.execPath, cmd, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '';
     let err = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
-    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }
@@ -128,7 +127,7 @@ describe('pipewright run', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toEqual({ error: { status: 502, message: 'action "Fetch" failed', action: 'Fetch' } });
     const line = r.err.split('\n').map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === 'action "Fetch" failed');
-    expect(line).toMatchObject({ level: 'warn', config: 'fail', interface: 'x', action: 'Fetch', attempt: 1 });
+    expect(line).toMatchObject({ level: 40, config: 'fail', interface: 'x', action: 'Fetch', attempt: 1 });
     expect(line.reason).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
     expect(line.reason).toContain(`GET http://127.0.0.1:${port}/orders`);
     expect(r.err).not.toContain('run-secret-value-1234');

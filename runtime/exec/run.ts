@@ -32,6 +32,8 @@ export interface RunResult {
   /** The store holds the run's final record already (the resumer writes a resumed run's whole):
    *  the after-run hooks must not write a shorter one over it. */
   recorded?: true;
+  /** Its HTTP request's line stands for the run's line (runtime/log/run-lines.ts): not written twice. */
+  requestLine?: true;
 }
 
 /** Date#toISOString with the text up to the second made once per second (two per request showed
@@ -123,7 +125,7 @@ export function refusedWithoutStore(plans: readonly Plan[], maxDelayMs: number):
 }
 
 /** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */
-export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | { kind: 'timeout' }
+export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown; /** the resume request's, for the log */ reqId?: string } | { kind: 'timeout' }
   /** Its node died mid-run: continue from the last checkpoint, re-running the action in flight. */
   | { kind: 'takeover' };
 

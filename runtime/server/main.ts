@@ -137,7 +137,8 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   log.info({ node, configs: plans.map((p) => p.name), port }, 'started');
   // Log lines are batched (runtime/log/logger.ts): the start-up warnings go out before the ready line.
   await new Promise<void>((done) => log.flush(() => done()));
-  process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
+  // On stderr: stdout holds only JSON lines (`serve | jq -c .`); the started line above carries the port.
+  process.stderr.write(`pipewright: listening on http://${shown}:${port}\n`);
   const stop = (signal: string) => {
     log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');
     clearInterval(retention);

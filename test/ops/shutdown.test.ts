@@ -52,7 +52,8 @@ function serve(env: Record<string, string>) {
   child.stderr!.on('data', (d) => { err += d; });
   const exited = new Promise<{ code: number | null; at: number }>((r) => child.once('exit', (code) => r({ code, at: Date.now() })));
   const url = new Promise<string>((ok, fail) => {
-    child.stdout!.on('data', () => { const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
+    // The listening line is on stderr (stdout holds only JSON lines).
+    child.stderr!.on('data', () => { const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
     void exited.then(({ code }) => fail(new Error(`serve exited ${code}: ${err}`)));
   });
   const lines = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);

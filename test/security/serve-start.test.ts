@@ -16,7 +16,8 @@ function start(env: Record<string, string>): Promise<{ url: string; err: () => s
   child.stderr!.on('data', (d) => { err += d; });
   return new Promise((ok, fail) => {
     let out = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, err: () => err + out }); });
+    // The started line (after the start-up warnings, on the same stdout) carries the port.
+    child.stdout!.on('data', (d) => { out += d; const m = /"port":(\d+),"msg":"started"/.exec(out); if (m) ok({ url: `http://127.0.0.1:${m[1]}`, err: () => err + out }); });
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }
