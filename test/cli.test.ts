@@ -106,12 +106,17 @@ describe('pipewright compile', () => {
 });
 
 describe('pipewright run', () => {
-  it('prints the body and exits 0 on success, 1 on a failed run', () => {
+  it('prints the body and exits 0 on success, 1 on a failed run, with the run\'s line on stderr as a server writes it (both paths)', () => {
+    const lines = (err: string) => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const ok = cli(['run', 'fixtures/quickstart.yaml', 'hello', '--param', 'name=Grace']);
     expect(ok).toMatchObject({ code: 0, out: '{"message":"Hello, Grace!"}\n' });
-    const failed = cli(['run', 'fixtures/quickstart.yaml', 'order_total', '--body', '{"items":[]}']);
+    expect(lines(ok.err).filter((l) => l.msg === 'run finished')).toEqual([
+      { level: 30, time: expect.any(String), run_id: expect.stringMatching(/^[0-9a-f-]{36}$/), config: 'quickstart', interface: 'hello', trigger: 'cli', status: 'succeeded', duration_ms: expect.any(Number), http_status: 200, msg: 'run finished' },
+    ]);
+    const failed = cli(['run', 'fixtures/quickstart.yaml', 'order_total', '--body', '{"items":[]}', '--no-fastpath']);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out)).toEqual({ error: { status: 422, message: 'an order needs at least one item', action: 'Lines' } });
+    expect(lines(failed.err).find((l) => l.msg === 'run finished')).toMatchObject({ level: 40, interface: 'order_total', trigger: 'cli', status: 'failed', http_status: 422, error: 'an order needs at least one item' });
     expect(cli(['run', 'fixtures/quickstart.yaml', 'nope']).code).toBe(1);
   });
 
