@@ -2,7 +2,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { slimPlugin } from './bundle/slim.ts';
+import { slimPlugin, TRACING_CHUNK } from './bundle/slim.ts';
+import { tracingWanted } from '../runtime/trace/settings.ts';
 import { runtimeUses } from './bundle/uses.ts';
 import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
@@ -27,12 +28,28 @@ export async function bundleServer(moduleFile: string, outFile: string, o: { cod
   const entry = `import { plan } from ${JSON.stringify(`./${basename(moduleFile)}`)};\nimport { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([plan]);\nexport const warm = () => warmUp([plan]);\n`;
   writeFileSync(outFile, serverFile(await bundle(entry, dirname(moduleFile), [moduleFile], outFile, true)));
   if (o.codeCache !== false) await writeCodeCache(outFile);
+  // Whether to trace is the operator's choice at run time (OTEL_EXPORTER_OTLP_ENDPOINT): the tracer goes beside it.
+  await bundleTracing(dirname(outFile));
+}
+
+/** The tracer and its OpenTelemetry packages as one ES module in `dir` (runtime/trace/otel.ts): a
+ *  bundle imports it from its own folder only when tracing is on (bundle/slim.ts, TRACING_CHUNK). */
+export async function bundleTracing(dir: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [`${root}runtime/trace/otel.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    outfile: join(dir, TRACING_CHUNK), nodePaths: [`${root}node_modules`], logLevel: 'silent', legalComments: 'none', minify: true,
+    // CommonJS packages inside an ES module still call require() for Node's own modules.
+    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
+  });
 }
 
 /** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
  *  like a server (only what the configs use) but not minified, so stack traces stay readable.
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
+  // The tracer beside it only when this serve will trace (its environment: OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (tracingWanted(process.env)) await bundleTracing(dirname(outFile));
   const imports = moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${basename(f)}`)};\n`).join('');
   const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
   writeFileSync(outFile, await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false));

@@ -9,6 +9,11 @@ import type { RuntimeUses } from './uses.ts';
 
 const NS = 'pipewright-absent';
 
+/** The tracer's own file beside a bundle (compiler/bundle.ts, bundleTracing): loaded only when tracing is on. */
+export const TRACING_CHUNK = 'pipewright-tracing.mjs';
+/** runtime/trace/load.ts in a bundle: the tracer from that file (import.meta.url is the bundle's own). */
+const TRACING_LOADER = `export const loadTracing = () => import(new URL(${JSON.stringify(`./${TRACING_CHUNK}`)}, import.meta.url).href);`;
+
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;
 
@@ -49,6 +54,10 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
       // Packages replaced whole, by bare name: those the runtime never reaches, and engines a config
       // without their feature never reaches (a stray use fails clearly).
       const packages = packageStubs(uses);
+      // The tracer (OpenTelemetry's SDK and exporter, ~500 KB) is never in the bundle itself.
+      const tracingLoad = join(runtimeDir, 'trace', 'load.ts');
+      b.onResolve({ filter: /\/load\.ts$/ }, (a) => (join(dirname(a.importer), a.path) === tracingLoad ? { path: 'tracing:load', namespace: NS } : undefined));
+      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'js', contents: TRACING_LOADER }));
       b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
       b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;

@@ -39,6 +39,7 @@ import { shutdownLeft } from './drain.ts';
 import { refuseMissingValues } from './needs.ts';
 import { refusedWithoutStore } from '../exec/run.ts';
 import { serviceName, tracingWanted } from '../trace/settings.ts';
+import { loadTracing } from '../trace/load.ts';
 
 /** After the grace: how long runs being parked or stopped get to write the store and their responses. */
 const PARK_WAIT_MS = 2000;
@@ -90,7 +91,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, lookupMaxItems: ops.lookupMaxItems, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   // OpenTelemetry only when asked for (OTEL_EXPORTER_OTLP_ENDPOINT): off, none of it is evaluated.
-  if (tracingWanted(process.env)) services.tracer = (await import('../trace/otel.ts')).startTracing({ serviceName: serviceName(process.env), node });
+  if (tracingWanted(process.env)) services.tracer = (await loadTracing()).startTracing({ serviceName: serviceName(process.env), node });
   const warn = (m: string) => log.warn(m);
   if (missing.length) warn(`started with values not set (SERVICE__ALLOW_MISSING_VALUES=1), sent as empty text: ${missing.join('; ')}`);
   for (const w of service.warnings) warn(w);
