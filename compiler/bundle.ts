@@ -32,15 +32,13 @@ export async function bundleServer(moduleFile: string, outFile: string, o: { cod
   await bundleTracing(dirname(outFile));
 }
 
-/** The tracer and its OpenTelemetry packages as one ES module in `dir` (runtime/trace/otel.ts): a
- *  bundle imports it from its own folder only when tracing is on (bundle/slim.ts, TRACING_CHUNK). */
+/** The tracer and its OpenTelemetry packages as one CommonJS file in `dir` (runtime/trace/otel.ts): a
+ *  bundle requires it from its own folder only when tracing is on (bundle/slim.ts, TRACING_CHUNK). */
 export async function bundleTracing(dir: string): Promise<void> {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [`${root}runtime/trace/otel.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20',
+    entryPoints: [`${root}runtime/trace/otel.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
     outfile: join(dir, TRACING_CHUNK), nodePaths: [`${root}node_modules`], logLevel: 'silent', legalComments: 'none', minify: true,
-    // CommonJS packages inside an ES module still call require() for Node's own modules.
-    banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
   });
 }
 

@@ -10,9 +10,10 @@ import type { RuntimeUses } from './uses.ts';
 const NS = 'pipewright-absent';
 
 /** The tracer's own file beside a bundle (compiler/bundle.ts, bundleTracing): loaded only when tracing is on. */
-export const TRACING_CHUNK = 'pipewright-tracing.mjs';
-/** runtime/trace/load.ts in a bundle: the tracer from that file (import.meta.url is the bundle's own). */
-const TRACING_LOADER = `export const loadTracing = () => import(new URL(${JSON.stringify(`./${TRACING_CHUNK}`)}, import.meta.url).href);`;
+export const TRACING_CHUNK = 'pipewright-tracing.cjs';
+/** runtime/trace/load.ts in a bundle: the tracer from that file. CommonJS, required: server.mjs runs
+ *  its bundle through node:vm, where Node 20 has no import(). (__dirname is the bundle's folder.) */
+const TRACING_LOADER = `export const loadTracing = async () => require(__dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)});`;
 
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;

@@ -17,6 +17,7 @@ import { tracingWanted, serviceName } from '../../runtime/trace/settings.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { DATABASE_URL, dropSchema, schemaName, until } from '../durable/helpers.ts';
+import { serveBundle } from '../support/bundle.ts';
 
 interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean }
 interface OtlpSpan {
@@ -163,4 +164,20 @@ describe.each(['compiled', 'interpreted'] as const)('traces (%s)', (mode) => {
     expect(done.parentSpanId).toBe(second!.spanId);
     expect(up.hits.find((h) => h.headers.traceparent === `00-${traceId}-${done.spanId}-01`)?.path).toBe('/done');
   });
+});
+
+describe('a standalone bundle', () => {
+  const stops: Array<() => unknown> = [];
+  afterAll(() => { for (const s of stops) s(); });
+
+  it('loads the tracer from the file beside it when OTEL_EXPORTER_OTLP_ENDPOINT is set, and exports to <endpoint>/v1/traces', async () => {
+    const url = await serveBundle('bundled.yaml', CONFIG, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace('/v1/traces', ''), OTEL_SERVICE_NAME: 'bundled', OTEL_BSP_SCHEDULE_DELAY: '50', SERVICE__VAR__API: up.url,
+    }, stops);
+    const traceId = hex(32);
+    expect((await fetch(`${url}/order?k=bundle`, { headers: { traceparent: `00-${traceId}-${hex(16)}-01` } })).status).toBe(200);
+    const mine = await until(() => { const s = receiver.spans.filter((x) => x.traceId === traceId); return s.length >= 3 ? s : undefined; });
+    expect(mine.map((s) => s.name).sort()).toEqual(['action Fetch', 'action Fetch', 'run bundled.order']);
+    expect(mine[0]!.resource['service.name']).toBe('bundled');
+  }, 120_000);
 });
