@@ -12,8 +12,13 @@ const NS = 'pipewright-absent';
 /** The tracer's own file beside a bundle (compiler/bundle.ts, bundleTracing): loaded only when tracing is on. */
 export const TRACING_CHUNK = 'pipewright-tracing.cjs';
 /** runtime/trace/load.ts in a bundle: the tracer from that file. CommonJS, required: server.mjs runs
- *  its bundle through node:vm, where Node 20 has no import(). (__dirname is the bundle's folder.) */
-const TRACING_LOADER = `export const loadTracing = async () => require(__dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)});`;
+ *  its bundle through node:vm, where Node 20 has no import(). Required as the bundle is evaluated when
+ *  tracing is on: `serve` removes its bundle's folder once it has imported it. (__dirname is the
+ *  bundle's folder.) */
+const TRACING_LOADER = `import { tracingWanted } from './settings.ts';
+const file = __dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)};
+const tracing = tracingWanted(process.env) ? require(file) : undefined;
+export const loadTracing = async () => tracing ?? require(file);`;
 
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;
@@ -58,7 +63,7 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
       // The tracer (OpenTelemetry's SDK and exporter, ~500 KB) is never in the bundle itself.
       const tracingLoad = join(runtimeDir, 'trace', 'load.ts');
       b.onResolve({ filter: /\/load\.ts$/ }, (a) => (join(dirname(a.importer), a.path) === tracingLoad ? { path: 'tracing:load', namespace: NS } : undefined));
-      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'js', contents: TRACING_LOADER }));
+      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'ts', contents: TRACING_LOADER, resolveDir: join(runtimeDir, 'trace') }));
       b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
       b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;
