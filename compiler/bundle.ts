@@ -35,11 +35,18 @@ export async function bundleServer(moduleFile: string, outFile: string, o: { cod
 /** The tracer and its OpenTelemetry packages as one CommonJS file in `dir` (runtime/trace/otel.ts): a
  *  bundle requires it from its own folder only when tracing is on (bundle/slim.ts, TRACING_CHUNK). */
 export async function bundleTracing(dir: string): Promise<void> {
+  writeFileSync(join(dir, TRACING_CHUNK), await (tracingText ??= buildTracing()));
+}
+
+// The same for every config: built once per process (compiling several configs, tests).
+let tracingText: Promise<string> | undefined;
+async function buildTracing(): Promise<string> {
   const { build } = await import('esbuild');
-  await build({
+  const out = await build({
     entryPoints: [`${root}runtime/trace/otel.ts`], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    outfile: join(dir, TRACING_CHUNK), nodePaths: [`${root}node_modules`], logLevel: 'silent', legalComments: 'none', minify: true,
+    write: false, outfile: TRACING_CHUNK, nodePaths: [`${root}node_modules`], logLevel: 'silent', legalComments: 'none', minify: true,
   });
+  return out.outputFiles[0]!.text;
 }
 
 /** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled

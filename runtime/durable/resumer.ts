@@ -81,7 +81,7 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
       // Counted in the store before anything runs: an action that kills its node each time still counts.
       await checkpoint(run);
     }
-    logRunResumed(o.services.log, run, delivery.kind, o.services.clock.now(), delivery.kind === 'callback' ? delivery.reqId : undefined);
+    logRunResumed(o.services.log, run, delivery.kind, o.services.clock.now(), { reqId: delivery.kind === 'callback' ? delivery.reqId : undefined, action: iface?.actions[run.cursor]?.name });
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
     // Suspended again (another wait, a retry wait): its line here, where the after-run hooks are not called.
     if (r.state.status === 'suspended') logRunLine(o.services.log, r, o.services.clock.now());

@@ -38,12 +38,15 @@ export function logRunLine(log: Logger | undefined, r: Ended, now: number): void
 
 /** A suspended run taken up again: what woke it (its time, a callback, a callback's timeout, a takeover
  *  of a run whose node died), the action it continues at, and the resume request's id for a callback. */
-export function logRunResumed(log: Logger | undefined, st: RunState, by: 'wake' | 'callback' | 'timeout' | 'takeover', now: number, reqId?: string): void {
+export function logRunResumed(log: Logger | undefined, st: RunState, by: 'wake' | 'callback' | 'timeout' | 'takeover', now: number, o: { reqId?: string | undefined; action?: string | undefined } = {}): void {
   if (!log) return;
   const line = fields(st, now);
   line.status = 'running';
   line.resumed_by = by;
-  if (st.wake) line.action = st.wake.action;
+  // The action it waits in; a run taken over has no wait: the action it was running (its cursor's).
+  const action = st.wake?.action ?? o.action;
+  if (action !== undefined) line.action = action;
+  const reqId = o.reqId;
   if (reqId) line.req_id = reqId;
   log.info(line, 'run resumed');
 }
