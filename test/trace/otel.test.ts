@@ -1,8 +1,9 @@
 // OpenTelemetry traces (issue 31) against an in-process OTLP/HTTP receiver that decodes what the
 // official exporter sends (OTLP JSON): a run with a retried action is one span with an attempt span
 // per attempt and the retry wait as an event, under the inbound W3C traceparent, and each outbound
-// call carries its attempt's context; a run suspended on one node and resumed by another's resumer
-// continues the same trace. Both execution paths.
+// call carries its attempt's context; an MQTT v5 traceparent user property is a run's parent; a run
+// suspended on one node and resumed by another's resumer continues the same trace; a standalone
+// bundle loads the tracer from the file beside it. Both execution paths.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,10 @@ import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { DATABASE_URL, dropSchema, schemaName, until } from '../durable/helpers.ts';
 import { serveBundle } from '../support/bundle.ts';
+import mqtt from 'mqtt';
+import { startMqtt } from '../../runtime/mqtt/index.ts';
+
+const MOSQUITTO = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
 interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean }
 interface OtlpSpan {
@@ -56,6 +61,9 @@ interfaces:
         url: a|var::API|/flaky/a|params::k|
         retry: { attempts: 3, delay: 20, jitter: none }
         output: http
+  ingest:
+    mqtt: orders
+    actions: [{ name: Take, input: a|body|, output: http }]
   later:
     actions:
       - name: Nap
@@ -134,6 +142,25 @@ describe.each(['compiled', 'interpreted'] as const)('traces (%s)', (mode) => {
     expect(calls.map((h) => [h.headers.traceparent, h.headers.tracestate])).toEqual(attempts.map((s) => [`00-${traceId}-${s.spanId}-01`, 'vendor=x']));
   });
 
+  it('an MQTT v5 message\'s traceparent user property is its run\'s parent', async () => {
+    const tracer = startTracing({ serviceName: 'shop', node: `m-${mode}`, url: receiver.url, scheduleDelayMs: 50 });
+    const services: Services = { clock: systemClock, tracer };
+    const plan = await planOf('traces.yaml', mode, CONFIG);
+    const app = buildApp([plan], { env, services, warn: () => {} });
+    // The machine's Mosquitto (MQTT v5; the embedded broker speaks 3.1.1), under a topic prefix of this test's own.
+    const environment = `trace${process.pid}${mode}`;
+    const mq = (await startMqtt(app, [plan], { environment, env, services, node: `m-${mode}`, host: '127.0.0.1', url: MOSQUITTO, warn: () => {} }))!;
+    const traceId = hex(32), parent = hex(16);
+    const pub = await mqtt.connectAsync(MOSQUITTO, { protocolVersion: 5 });
+    try {
+      await pub.publishAsync(`${environment}/ingest/orders`, '{"id":1}', { qos: 1, properties: { userProperties: { traceparent: `00-${traceId}-${parent}-01` } } });
+      await tracer.flush();
+      const run = await until(async () => { await tracer.flush(); return receiver.spans.find((s) => s.traceId === traceId && s.name === 'run traces.ingest'); });
+      expect(run.parentSpanId).toBe(parent);
+      expect(plain(run.attributes)).toMatchObject({ 'pipewright.trigger': 'mqtt', 'pipewright.status': 'succeeded' });
+    } finally { await pub.endAsync(); await mq.close(); await app.close(); await tracer.shutdown(); }
+  });
+
   it('a run suspended on one node and resumed by another\'s resumer continues the same trace', async () => {
     vars.API = up.url;
     const node = (name: string) => ({ clock: systemClock, store, maxDelayMs: 100, tracer: startTracing({ serviceName: 'shop', node: name, url: receiver.url, scheduleDelayMs: 50 }) }) satisfies Services;
@@ -172,7 +199,7 @@ describe('a standalone bundle', () => {
 
   it('loads the tracer from the file beside it when OTEL_EXPORTER_OTLP_ENDPOINT is set, and exports to <endpoint>/v1/traces', async () => {
     const url = await serveBundle('bundled.yaml', CONFIG, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace('/v1/traces', ''), OTEL_SERVICE_NAME: 'bundled', OTEL_BSP_SCHEDULE_DELAY: '50', SERVICE__VAR__API: up.url,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace('/v1/traces', ''), OTEL_SERVICE_NAME: 'bundled', OTEL_BSP_SCHEDULE_DELAY: '50', SERVICE__VAR__API: up.url, SERVICE__MQTT_PORT: '0',
     }, stops);
     const traceId = hex(32);
     expect((await fetch(`${url}/order?k=bundle`, { headers: { traceparent: `00-${traceId}-${hex(16)}-01` } })).status).toBe(200);
