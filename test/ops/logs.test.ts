@@ -10,6 +10,8 @@ import { MemoryStore } from '../../runtime/store/memory.ts';
 import { planOf, postRequest } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { capturedLog, secretEnv, serveWith, until, type LogLine } from './helpers.ts';
+import { createLogger } from '../../runtime/log/logger.ts';
+import { redactorOf } from '../../runtime/values/redact.ts';
 
 const CONFIG = `
 interfaces:
@@ -137,10 +139,20 @@ describe('server errors and settings', () => {
     expect(err.run_id).toBe(res.headers.get('x-run-id'));
   });
 
-  it('reads SERVICE__LOG_LEVEL, SERVICE__LOG_PRETTY and SERVICE__LOG_LEVEL_LABELS, refusing an unknown level in one line', () => {
+  it('reads SERVICE__LOG_LEVEL, SERVICE__LOG_PRETTY and SERVICE__LOG_LEVEL_LABELS, refusing an unknown level in one line', async () => {
     expect(logSettings({})).toEqual({ level: 'info', pretty: false });
     expect(logSettings({ SERVICE__LOG_LEVEL_LABELS: '1' })).toEqual({ level: 'info', pretty: false, labels: true });
     expect(logSettings({ SERVICE__LOG_LEVEL: 'DEBUG', SERVICE__LOG_PRETTY: '1' })).toEqual({ level: 'debug', pretty: true });
+    // Levels: pino's numbers by default, words when asked (the request line's text path too).
+    for (const labels of [false, true]) {
+      const raw: string[] = [];
+      const log = createLogger({ level: 'info', pretty: false, labels }, redactorOf(secretEnv({}, {})), { write: (l: string) => { raw.push(l); } });
+      log.warn('w');
+      const app = buildApp([], { env: secretEnv({}, {}), services: { clock: systemClock, log } });
+      await app.inject({ url: '/nowhere' });
+      await app.close();
+      expect(raw.map((l) => (JSON.parse(l) as { level: unknown }).level)).toEqual(labels ? ['warn', 'info'] : [40, 30]);
+    }
     expect(() => logSettings({ SERVICE__LOG_LEVEL: 'loud' })).toThrow('SERVICE__LOG_LEVEL=loud is not a log level: use one of trace, debug, info, warn, error, fatal, silent');
   });
 });

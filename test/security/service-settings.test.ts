@@ -41,7 +41,7 @@ describe('the settings reader', () => {
   const refused: Array<[string, string]> = [
     ['SERVICE__TRUSTED_PROXIES', 'proxy.internal'], ['SERVICE__TRUSTED_PROXIES', '10.0.0.0/33'],
     ['SERVICE__MAX_DELAY_SECS', '-1'], ['SERVICE__MAX_DELAY_SECS', '1e9'], ['SERVICE__MAX_DELAY_SECS', 'x'],
-    ['SERVICE__MANAGED_MODE', 'yes'], ['SERVICE__MANAGED_MODE', 'on'], ['SERVICE__DISABLE_FASTPATH', 'ture'], ['SERVICE__LOG_PRETTY', '2'], ['SERVICE__CRON_SECONDS', 'true'],
+    ['SERVICE__MANAGED_MODE', 'yes'], ['SERVICE__MANAGED_MODE', 'on'], ['SERVICE__DISABLE_FASTPATH', 'ture'], ['SERVICE__LOG_PRETTY', '2'], ['SERVICE__LOG_LEVEL_LABELS', 'words'], ['SERVICE__CRON_SECONDS', 'true'],
     ['SERVICE__METRICS_MAX_SERIES', '0'], ['SERVICE__METRICS_MAX_SERIES', 'many'],
     ['SERVICE__MQTT_PORT', '70000'], ['SERVICE__MQTT_PORT', '1883.5'], ['SERVICE__RESUME_POLL_MS', '0'], ['SERVICE__LEASE_SECS', '-3'],
     ['SERVICE__ORG', 'a/b'], ['SERVICE__ENVIRONMENT', '#'], ['SERVICE__DATABASE_SCHEMA', 'x"; drop'],
