@@ -110,18 +110,19 @@ function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services,
     const span = services.tracer.startAttempt(run, a.name, a.kind, attempt);
     if (span) return attemptTraced(a, s, run, services, attempt, execution, span);
   }
-  return attempt1(a, s, run, services, attempt, execution, undefined);
+  return attemptWith(a, s, run, services, attempt, execution, undefined);
 }
 
 /** An attempt under its span (tracing on): the span ends with the attempt's outcome. */
 function attemptTraced(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, span: AttemptSpan): Promise<StepResult> {
-  return attempt1(a, s, run, services, attempt, execution, span.headers).then((r) => {
+  return attemptWith(a, s, run, services, attempt, execution, span.headers).then((r) => {
     span.end(r.suspend ? 'suspended' : r.record.outcome, r.record.error, r.record.status);
     return r;
   });
 }
 
-function attempt1(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined): Promise<StepResult> {
+/** One attempt, with the trace context its outbound calls carry (tracing on). */
+function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined): Promise<StepResult> {
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
   const cancel = services.cancel;
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
