@@ -1,7 +1,8 @@
 // OpenTelemetry traces (issue 31) against an in-process OTLP/HTTP receiver that decodes what the
 // official exporter sends (OTLP JSON): a run with a retried action is one span with an attempt span
 // per attempt and the retry wait as an event, under the inbound W3C traceparent, and each outbound
-// call carries its attempt's context; an MQTT v5 traceparent user property is a run's parent; a run
+// call carries its attempt's context; an MQTT v5 traceparent user property and a WebSocket upgrade's
+// header parent the runs they start; a run
 // suspended on one node and resumed by another's resumer continues the same trace; a standalone
 // bundle loads the tracer from the file beside it. Both execution paths.
 import { createServer, type Server } from 'node:http';
@@ -21,6 +22,7 @@ import { DATABASE_URL, dropSchema, schemaName, until } from '../durable/helpers.
 import { serveBundle } from '../support/bundle.ts';
 import mqtt from 'mqtt';
 import { startMqtt } from '../../runtime/mqtt/index.ts';
+import { open } from '../realtime/helpers.ts';
 
 const MOSQUITTO = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
@@ -61,6 +63,10 @@ interfaces:
         url: a|var::API|/flaky/a|params::k|
         retry: { attempts: 3, delay: 20, jitter: none }
         output: http
+  sock:
+    ws: true
+    public: true
+    actions: [{ name: Echo, input: a|body|, output: http }]
   ingest:
     mqtt: orders
     actions: [{ name: Take, input: a|body|, output: http }]
@@ -159,6 +165,21 @@ describe.each(['compiled', 'interpreted'] as const)('traces (%s)', (mode) => {
       expect(run.parentSpanId).toBe(parent);
       expect(plain(run.attributes)).toMatchObject({ 'pipewright.trigger': 'mqtt', 'pipewright.status': 'succeeded' });
     } finally { await pub.endAsync(); await mq.close(); await app.close(); await tracer.shutdown(); }
+  });
+
+  it('a WebSocket upgrade\'s traceparent is the parent of its frames\' runs', async () => {
+    const tracer = startTracing({ serviceName: 'shop', node: `w-${mode}`, url: receiver.url, scheduleDelayMs: 50 });
+    const app = buildApp([await planOf('traces.yaml', mode, CONFIG)], { env, services: { clock: systemClock, tracer }, warn: () => {} });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const traceId = hex(32), parent = hex(16);
+    const c = await open(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws/local/dev/sock`, { traceparent: `00-${traceId}-${parent}-01` });
+    try {
+      c.ws.send(JSON.stringify({ a: 1 }));
+      expect(await c.next()).toMatchObject({ type: 'ap_result', status: 200 });
+      const run = await until(async () => { await tracer.flush(); return receiver.spans.find((s) => s.traceId === traceId && s.name === 'run traces.sock'); });
+      expect(run.parentSpanId).toBe(parent);
+      expect(plain(run.attributes)).toMatchObject({ 'pipewright.trigger': 'ws', 'pipewright.status': 'succeeded' });
+    } finally { c.ws.terminate(); await app.close(); await tracer.shutdown(); }
   });
 
   it('a run suspended on one node and resumed by another\'s resumer continues the same trace', async () => {
