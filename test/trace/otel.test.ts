@@ -2,9 +2,9 @@
 // official exporter sends (OTLP JSON): a run with a retried action is one span with an attempt span
 // per attempt and the retry wait as an event, under the inbound W3C traceparent, and each outbound
 // call carries its attempt's context; an MQTT v5 traceparent user property and a WebSocket upgrade's
-// header parent the runs they start; a run
-// suspended on one node and resumed by another's resumer continues the same trace; a standalone
-// bundle loads the tracer from the file beside it. Both execution paths.
+// header parent the runs they start; a run suspended on one node and resumed by another's resumer
+// continues the same trace; a standalone bundle loads the tracer from the file beside it. Both
+// execution paths.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
