@@ -1,5 +1,5 @@
 // `npm run bench:cpu -- <scenario> [--requests N] [--rounds N] [--connections N] [--ways fast,bundle,hand_written]
-// [--also name=saved/server.mjs]`:
+// [--also name=saved/server.mjs] [--also-env NAME=VALUE]`:
 // the server's CPU time (user + system, /proc) per request over a fixed number of requests, for a
 // scenario of bench/scenarios/ served the chosen ways, in interleaved rounds. CPU per request is what
 // a loaded machine leaves intact (req/s is not); the ratio hand_written ÷ way is the speed ratio the
@@ -18,6 +18,9 @@ const { values: o, positionals } = parseArgs({ allowPositionals: true, options: 
   ways: { type: 'string', default: 'fast,bundle,hand_written' },
   // name=path/to/server.mjs: a bundle saved earlier, served as one more way (A/B against a change).
   also: { type: 'string', multiple: true, default: [] },
+  // NAME=VALUE for the --also servers only ("{upstream}" is the scenario's upstream URL), e.g. tracing on:
+  // --also traced=<bundle> --also-env OTEL_EXPORTER_OTLP_ENDPOINT={upstream} (the upstream answers the exports).
+  'also-env': { type: 'string', multiple: true, default: [] },
 } });
 const name = positionals[0] ?? 'passthrough';
 const REQUESTS = Number(o.requests), ROUNDS = Number(o.rounds);
@@ -58,7 +61,8 @@ try {
   }
   for (const a of o.also!) {
     const [w, f] = splitAlso(a);
-    servers.push(await startServer(w, process.execPath, [f, '--port', '0'], { env }));
+    const extra = Object.fromEntries(o['also-env']!.map((kv) => splitAlso(kv)).map(([k, v]) => [k, v.replaceAll('{upstream}', upstream.url)]));
+    servers.push(await startServer(w, process.execPath, [f, '--port', '0'], { env: { ...env, ...extra } }));
   }
   const answers = await Promise.all(servers.map((x) => answerOf(x.url, s.request)));
   for (let i = 1; i < answers.length; i++) {

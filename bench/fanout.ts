@@ -46,11 +46,13 @@ interfaces:
 // (the server's file name has its pid, printed below). TRACE_GC=1: they log their collections to stderr.
 const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
 const traceGc = process.env.TRACE_GC ? ['--trace-gc'] : [];
-const server = spawn(process.execPath, [...profile, ...traceGc, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+const server = spawn(process.execPath, [...profile, ...traceGc, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
 if (profile.length) console.error(`server pid ${server.pid}`);
 const base = await new Promise<string>((resolve) => {
   let out = '';
-  server.stdout!.on('data', (d) => { if (traceGc.length) process.stderr.write(d); out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
+  server.stdout!.on('data', (d) => { if (traceGc.length) process.stderr.write(d); });
+  // The listening line is on stderr (stdout holds only JSON lines); the rest of stderr is passed on.
+  server.stderr!.on('data', (d) => { process.stderr.write(d); out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
 });
 const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]);
 await new Promise((r) => setTimeout(r, 500));

@@ -18,6 +18,8 @@ function trimLogs(): void {
   for (const f of logs) { try { if (statSync(f).size > LOG_MAX) truncateSync(f, 0); } catch { /* removed */ } }
 }
 
+const LISTENING = /listening on (http:\/\/\S+)/;
+
 export function startServer(name: string, cmd: string, args: string[], o: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<Server> {
   const t0 = performance.now();
   const dir = join(buildDir, 'logs', String(process.pid));
@@ -32,12 +34,13 @@ export function startServer(name: string, cmd: string, args: string[], o: { env?
   return new Promise((resolve, reject) => {
     const done = () => { if (over) return; over = true; clearTimeout(timer); clearInterval(poll); watcher.close(); closeSync(out); };
     const timer = setTimeout(() => { done(); child.kill('SIGKILL'); reject(new Error(`${name} did not start within ${o.timeoutMs ?? 60000} ms:\n${errText}`)); }, o.timeoutMs ?? 60000);
-    child.stderr!.on('data', (c: Buffer) => { errText += c.toString(); });
+    // pipewright writes its listening line on stderr (its stdout holds only JSON lines); other servers on stdout.
+    child.stderr!.on('data', (c: Buffer) => { errText += c.toString(); look(); });
     // The listening line is looked for on every change of the file (inotify) and every 50 ms.
     const look = () => {
       if (over) return;
       for (let n; (n = readSync(out, buf, 0, buf.length, at)) > 0; at += n) text += buf.toString('utf8', 0, n);
-      const m = /listening on (http:\/\/\S+)/.exec(text);
+      const m = LISTENING.exec(text) ?? LISTENING.exec(errText);
       if (!m) return;
       done();
       resolve({ name, url: m[1]!, child, startMs: performance.now() - t0 });

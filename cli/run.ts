@@ -1,6 +1,7 @@
 // `pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]...`: runs one interface once,
-// prints the response body, exits 0 on success and 1 on a failed run; its log lines go to stderr.
-import { closeDatabasePools, executeInterface, linkPlans, logSettings, processEnvironment, encodeResponse, redactorOf, runnerOf, stderrLogger } from '../runtime/index.ts';
+// prints the response body, exits 0 on success and 1 on a failed run; its log lines (the run's own
+// "run finished" line last) go to stderr.
+import { closeDatabasePools, executeInterface, linkPlans, logRunLine, logSettings, processEnvironment, encodeResponse, redactorOf, runnerOf, stderrLogger } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
@@ -23,6 +24,7 @@ export async function run(file: string, name: string, o: { body?: string; param?
   const services = { ...(await cliServices()), log: stderrLogger(logSettings(process.env), redactorOf(env)) };
   linkPlans(services, [plan], runnerOf(env, services));
   const result = await executeInterface(plan, i, request, { trigger: 'cli', env, services });
+  logRunLine(services.log, result, services.clock.now());
   await services.store?.close();
   await closeDatabasePools();
   process.stdout.write(`${encodeResponse(result.response).payload}\n`);

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
-import { slimPlugin, type RuntimeTree } from './bundle/slim.ts';
+import { slimPlugin, TRACING_CHUNK, type RuntimeTree } from './bundle/slim.ts';
+import { tracingWanted } from '../runtime/trace/settings.ts';
 import { runtimeUses } from './bundle/uses.ts';
 import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
@@ -28,6 +29,8 @@ export async function bundleServer(moduleFiles: string | string[], outFile: stri
   const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true);
   writeFileSync(outFile, serverFile(text));
   if (o.codeCache !== false) await writeCodeCache(outFile);
+  // Whether to trace is the operator's choice at run time (OTEL_EXPORTER_OTLP_ENDPOINT): the tracer goes beside it.
+  await bundleTracing(dirname(outFile));
   return metafile;
 }
 
@@ -36,10 +39,29 @@ function importPlans(moduleFiles: string[], dir: string): string {
   return moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${relative(dir, f).split(sep).join('/')}`)};\n`).join('');
 }
 
+/** The tracer and its OpenTelemetry packages as one CommonJS file in `dir` (runtime/trace/otel.ts): a
+ *  bundle requires it from its own folder only when tracing is on (bundle/slim.ts, TRACING_CHUNK). */
+export async function bundleTracing(dir: string): Promise<void> {
+  writeFileSync(join(dir, TRACING_CHUNK), await (tracingText ??= buildTracing()));
+}
+
+// The same for every config: built once per process (compiling several configs, tests).
+let tracingText: Promise<string> | undefined;
+async function buildTracing(): Promise<string> {
+  const { build } = await import('esbuild');
+  const out = await build({
+    entryPoints: [join(runtimeTree.dir, 'trace', `otel${runtimeTree.ext}`)], bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+    write: false, outfile: TRACING_CHUNK, nodePaths: [`${root}node_modules`], logLevel: 'silent', legalComments: 'none', minify: true,
+  });
+  return out.outputFiles[0]!.text;
+}
+
 /** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
  *  like a server (only what the configs use) but not minified, so stack traces stay readable.
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
+  // The tracer beside it only when this serve will trace (its environment: OTEL_EXPORTER_OTLP_ENDPOINT).
+  if (tracingWanted(process.env)) await bundleTracing(dirname(outFile));
   const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
   writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false)).text);
 }

@@ -1,7 +1,7 @@
 // The compiler's public surface: what the command line (cli/) and tests outside compiler/ use.
 export { compileConfig, type Compiled } from './project.ts';
 export { generateModule } from './codegen/module.ts';
-export { bundleServer, bundleForServe } from './bundle.ts';
+export { bundleServer, bundleForServe, bundleTracing } from './bundle.ts';
 // The OpenAPI document is written by `compile` too: from here, `compile` never loads the runtime.
 export { openApiDocument } from '../runtime/contract/openapi.ts';
 export { formatDiagnostic, type Diagnostic } from './source/diagnostics.ts';

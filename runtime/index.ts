@@ -32,6 +32,8 @@ export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts'
 export { closeDatabasePools } from './actions/database/pools.ts';
 export { StartupError } from './server/startup-errors.ts';
 export { stderrLogger } from './log/logger.ts';
+export { logRunLine } from './log/run-lines.ts';
+export { tracingWanted } from './trace/settings.ts';
 export { needPlace, settingOf, unsetNeeds } from './server/needs.ts';
 export { logSettings } from './server/log-settings.ts';
 export { redactorOf } from './values/redact.ts';

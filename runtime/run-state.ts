@@ -86,6 +86,9 @@ export interface RunState {
   /** Takeovers (its node died running it) at the action `cursor`: bounded by SERVICE__MAX_TAKEOVERS
    *  (runtime/durable/takeovers.ts). */
   takeovers?: { cursor: number; count: number };
+  /** The W3C trace context of the run's latest span (tracing on: runtime/tracing.ts): a resumed run,
+   *  on any node, continues the same trace from it. */
+  trace?: { traceparent: string; tracestate?: string };
   /** The response the run ended with (read by GET /_ap/runs/<id> after a suspension). */
   response?: { status: number; headers: Record<string, string>; body: unknown };
 }

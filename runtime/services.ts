@@ -4,6 +4,7 @@ import type { Store } from './store-types.ts';
 import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';
 import type { RequestData, Trigger } from './run-state.ts';
+import type { RunTracer } from './tracing.ts';
 
 export interface Clock {
   now(): number;
@@ -36,6 +37,8 @@ export interface Services {
   metrics?: { emit(e: { name: string; type: 'counter' | 'gauge' | 'histogram'; value: number; labels: Record<string, string>; help?: string }): string | undefined };
   /** The service's MQTT connection (mqtt_publish). */
   mqtt?: { publish(topics: string[], payload: string, qos: 0 | 1 | 2, retain: boolean): Promise<void> };
+  /** OpenTelemetry spans of runs and attempts (OTEL_EXPORTER_OTLP_ENDPOINT); absent: tracing off. */
+  tracer?: RunTracer;
 }
 
 /** How an action runs another interface: the executor, handed down by whoever serves the plans. */
@@ -57,6 +60,7 @@ export function withCancel(s: Services, cancel: RunCancel): Services {
   const all: { [K in keyof Required<Services>]: Services[K] } = {
     clock: s.clock, store: s.store, maxDelayMs: s.maxDelayMs, runDeadlineMs: s.runDeadlineMs, lookupMaxItems: s.lookupMaxItems, log: s.log, cancel,
     shutdown: s.shutdown, plans: s.plans, runInterface: s.runInterface, channels: s.channels, metrics: s.metrics, mqtt: s.mqtt,
+    tracer: s.tracer,
   };
   return all;
 }

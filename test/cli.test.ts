@@ -26,10 +26,9 @@ function start(cmd: string[], cwd = process.cwd(), env: Record<string, string> =
   const child = spawn(process.execPath, cmd, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '';
     let err = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
-    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }
@@ -110,12 +109,17 @@ describe('pipewright compile', () => {
 });
 
 describe('pipewright run', () => {
-  it('prints the body and exits 0 on success, 1 on a failed run', () => {
+  it('prints the body and exits 0 on success, 1 on a failed run, with the run\'s line on stderr as a server writes it (both paths)', () => {
+    const lines = (err: string) => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const ok = cli(['run', 'fixtures/quickstart.yaml', 'hello', '--param', 'name=Grace']);
     expect(ok).toMatchObject({ code: 0, out: '{"message":"Hello, Grace!"}\n' });
-    const failed = cli(['run', 'fixtures/quickstart.yaml', 'order_total', '--body', '{"items":[]}']);
+    expect(lines(ok.err).filter((l) => l.msg === 'run finished')).toEqual([
+      { level: 30, time: expect.any(String), run_id: expect.stringMatching(/^[0-9a-f-]{36}$/), config: 'quickstart', interface: 'hello', trigger: 'cli', status: 'succeeded', duration_ms: expect.any(Number), http_status: 200, msg: 'run finished' },
+    ]);
+    const failed = cli(['run', 'fixtures/quickstart.yaml', 'order_total', '--body', '{"items":[]}', '--no-fastpath']);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out)).toEqual({ error: { status: 422, message: 'an order needs at least one item', action: 'Lines' } });
+    expect(lines(failed.err).find((l) => l.msg === 'run finished')).toMatchObject({ level: 40, interface: 'order_total', trigger: 'cli', status: 'failed', http_status: 422, error: 'an order needs at least one item' });
     expect(cli(['run', 'fixtures/quickstart.yaml', 'nope']).code).toBe(1);
   });
 
@@ -131,7 +135,7 @@ describe('pipewright run', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out)).toEqual({ error: { status: 502, message: 'action "Fetch" failed', action: 'Fetch' } });
     const line = r.err.split('\n').map((l) => { try { return JSON.parse(l); } catch { return undefined; } }).find((l) => l?.msg === 'action "Fetch" failed');
-    expect(line).toMatchObject({ level: 'warn', config: 'fail', interface: 'x', action: 'Fetch', attempt: 1 });
+    expect(line).toMatchObject({ level: 40, config: 'fail', interface: 'x', action: 'Fetch', attempt: 1 });
     expect(line.reason).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
     expect(line.reason).toContain(`GET http://127.0.0.1:${port}/orders`);
     expect(r.err).not.toContain('run-secret-value-1234');

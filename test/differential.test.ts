@@ -42,12 +42,11 @@ async function startBundle(file: string, vars: Record<string, string>): Promise<
   const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: run, env, stdio: ['ignore', 'pipe', 'pipe'] });
   stops.push(() => child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
-    let out = '';
     let errText = '';
-    child.stderr!.on('data', (d) => { errText += d; });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => {
+      errText += d;
+      const m = /listening on (http:\/\/\S+)/.exec(errText);
       if (m) resolve(m[1]!);
     });
     child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${errText}`)));

@@ -24,6 +24,17 @@ const KINDS: Record<string, [path: string, name: string]> = {
   command: ['./command/action', 'command'], email: ['./email/action', 'email'], aws: ['./cloud/aws', 'aws'], google: ['./cloud/google', 'google'],
 };
 
+/** The tracer's own file beside a bundle (compiler/bundle.ts, bundleTracing): loaded only when tracing is on. */
+export const TRACING_CHUNK = 'pipewright-tracing.cjs';
+/** runtime/trace/load.ts in a bundle: the tracer from that file. CommonJS, required: server.mjs runs
+ *  its bundle through node:vm, where Node 20 has no import(). Required as the bundle is evaluated when
+ *  tracing is on: `serve` removes its bundle's folder once it has imported it. (__dirname is the
+ *  bundle's folder.) */
+const tracingLoader = (ext: string) => `import { tracingWanted } from './settings${ext}';
+const file = __dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)};
+const tracing = tracingWanted(process.env) ? require(file) : undefined;
+export const loadTracing = async () => tracing ?? require(file);`;
+
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;
 
@@ -66,6 +77,10 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
       // Packages replaced whole, by bare name: those the runtime never reaches, and engines a config
       // without their feature never reaches (a stray use fails clearly).
       const packages = packageStubs(uses);
+      // The tracer (OpenTelemetry's SDK and exporter, ~500 KB) is never in the bundle itself.
+      const tracingLoad = runtimeFile('trace', 'load');
+      b.onResolve({ filter: /\/load\.[jt]s$/ }, (a) => (join(dirname(a.importer), a.path) === tracingLoad ? { path: 'tracing:load', namespace: NS } : undefined));
+      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'ts', contents: tracingLoader(tree.ext), resolveDir: join(runtimeDir, 'trace') }));
       b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
       b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;

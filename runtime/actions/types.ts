@@ -1,4 +1,5 @@
 // The contract of an action kind: one file per kind under runtime/actions/.
+import type { TraceHeaders } from '../tracing.ts';
 import type { FailureInfo, RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -20,6 +21,8 @@ export interface ActionContext {
   input: unknown;
   /** Stable per action execution, the same on every retry attempt (idempotency keys). */
   executionId: string;
+  /** W3C trace context of the attempt's span, when tracing is on: sent on outbound HTTP calls. */
+  trace?: TraceHeaders;
 }
 
 /** Why an action failed, for retry classification. */

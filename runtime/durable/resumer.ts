@@ -10,6 +10,7 @@ import { resumeRun, type Delivery, type RunResult } from '../exec/run.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
 import { LeaseLost, leasedCheckpoint, renewWhileHeld } from '../store/lease.ts';
 import { failHeld } from './failed-run.ts';
+import { logRunLine, logRunResumed } from '../log/run-lines.ts';
 import { countTakeover, DEFAULT_MAX_TAKEOVERS } from './takeovers.ts';
 
 export interface ResumerOptions {
@@ -76,8 +77,13 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
     const r = await failHeld(o, run, why, action).catch((e: unknown) => { o.log?.(`run ${run.id}: recording its failure: ${(e as Error).message}`); return undefined; });
     if (!r) return run;
     // A throwing hook must not stop the resumer's loop (this runs in its tick).
-    try { if (plan && iface) o.hooks?.afterRun(plan, iface, r); } catch (e) { o.log?.(`run ${run.id}: after-run hook: ${(e as Error).message}`); }
+    try { ended(r); } catch (e) { o.log?.(`run ${run.id}: after-run hook: ${(e as Error).message}`); }
     return r.state;
+  };
+  /** The after-run hooks (the run's line among them), or the line alone where there are none to call. */
+  const ended = (r: RunResult) => {
+    if (plan && iface && o.hooks) o.hooks.afterRun(plan, iface, r);
+    else logRunLine(o.services.log, r, o.services.clock.now());
   };
   // Every node serves the same configs; one that does not (a deploy under way) cannot run it.
   if (!plan) return fail(`config "${run.config}" is not served by the node that claimed it`);
@@ -92,11 +98,14 @@ export async function continueRun(o: Pick<ResumerOptions, 'plans' | 'store' | 'e
       // Counted in the store before anything runs: an action that kills its node each time still counts.
       await checkpoint(run);
     }
+    logRunResumed(o.services.log, run, delivery.kind, o.services.clock.now(), { reqId: delivery.kind === 'callback' ? delivery.reqId : undefined, action: iface?.actions[run.cursor]?.name });
     const r = await resumeRun(plan, run, delivery, { env: o.env, services: o.services, checkpoint });
-    if (r.state.status !== 'suspended') {
+    // Suspended again (another wait, a retry wait): its line here, where the after-run hooks are not called.
+    if (r.state.status === 'suspended') logRunLine(o.services.log, r, o.services.clock.now());
+    else {
       await o.store.saveRun(redactRun({ ...r.state, response: r.response }, redactorOf(o.env)));
       r.recorded = true;
-      if (iface) o.hooks?.afterRun(plan, iface, r);
+      ended(r);
     }
     return r.state;
   } catch (e) {

@@ -7,6 +7,7 @@ import type { RunCancel } from '../run-cancel.ts';
 import type { RunState } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
+import type { TraceHeaders } from '../tracing.ts';
 
 /** One execution of an action (its attempts, across suspensions): its id once something read it. */
 export interface Execution { id?: string }
@@ -23,6 +24,8 @@ export class AttemptContext implements ActionContext {
     public attempt: number,
     public input: unknown,
     private readonly execution: Execution,
+    /** The attempt's span context (tracing on): outbound HTTP calls carry it. */
+    public trace: TraceHeaders | undefined = undefined,
   ) {}
 
   /** The action execution's id, made on first read (most actions never read it) and then the same

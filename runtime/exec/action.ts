@@ -16,6 +16,7 @@ import { timerMs } from '../values/bounds.ts';
 import { logActionFailed, logPhase } from '../log/action-logs.ts';
 import { Refused } from '../refused.ts';
 import { withActionBound } from '../jq/bounds.ts';
+import type { AttemptSpan, TraceHeaders } from '../tracing.ts';
 
 export interface StepResult {
   record: StepRecord;
@@ -59,6 +60,7 @@ async function withRetries(a: ActionPlan, s: Scope, run: RunState, services: Ser
     const stop = retryStop(run, services, wait);
     if (stop) { last.record.error = `${last.record.error ?? 'failed'}; ${stop}`; break; }
     waited += wait;
+    services.tracer?.retryWait(run, a.name, attempt, wait);
     // The next attempt and retry_log read the failed attempt's record (a|<action>::status|), whether
     // or not anything is logged: a log line never changes how a run goes (docs/decisions.md).
     setOwn(s.steps, a.name, last.record);
@@ -104,6 +106,23 @@ function retryStop(run: RunState, services: Services, wait: number): string | un
  *  suspension and a resumption on every action); a throw or a rejection, before or during the
  *  kind's work, is a failed outcome. */
 function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution): Promise<StepResult> {
+  if (services.tracer) {
+    const span = services.tracer.startAttempt(run, a.name, a.kind, attempt);
+    if (span) return attemptTraced(a, s, run, services, attempt, execution, span);
+  }
+  return attemptWith(a, s, run, services, attempt, execution, undefined);
+}
+
+/** An attempt under its span (tracing on): the span ends with the attempt's outcome. */
+function attemptTraced(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, span: AttemptSpan): Promise<StepResult> {
+  return attemptWith(a, s, run, services, attempt, execution, span.headers).then((r) => {
+    span.end(r.suspend ? 'suspended' : r.record.outcome, r.record.error, r.record.status);
+    return r;
+  });
+}
+
+/** One attempt, with the trace context its outbound calls carry (tracing on). */
+function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined): Promise<StepResult> {
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
   const cancel = services.cancel;
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
@@ -115,8 +134,8 @@ function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services,
   try {
     // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
     work = a.input || a.conditionalInput
-      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input))
-      : start(a, s, run, services, attempt, execution, signal, undefined);
+      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace))
+      : start(a, s, run, services, attempt, execution, signal, undefined, trace);
   } catch (e) {
     return Promise.resolve(failed(e));
   }
@@ -124,11 +143,11 @@ function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services,
 }
 
 /** The kind's work for one attempt. */
-function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, signal: AbortSignal | undefined, input: unknown): Promise<ActionOutcome> {
+function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, signal: AbortSignal | undefined, input: unknown, trace: TraceHeaders | undefined): Promise<ActionOutcome> {
   const cancel = services.cancel;
   if (a.kind === 'lookup') return runLookup(a, s, run, services, signal ?? cancel);
   const config = a.config ? a.config(s) : undefined;
-  const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution);
+  const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace);
   return actionKinds[a.kind]!(config, ctx);
 }
 

@@ -32,6 +32,8 @@ export interface RunResult {
   /** The store holds the run's final record already (the resumer writes a resumed run's whole):
    *  the after-run hooks must not write a shorter one over it. */
   recorded?: true;
+  /** Its HTTP request's line stands for the run's line (runtime/log/run-lines.ts): not written twice. */
+  requestLine?: true;
 }
 
 /** Date#toISOString with the text up to the second made once per second (two per request showed
@@ -81,7 +83,23 @@ export function scopeOf(state: RunState, env: Environment): Scope {
 /** Not async: handing back the run's own promise saves a promise and two turns on every request
  *  (a throw while setting up still arrives as a rejection). */
 export function executeInterface(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): Promise<RunResult> {
-  try { return begin(i, newRunState(plan, i, request, o), o); } catch (e) { return Promise.reject(e); }
+  try {
+    const state = newRunState(plan, i, request, o);
+    const tracer = o.services.tracer;
+    if (!tracer) return begin(i, state, o);
+    // The inbound W3C trace context: an HTTP request's headers, an MQTT v5 message's user
+    // properties, a WebSocket upgrade's or an MCP request's headers.
+    tracer.startRun(state, request.headers);
+    return traced(tracer, state, begin(i, state, o));
+  } catch (e) { return Promise.reject(e); }
+}
+
+/** Ends the run's span with the segment's outcome (tracing on). */
+function traced(tracer: NonNullable<Services['tracer']>, state: RunState, run: Promise<RunResult>): Promise<RunResult> {
+  return run.then((r) => { tracer.endRun(r.state, r.response.status, r.failure?.message); return r; }, (e: unknown) => {
+    tracer.endRun(state, undefined, e instanceof Error ? e.message : String(e));
+    throw e;
+  });
 }
 
 /** What a run reads once its state exists (the trigger and id are in the state by then). */
@@ -123,11 +141,19 @@ export function refusedWithoutStore(plans: readonly Plan[], maxDelayMs: number):
 }
 
 /** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */
-export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown } | { kind: 'timeout' }
+export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown; /** the resume request's, for the log */ reqId?: string } | { kind: 'timeout' }
   /** Its node died mid-run: continue from the last checkpoint, re-running the action in flight. */
   | { kind: 'takeover' };
 
-export async function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Continuing): Promise<RunResult> {
+export function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Continuing): Promise<RunResult> {
+  const tracer = o.services.tracer;
+  if (!tracer) return resumed(plan, state, delivery, o);
+  // The same trace: a child of the run's last span, from its stored context (whichever node wrote it).
+  tracer.startRun(state, state.trace, delivery.kind);
+  return traced(tracer, state, resumed(plan, state, delivery, o));
+}
+
+async function resumed(plan: Plan, state: RunState, delivery: Delivery, o: Continuing): Promise<RunResult> {
   // The claimed callback (kept only for a takeover before this point) is delivered now: a later wait
   // of the same run must not find it.
   delete state.callback;

@@ -12,6 +12,8 @@ export type { Logger } from 'pino';
 export interface LogSettings {
   level: string;
   pretty: boolean;
+  /** `"level":"info"` rather than pino's own `"level":30` (SERVICE__LOG_LEVEL_LABELS=1). */
+  labels?: boolean;
 }
 
 export function createLogger(settings: LogSettings, redact: Redactor, destination?: DestinationStream): Logger {
@@ -19,7 +21,9 @@ export function createLogger(settings: LogSettings, redact: Redactor, destinatio
     level: settings.level,
     base: undefined, // no pid/hostname on every line: the node name goes in the start line
     timestamp: isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    // pino's numbers (10 trace .. 60 fatal) unless asked: what pino-pretty, pino transports and
+    // fastify's tooling read.
+    ...(settings.labels ? { formatters: { level: (label: string) => ({ level: label }) } } : {}),
     hooks: {
       logMethod(args, method) {
         for (let i = 0; i < args.length; i++) args[i] = redact(withErrors(args[i]));

@@ -142,6 +142,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
           noteRun(req, plan, i, result);
           const enc = encodeResponse(result.response, i.output);
           if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
+          if (lines) result.requestLine = true;
           hooks.afterRun(plan, i, result);
           reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
           direct?.(req, reply);

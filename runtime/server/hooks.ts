@@ -1,6 +1,7 @@
-// What happens after any run finishes, whatever started it (HTTP, schedule, resume, replay):
-// the config's error handler, the run's record (redacted when written or read; GET /_ap/runs/<id>) and
-// execution capture. None is awaited by the caller.
+// What happens after any run finishes or suspends, whatever started it (HTTP, schedule, resume,
+// replay): its log line (unless its HTTP request's line stands for it), the config's error handler,
+// the run's record (redacted when written or read; GET /_ap/runs/<id>) and execution capture. None
+// is awaited by the caller.
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
@@ -10,6 +11,7 @@ import type { RunResult } from '../exec/run.ts';
 import { writeInterfaceLogs } from './interface-log.ts';
 import { redactorOf } from '../values/redact.ts';
 import { finishedRecord, keptFinished } from './run-record.ts';
+import { logRunLine } from '../log/run-lines.ts';
 
 export interface RunHooks {
   afterRun(plan: Plan, iface: InterfacePlan, result: RunResult): void;
@@ -21,6 +23,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
   return {
     errorHandlers,
     afterRun(plan, iface, result) {
+      if (!result.requestLine) logRunLine(o.services.log, result, o.services.clock.now());
       errorHandlers.afterRun(plan, iface, result);
       if (iface.response.logs) writeInterfaceLogs(plan, iface, result, o.env, o.services.clock.now()).catch((e: unknown) => o.warn(`response.logs of ${plan.name}.${iface.name}: ${(e as Error).message}`));
       const st = result.state;

@@ -38,6 +38,8 @@ import { inFlight } from './request-log.ts';
 import { shutdownLeft } from './drain.ts';
 import { refuseMissingValues } from './needs.ts';
 import { refusedWithoutStore } from '../exec/run.ts';
+import { serviceName, tracingWanted } from '../trace/settings.ts';
+import { loadTracing } from '../trace/load.ts';
 
 /** After the grace: how long runs being parked or stopped get to write the store and their responses. */
 const PARK_WAIT_MS = 2000;
@@ -88,6 +90,8 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const shutdown = new AbortController();
   const services: Services = { clock: systemClock, store, maxDelayMs: maxDelaySecs * 1000, runDeadlineMs: ops.runDeadlineMs, lookupMaxItems: ops.lookupMaxItems, log, shutdown: shutdown.signal };
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  // OpenTelemetry only when asked for (OTEL_EXPORTER_OTLP_ENDPOINT): off, none of it is evaluated.
+  if (tracingWanted(process.env)) services.tracer = (await loadTracing()).startTracing({ serviceName: serviceName(process.env), node });
   const warn = (m: string) => log.warn(m);
   if (missing.length) warn(`started with values not set (SERVICE__ALLOW_MISSING_VALUES=1), sent as empty text: ${missing.join('; ')}`);
   for (const w of service.warnings) warn(w);
@@ -134,10 +138,11 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
-  log.info({ node, configs: plans.map((p) => p.name), port }, 'started');
+  log.info({ node, configs: plans.map((p) => p.name), port, ...(services.tracer ? { traces: serviceName(process.env) } : {}) }, 'started');
   // Log lines are batched (runtime/log/logger.ts): the start-up warnings go out before the ready line.
   await new Promise<void>((done) => log.flush(() => done()));
-  process.stdout.write(`pipewright: listening on http://${shown}:${port}\n`);
+  // On stderr: stdout holds only JSON lines (`serve | jq -c .`); the started line above carries the port.
+  process.stderr.write(`pipewright: listening on http://${shown}:${port}\n`);
   const stop = (signal: string) => {
     log.info({ signal, grace_ms: ops.shutdownGraceMs }, 'shutting down: draining in-flight requests and runs');
     clearInterval(retention);
@@ -155,7 +160,7 @@ async function start(plans: Plan[], o: { port: number; host: string }) {
         const { suspended, stopped } = shutdownLeft(app);
         log.warn({ suspended, stopped, in_flight: inFlight(app), waiting_for: [...waiting] }, 'shutdown grace period over: runs under way were suspended into the store (resumed by another node) or stopped (503); in_flight were left unfinished');
       })
-      .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools(), closeDialerAgent()]))
+      .then(() => Promise.all([store.close(), closeHttpPools(), closeDatabasePools(), closeDialerAgent(), services.tracer?.shutdown().catch((e: unknown) => warn(`traces: ${(e as Error).message}`))]))
       .then(() => log.flush?.())
       .then(() => process.exit(0), () => process.exit(1));
   };

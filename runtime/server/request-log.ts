@@ -1,5 +1,6 @@
 // One log line per HTTP request (request id, run id, config, interface, method, path, status,
-// duration), shaped by the interface's `log` setting (CustomLog: enabled, level, fields), and the
+// duration; for the run it started and answered, its trigger and run_status: this line is that run's
+// line, runtime/log/run-lines.ts), shaped by the interface's `log` setting (CustomLog: enabled, level, fields), and the
 // stack of every 5xx. The run id of a request that never started a run is its request id, so every
 // error response carries an id to find its log lines by (header x-run-id; bodies stay deterministic).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -98,6 +99,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     status: text.key('status'), duration: text.key('duration_ms'), end: text.end('request'),
   };
   const names = new WeakMap<InterfacePlan, string | null>();
+  const runs = new Map<string, string | null>();
   return line;
 
   function requestLine(req: FastifyRequest, reply: FastifyReply, started: number | undefined): void {
@@ -110,8 +112,10 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     const level = (custom?.level ?? (status >= 500 ? 'error' : 'info')) as Level;
     if (!(custom?.fields && s?.result) && asText(level, req.id, runId, s, req.method, path, status, duration)) return;
     // One shape for every line (no spreads); undefined fields are left out.
+    const st = s?.result?.state;
     const line: Record<string, unknown> = {
-      req_id: req.id, run_id: runId, config: s?.plan.name, interface: s?.iface.name, method: req.method, path, status, duration_ms: duration,
+      req_id: req.id, run_id: runId, config: s?.plan.name, interface: s?.iface.name, trigger: st?.trigger, run_status: st?.status,
+      method: req.method, path, status, duration_ms: duration,
     };
     if (custom?.fields && s?.result) {
       try { line.fields = custom.fields(scopeOf(s.result.state, env)); } catch (e) { line.fields_error = (e as Error).message; }
@@ -127,12 +131,13 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     if (start === null) return true;
     if (start === undefined) return false;
     const names = s ? namesText(s) : '';
+    const run = s?.result ? runText(s.result.state) : '';
     const dur = numberText(duration);
     // An HTTP run is named by its request's id: the same text, tested and quoted once.
     const same = runId === reqId;
-    if (names === undefined || !(text.clean(reqId) && (same || text.clean(runId)) && text.clean(method) && text.clean(path) && text.clean(dur))) return false;
+    if (names === undefined || run === undefined || !(text.clean(reqId) && (same || text.clean(runId)) && text.clean(method) && text.clean(path) && text.clean(dur))) return false;
     const req = jsonString(reqId);
-    text.write(start + keys!.req + req + keys!.run + (same ? req : jsonString(runId)) + names + keys!.method + jsonString(method)
+    text.write(start + keys!.req + req + keys!.run + (same ? req : jsonString(runId)) + names + run + keys!.method + jsonString(method)
       + keys!.path + jsonString(path) + keys!.status + status + keys!.duration + dur + keys!.end);
     return true;
   }
@@ -143,6 +148,17 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     if (t === undefined) {
       const made = text!.key('config') + jsonString(s.plan.name) + text!.key('interface') + jsonString(s.iface.name);
       names.set(s.iface, (t = text!.clean(made) ? made : null));
+    }
+    return t ?? undefined;
+  }
+
+  /** `,"trigger":…,"run_status":…` of the run the request started and answered, made once per pair. */
+  function runText(st: { trigger: string; status: string }): string | undefined {
+    const k = `${st.trigger} ${st.status}`;
+    let t = runs.get(k);
+    if (t === undefined) {
+      const made = text!.key('trigger') + jsonString(st.trigger) + text!.key('run_status') + jsonString(st.status);
+      runs.set(k, (t = text!.clean(made) ? made : null));
     }
     return t ?? undefined;
   }

@@ -36,6 +36,7 @@ const FLAGS: Record<string, { on: string[]; off: string[] }> = {
   SERVICE__MANAGED_MODE: { on: ['1', 'true'], off: ['0', 'false'] },
   SERVICE__DISABLE_FASTPATH: { on: ['1', 'true', 'yes'], off: ['0', 'false', 'no'] },
   SERVICE__LOG_PRETTY: { on: ['1', 'true'], off: ['0', 'false'] },
+  SERVICE__LOG_LEVEL_LABELS: { on: ['1', 'true'], off: ['0', 'false'] },
   SERVICE__CRON_SECONDS: { on: ['1'], off: ['0'] },
 };
 

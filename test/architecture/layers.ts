@@ -20,6 +20,8 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/calc/round.ts',
   'runtime/contract/schema-from-tests.ts',
   'runtime/contract/openapi.ts',
+  // Whether to trace: `serve` writes the tracer beside its bundle only then.
+  'runtime/trace/settings.ts',
 ];
 
 const ENGINES = ['runtime/values', 'runtime/calc', 'runtime/jq', 'runtime/jsonpath'];

@@ -45,11 +45,11 @@ function serve(file: string): Promise<{ cache: string; body: string }> {
   const child = spawn(process.execPath, ['--import', PROBE, file, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    let out = '', err = '', asked = false;
-    child.stderr.on('data', (d) => { err += d; });
-    child.stdout.on('data', async (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
+    let err = '', asked = false;
+    child.stdout.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr.on('data', async (d) => {
+      err += d;
+      const m = /listening on (\S+)/.exec(err);
       if (!m || asked) return;
       asked = true;
       const body = await (await fetch(`${m[1]}/hello`)).text();

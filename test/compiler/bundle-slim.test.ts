@@ -82,11 +82,11 @@ describe('bundle contents', { timeout: 120_000 }, () => {
     for (const [engine, marker] of Object.entries({ ...MARKERS, ...NEVER, jsonP3: JSONPATH_ENGINE })) expect(text.includes(marker), engine).toBe(false);
     expect(statSync(out).size).toBeLessThan(1.5 * 1024 * 1024);
 
-    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     const url = await new Promise<string>((resolve) => {
-      let s = '';
-      child.stdout.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
+      let s = ''; // the listening line is on stderr (stdout holds only JSON lines)
+      child.stderr.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
     });
     const res = await fetch(`${url}/report`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ id: 1, price: 20, qty: 2 }, { id: 2, price: 5, qty: 1 }]) });
     expect(await res.text()).toBe('[{"id":1,"total":40}]');
@@ -106,11 +106,11 @@ interfaces:
 `);
     // The path was compiled: the answer below comes without json-p3's engine in the bundle.
     expect(readFileSync(out, 'utf8').includes(JSONPATH_ENGINE)).toBe(false);
-    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [out, '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(child);
     const url = await new Promise<string>((resolve) => {
-      let s = '';
-      child.stdout.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
+      let s = ''; // the listening line is on stderr (stdout holds only JSON lines)
+      child.stderr.on('data', (d) => { s += d; const m = /listening on (\S+)/.exec(s); if (m) resolve(m[1]!); });
     });
     const res = await fetch(`${url}/names`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ name: `${'a'.repeat(30_000)}b` }, { name: 'aa' }]) });
     expect(await res.text()).toBe('["aa"]');

@@ -64,8 +64,9 @@ function node(): Promise<{ url: string; child: ChildProcess }> {
   });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, child }); });
+    let err = '';
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok({ url: m[1]!, child }); });
     child.on('exit', (c) => fail(new Error(`node exited ${c}`)));
   });
 }

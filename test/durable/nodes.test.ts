@@ -63,10 +63,9 @@ function node(schema: string): Promise<{ url: string; child: ChildProcess }> {
   });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '';
     let err = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, child }); });
-    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok({ url: m[1]!, child }); });
     child.on('exit', (c) => fail(new Error(`node exited ${c}: ${err}`)));
   });
 }

@@ -9,7 +9,8 @@ import { createLogger, type Logger } from '../../runtime/log/logger.ts';
 import { redactorOf } from '../../runtime/values/redact.ts';
 import { testEnv } from '../support/plans.ts';
 
-export type LogLine = Record<string, unknown> & { level: string; msg: string };
+/** A parsed line: pino's numeric level (30 info, 40 warn, 50 error). */
+export type LogLine = Record<string, unknown> & { level: number; msg: string };
 
 /** testEnv plus sensitiveValues, as processEnvironment gives from SERVICE__SECRET__/VAR__ values. */
 export function secretEnv(vars: Record<string, string>, secrets: Record<string, string>): Environment {

@@ -10,6 +10,8 @@ import { MemoryStore } from '../../runtime/store/memory.ts';
 import { planOf, postRequest } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { capturedLog, secretEnv, serveWith, until, type LogLine } from './helpers.ts';
+import { createLogger } from '../../runtime/log/logger.ts';
+import { redactorOf } from '../../runtime/values/redact.ts';
 
 const CONFIG = `
 interfaces:
@@ -70,17 +72,17 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
 
     const hello = lines.filter((l) => l.run_id === runId);
     expect(hello.map(strip)).toEqual([
-      { level: 'info', config: 'logs', interface: 'hello', action: 'Greet', log: 'pre_log', msg: 'greeting ada with [redacted]' },
-      { level: 'warn', config: 'logs', interface: 'hello', action: 'Greet', log: 'success_log', data: { hi: 'ada' }, msg: 'success_log' },
-      { level: 'debug', config: 'logs', interface: 'hello', action: 'Greet', log: 'post_log', msg: 'done ada' },
-      { level: 'debug', config: 'logs', interface: 'hello', method: 'GET', path: '/hello/ada', status: 200, fields: { who: 'ada' }, msg: 'request' },
+      { level: 30, config: 'logs', interface: 'hello', action: 'Greet', log: 'pre_log', msg: 'greeting ada with [redacted]' },
+      { level: 40, config: 'logs', interface: 'hello', action: 'Greet', log: 'success_log', data: { hi: 'ada' }, msg: 'success_log' },
+      { level: 20, config: 'logs', interface: 'hello', action: 'Greet', log: 'post_log', msg: 'done ada' },
+      { level: 20, config: 'logs', interface: 'hello', trigger: 'http', run_status: 'succeeded', method: 'GET', path: '/hello/ada', status: 200, fields: { who: 'ada' }, msg: 'request' },
     ]);
     const flaky = lines.filter((l) => l.interface === 'flaky');
     expect(flaky.map(strip)).toEqual([
-      { level: 'info', config: 'logs', interface: 'flaky', action: 'Up', log: 'retry_log', attempt: 1, next_attempt: 2, wait_ms: 0, msg: 'retrying after 503' },
-      { level: 'warn', config: 'logs', interface: 'flaky', action: 'Up', attempt: 2, reason: `HTTP 503 from GET ${up.url}/flaky (expected 2xx or 304)`, msg: 'action "Up" failed' },
-      { level: 'error', config: 'logs', interface: 'flaky', action: 'Up', log: 'error_log', msg: `gave up on ${up.url}` },
-      { level: 'error', config: 'logs', interface: 'flaky', method: 'GET', path: '/flaky', status: 502, msg: 'request' },
+      { level: 30, config: 'logs', interface: 'flaky', action: 'Up', log: 'retry_log', attempt: 1, next_attempt: 2, wait_ms: 0, msg: 'retrying after 503' },
+      { level: 40, config: 'logs', interface: 'flaky', action: 'Up', attempt: 2, reason: `HTTP 503 from GET ${up.url}/flaky (expected 2xx or 304)`, msg: 'action "Up" failed' },
+      { level: 50, config: 'logs', interface: 'flaky', action: 'Up', log: 'error_log', msg: `gave up on ${up.url}` },
+      { level: 50, config: 'logs', interface: 'flaky', trigger: 'http', run_status: 'failed', method: 'GET', path: '/flaky', status: 502, msg: 'request' },
     ]);
     expect(lines.some((l) => l.interface === 'quiet')).toBe(false);
     expect(lines.find((l) => l.path === '/nowhere')).toMatchObject({ status: 404, msg: 'request' });
@@ -131,15 +133,26 @@ describe('server errors and settings', () => {
     const res = await fetch(`http://127.0.0.1:${port}/bug`);
     expect(res.status).toBe(500);
     expect(await res.json()).toEqual({ error: { status: 500, message: 'internal error' } });
-    const err = await until(() => lines.find((l) => l.level === 'error' && l.err));
+    const err = await until(() => lines.find((l) => l.level === 50 && l.err));
     expect(err.msg).toBe('bug with [redacted] inside');
     expect((err.err as { stack: string }).stack).toMatch(/^Error: bug with \[redacted\] inside\n\s+at /);
     expect(err.run_id).toBe(res.headers.get('x-run-id'));
   });
 
-  it('reads SERVICE__LOG_LEVEL and SERVICE__LOG_PRETTY, refusing an unknown level in one line', () => {
+  it('reads SERVICE__LOG_LEVEL, SERVICE__LOG_PRETTY and SERVICE__LOG_LEVEL_LABELS, refusing an unknown level in one line', async () => {
     expect(logSettings({})).toEqual({ level: 'info', pretty: false });
+    expect(logSettings({ SERVICE__LOG_LEVEL_LABELS: '1' })).toEqual({ level: 'info', pretty: false, labels: true });
     expect(logSettings({ SERVICE__LOG_LEVEL: 'DEBUG', SERVICE__LOG_PRETTY: '1' })).toEqual({ level: 'debug', pretty: true });
+    // Levels: pino's numbers by default, words when asked (the request line's text path too).
+    for (const labels of [false, true]) {
+      const raw: string[] = [];
+      const log = createLogger({ level: 'info', pretty: false, labels }, redactorOf(secretEnv({}, {})), { write: (l: string) => { raw.push(l); } });
+      log.warn('w');
+      const app = buildApp([], { env: secretEnv({}, {}), services: { clock: systemClock, log } });
+      await app.inject({ url: '/nowhere' });
+      await app.close();
+      expect(raw.map((l) => (JSON.parse(l) as { level: unknown }).level)).toEqual(labels ? ['warn', 'info'] : [40, 30]);
+    }
     expect(() => logSettings({ SERVICE__LOG_LEVEL: 'loud' })).toThrow('SERVICE__LOG_LEVEL=loud is not a log level: use one of trace, debug, info, warn, error, fatal, silent');
   });
 });

@@ -52,11 +52,12 @@ function serve(env: Record<string, string>) {
   child.stderr!.on('data', (d) => { err += d; });
   const exited = new Promise<{ code: number | null; at: number }>((r) => child.once('exit', (code) => r({ code, at: Date.now() })));
   const url = new Promise<string>((ok, fail) => {
-    child.stdout!.on('data', () => { const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
+    // The listening line is on stderr (stdout holds only JSON lines).
+    child.stderr!.on('data', () => { const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
     void exited.then(({ code }) => fail(new Error(`serve exited ${code}: ${err}`)));
   });
   const lines = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
-  return { child, url, exited, lines, stderr: () => err };
+  return { child, url, exited, lines, stdout: () => out, stderr: () => err };
 }
 
 describe('graceful shutdown', () => {
@@ -78,6 +79,10 @@ describe('graceful shutdown', () => {
     const lines = s.lines();
     expect(lines.find((l) => l.msg === 'request')).toMatchObject({ interface: 'slow_report', status: 200 });
     expect(lines.some((l) => l.msg.startsWith('shutdown grace period over'))).toBe(false);
+    // stdout holds only JSON lines (`serve | jq -c .`); the listening line went to stderr.
+    for (const l of s.stdout().split('\n').filter(Boolean)) expect(() => JSON.parse(l), l).not.toThrow();
+    expect(lines.find((l) => l.msg === 'started')).toMatchObject({ level: 30, port: Number(new URL(url).port) });
+    expect(s.stderr()).toMatch(/^pipewright: listening on http:\/\/127\.0\.0\.1:\d+$/m);
   }, 60_000);
 
   it('a request that would outlast the grace is stopped with 503 and the run id (no durable store), logged as left, and the process exits', async () => {

@@ -23,10 +23,9 @@ function node(): Promise<string> {
   });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '';
     let err = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) ok(m[1]!); });
-    child.stderr!.on('data', (d) => { err += d; });
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on http:\/\/(\S+)/.exec(err); if (m) ok(m[1]!); });
     child.on('exit', (c) => fail(new Error(`node exited ${c}: ${err}`)));
   });
 }

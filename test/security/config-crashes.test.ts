@@ -68,9 +68,9 @@ describe('warned, and still served', () => {
     const child = spawn(process.execPath, [bin, 'serve', f, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     const url = await new Promise<string>((ok, fail) => {
-      let out = '', err = '';
-      child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
-      child.stderr!.on('data', (d) => { err += d; });
+      let err = '';
+      child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+      child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
       child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
     });
     expect((await fetch(`${url}/fine/1`)).status).toBe(200);

@@ -16,7 +16,11 @@ function start(env: Record<string, string>): Promise<{ url: string; err: () => s
   child.stderr!.on('data', (d) => { err += d; });
   return new Promise((ok, fail) => {
     let out = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok({ url: m[1]!, err: () => err + out }); });
+    // The listening line is on stderr; the start-up warnings come before the started line on stdout
+    // (JSON or pretty): both seen, the warnings are in.
+    const seen = () => { const m = /listening on (http:\/\/\S+)/.exec(err); if (m && /started/.test(out)) ok({ url: m[1]!, err: () => err + out }); };
+    child.stdout!.on('data', (d) => { out += d; seen(); });
+    child.stderr!.on('data', seen);
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }

@@ -17,9 +17,9 @@ export async function serveBundle(file: string, config: string, env: Record<stri
   const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   stops.push(() => child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
-    let out = '', err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+    let err = '';
+    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]!); });
     child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}`)));
   });
 }

@@ -14,8 +14,9 @@ export function serveOutcome(file: string, args: string[], env: Record<string, s
   stops.push(() => child.kill('SIGKILL'));
   return new Promise((done) => {
     let err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => { if (String(d).includes('listening on')) { child.kill('SIGKILL'); done('listening'); } });
+    // The listening line is on stderr (stdout holds only JSON lines, drained).
+    child.stdout!.resume();
+    child.stderr!.on('data', (d) => { err += d; if (err.includes('listening on')) { child.kill('SIGKILL'); done('listening'); } });
     child.on('exit', (code) => done({ code, err }));
   });
 }

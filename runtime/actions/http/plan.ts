@@ -1,6 +1,7 @@
 // Config → everything needed to send: validated before any request, so a config mistake fails the
 // action without traffic. Header precedence, lowest first: passed-through incoming headers, the
 // body's content-type, auth settings, the idempotency key, then the configured `headers`.
+import type { TraceHeaders } from '../../tracing.ts';
 import { copyRecord } from '../../values/build.ts';
 import type { ActionContext } from '../types.ts';
 import { planAuth } from './auth.ts';
@@ -71,8 +72,8 @@ export function prepare(config: Record<string, any>, ctx: ActionContext): Plan |
   };
   const multipartSet = config.multipart != null || config.multipart_form != null || config.multipart_files != null;
   return multipartSet
-    ? encodeMultipart(config).then((m) => withBody(plan, config, pass, configured, parsed.target, m))
-    : withBody(plan, config, pass, configured, parsed.target, undefined);
+    ? encodeMultipart(config).then((m) => withBody(plan, config, pass, configured, parsed.target, m, ctx.trace))
+    : withBody(plan, config, pass, configured, parsed.target, undefined, ctx.trace);
 }
 
 /** The first request's URL (pagination builds the next pages' from it). */
@@ -81,7 +82,7 @@ export const firstUrl = (p: Plan): URL => p.url ?? urlOf(p.parsed);
 type Multipart = Awaited<ReturnType<typeof encodeMultipart>>;
 
 /** The plan's body and headers. `target`: the configured URL's, with its userinfo. */
-function withBody(plan: Plan, config: Record<string, any>, pass: Passthrough, configured: Plan['headers'], target: Target, multipart: Multipart): Plan {
+function withBody(plan: Plan, config: Record<string, any>, pass: Passthrough, configured: Plan['headers'], target: Target, multipart: Multipart, trace: TraceHeaders | undefined): Plan {
   const { body, contentType } = planBody(config, plan.declared, pass, 'content-type' in configured, multipart);
   const headers: Plan['headers'] = copyRecord(pass.headers); // extended below: not a spread copy (values/build.ts)
   if (contentType) headers['content-type'] = contentType;
@@ -91,6 +92,13 @@ function withBody(plan: Plan, config: Record<string, any>, pass: Passthrough, co
   if (auth.header || auth.digest) delete headers.authorization;
   if (auth.header) headers.authorization = auth.header;
   if (plan.idempotency) delete headers[plan.idempotency.name]; // a passed-through one: the setting wins over the client's
+  // Tracing on: the attempt's span is the callee's parent (over a passed-through client's context;
+  // a configured header still wins).
+  if (trace) {
+    headers.traceparent = trace.traceparent;
+    if (trace.tracestate) headers.tracestate = trace.tracestate;
+    else delete headers.tracestate;
+  }
   Object.assign(headers, configured);
   plan.headers = headers;
   plan.body = body;
