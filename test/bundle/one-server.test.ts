@@ -39,7 +39,9 @@ describe('compile --one-server', { timeout: 120_000 }, () => {
     children.push(child);
     const url = await new Promise<string>((ok, fail) => {
       let s = '';
-      child.stdout!.on('data', (d) => { s += d; const m = /listening on (http:\/\/\S+)/.exec(s); if (m) ok(m[1]!); });
+      // The listening line is on stderr (stdout holds only JSON lines, drained).
+      child.stdout!.resume();
+      child.stderr!.on('data', (d) => { s += d; const m = /listening on (http:\/\/\S+)/.exec(s); if (m) ok(m[1]!); });
       child.on('exit', (c) => fail(new Error(`exited ${c}`)));
     });
     expect(await (await fetch(`${url}/hello?name=Ada`)).json()).toEqual({ message: 'Hello, Ada!' });

@@ -31,9 +31,10 @@ function listening(args: string[]): Promise<string> {
   const child = spawn(process.execPath, args, { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   return new Promise((ok, fail) => {
-    let out = '', err = '';
-    child.stdout!.on('data', (d) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) ok(m[1]!); });
-    child.stderr!.on('data', (d) => { err += d; });
+    let err = '';
+    // The listening line is on stderr (stdout holds only JSON lines, drained).
+    child.stdout!.resume();
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
     child.on('exit', (c) => fail(new Error(`exited ${c}: ${err}`)));
   });
 }
