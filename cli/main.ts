@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { err } from './output.ts';
 
 const USAGE = `usage:
-  pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]
+  pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath] [--watch]
   pipewright compile <config.yaml>... [--out DIR] [--no-bundle]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>...
@@ -15,7 +15,7 @@ const USAGE = `usage:
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
-  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' },
+  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, watch: { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -29,12 +29,13 @@ export async function bundleServer(moduleFile: string, outFile: string, o: { cod
   if (o.codeCache !== false) await writeCodeCache(outFile);
 }
 
-/** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
+/** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen` (and
+ *  `prepareGeneration`: a reload's new bundle makes its generation with its own runtime), bundled
  *  like a server (only what the configs use) but not minified, so stack traces stay readable.
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
   const imports = moduleFiles.map((f, i) => `import { plan as p${i} } from ${JSON.stringify(`./${basename(f)}`)};\n`).join('');
-  const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
+  const entry = `${imports}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, prepareGeneration, StartupError } from "pipewright/runtime";\n`;
   writeFileSync(outFile, await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false));
 }
 

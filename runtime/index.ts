@@ -25,6 +25,7 @@ export { openApiDocument } from './contract/openapi.ts';
 export { encodeResponse } from './server/reply.ts';
 export { processEnvironment } from './environment.ts';
 export { main, listen } from './server/main.ts';
+export { prepareGeneration } from './server/generation.ts';
 export { warmUp } from './server/warm.ts';
 export { openStore } from './store/index.ts';
 export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';

@@ -78,10 +78,12 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
       }, (e: Error) => o.warn(`mqtt: interface ${t.iface.name} failed on ${topic}: ${e.message}`));
     }
   });
+  // Once: a reload closes it before the app's close does (runtime/server/generation.ts).
+  let closed: Promise<void> | undefined;
   const service: MqttService = {
     ...(broker ? { broker } : {}),
     connection,
-    async close() { await connection.close(); await broker?.close(); },
+    close: () => (closed ??= (async () => { await connection.close(); await broker?.close(); })()),
   };
   app.addHook('onClose', () => service.close());
   return service;
