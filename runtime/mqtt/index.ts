@@ -22,6 +22,9 @@ export interface MqttOptions {
   host: string;
   warn: (m: string) => void;
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
+  /** False: the caller closes it (a server generation starts MQTT after its app is ready, when
+   *  fastify takes no more hooks: runtime/server/generation.ts). Default: closed with the app. */
+  closeWithApp?: boolean;
 }
 
 export interface MqttService { broker?: EmbeddedBroker; connection: MqttConnection; close(): Promise<void> }
@@ -85,6 +88,6 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
     connection,
     close: () => (closed ??= (async () => { await connection.close(); await broker?.close(); })()),
   };
-  app.addHook('onClose', () => service.close());
+  if (o.closeWithApp !== false) app.addHook('onClose', () => service.close());
   return service;
 }

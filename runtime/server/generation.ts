@@ -145,6 +145,8 @@ export function prepareGeneration(plans: Plan[], settings: NodeJS.ProcessEnv = p
         readiness: { draining: host.draining, ...(usesMqtt(plans) ? { broker: () => mqtt?.connection.client.connected === true } : {}) },
         serverFactory: (handler) => { handle = handler; return events as unknown as Server; },
       });
+      // MQTT starts after the swap (begin), when fastify takes no more hooks: closed with the app here.
+      app.addHook('onClose', async () => { await mqtt?.close(); });
       await app.ready();
     } catch (e) {
       await channels?.close();
@@ -166,7 +168,7 @@ export function prepareGeneration(plans: Plan[], settings: NodeJS.ProcessEnv = p
           environment: service.environment ?? DEFAULT_ENVIRONMENT, env, services, node, host: host.host, warn,
           afterRun: (plan, iface, result) => hooks.afterRun(plan, iface, result),
           ...(settings.SERVICE__MQTT_URL ? { url: settings.SERVICE__MQTT_URL } : {}),
-          port: service.mqttPort,
+          port: service.mqttPort, closeWithApp: false,
         });
       },
       quiesce: async () => { await Promise.all([resumer?.stop(), schedules?.stop()]); },
