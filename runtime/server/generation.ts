@@ -28,7 +28,7 @@ import { credentialsRequired, inboundSettings, StartupError } from './auth/setti
 import { startMqtt, usesMqtt, type MqttService } from '../mqtt/index.ts';
 import { Channels } from '../realtime/channels.ts';
 import { wsLimitsFrom, type WsLimits } from '../realtime/limits.ts';
-import { usesChannels } from '../realtime/index.ts';
+import { askToReconnect, usesChannels } from '../realtime/index.ts';
 import { runHooks, type RunHooks } from './hooks.ts';
 import { createCapture } from '../capture/capture.ts';
 import { startSchedules, type Schedules } from '../schedule/scheduler.ts';
@@ -36,7 +36,8 @@ import { redactorOf, type Redactor } from '../values/redact.ts';
 import { opsSettings } from './ops-settings.ts';
 import { serviceSettings } from './service-settings.ts';
 import { inFlight } from './request-log.ts';
-import { markReloaded, shutdownLeft, type LeftRun } from './drain.ts';
+import { shutdownLeft, type LeftRun } from './drain.ts';
+import { markReloaded } from '../reloaded.ts';
 import { refuseMissingValues } from './needs.ts';
 import { refusedWithoutStore } from '../exec/run.ts';
 
@@ -70,6 +71,8 @@ export interface Generation {
   begin(): Promise<void>;
   /** Stops starting runs of its own (schedules, resumer) at once; resolves when those under way end. */
   quiesce(): Promise<void>;
+  /** Asks its WebSocket clients to reconnect (1012): the next generation takes them. */
+  releaseWebSockets(): void;
   /** Closes its MQTT connection (or embedded broker): the next generation's takes its place. */
   stopMqtt(): Promise<void>;
   /** Closes the app (WebSockets, channels). `reload`: the connections stay, served by the next one. */
@@ -172,6 +175,7 @@ export function prepareGeneration(plans: Plan[], settings: NodeJS.ProcessEnv = p
         });
       },
       quiesce: async () => { await Promise.all([resumer?.stop(), schedules?.stop()]); },
+      releaseWebSockets: () => askToReconnect(app),
       async stopMqtt() { const m = mqtt; mqtt = undefined; await m?.close(); },
       async close(reload) {
         if (reload) markReloaded(app);

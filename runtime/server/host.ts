@@ -96,6 +96,7 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
     redactWith([...live]);
     current = next;
     for (const s of sockets) next.events.emit('connection', s);
+    old.releaseWebSockets();
     // One MQTT connection at a time (the embedded broker's port, the external broker's client id).
     await old.stopMqtt().catch((e: unknown) => log.warn(`reload: closing the previous MQTT connection: ${(e as Error).message}`));
     try { await next.begin(); } catch (e) { log.error({ err: e }, 'reload: schedules, resumer or MQTT of the new configs did not start'); }
