@@ -66,7 +66,7 @@ export function slimPlugin(uses: RuntimeUses, runtimeDir: string): Plugin {
       // Surfaces a config does not use, with their libraries (MCP SDK, ws, aedes, mqtt, prom-client).
       const surfaces: Array<[file: string, used: boolean, stub: string]> = [
         [join(runtimeDir, 'mcp', 'routes.ts'), uses.mcp, 'export function registerMcpRoutes() {}'],
-        [join(runtimeDir, 'realtime', 'index.ts'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
+        [join(runtimeDir, 'realtime', 'index.ts'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;\nexport function askToReconnect() {}'],
         [join(runtimeDir, 'realtime', 'channels.ts'), uses.realtime, 'export class Channels {}'],
         [join(runtimeDir, 'mqtt', 'index.ts'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
         [join(runtimeDir, 'metrics', 'routes.ts'), uses.metrics, 'export function registerMetrics() {}'],
