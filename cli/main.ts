@@ -20,6 +20,18 @@ const OPTIONS = {
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await command(argv);
+  } catch (e) {
+    // A setting the user fixes (a SERVICE__SECRET__<NAME>_FILE that cannot be read): one line, no stack.
+    // By name: this module loads no runtime to compare classes with.
+    if ((e as Error)?.constructor?.name !== 'StartupError') throw e;
+    err(`pipewright: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+async function command(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   let parsed;
   try { parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }

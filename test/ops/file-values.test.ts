@@ -2,9 +2,10 @@
 // file's text with one trailing line ending dropped; a file that cannot be read, an empty path, both
 // forms set or an oversized file stop the start with the setting and the path, never the content;
 // values from files are redacted like any secret, their paths are not values.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { processEnvironment } from '../../runtime/environment.ts';
 import { withFileValues } from '../../runtime/file-values.ts';
@@ -50,7 +51,9 @@ describe('values from files', () => {
     }
   });
 
-  it('a missing file stops a start before anything is opened', () => {
+  it('a missing file stops a start before anything is opened, and a command with one line', () => {
     expect(() => prepareGeneration([], { SERVICE__SECRET__KEY_FILE: join(dir, 'gone') })).toThrow(/SERVICE__SECRET__KEY_FILE: cannot read/);
-  });
+    const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'check', 'fixtures/quickstart.yaml'], { encoding: 'utf8', env: { ...process.env, SERVICE__SECRET__KEY_FILE: join(dir, 'gone') } });
+    expect([r.status, r.stderr.trim()]).toEqual([1, `pipewright: SERVICE__SECRET__KEY_FILE: cannot read ${join(dir, 'gone')} (ENOENT): mount the file or unset SERVICE__SECRET__KEY_FILE`]);
+  }, 60_000);
 });
