@@ -15,9 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deserialize } from 'node:v8';
-import type { ConfigIR, Plan } from '../runtime/index.ts';
-import type { Host } from '../runtime/server/host.ts';
-import type { PrepareGeneration } from '../runtime/server/generation.ts';
+import type { ConfigIR, Host, Plan, PrepareGeneration } from '../runtime/index.ts';
 import { fastpathDisabled } from './fastpath.ts';
 
 interface Served {

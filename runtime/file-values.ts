@@ -4,7 +4,7 @@
 // trailing line ending is dropped (`echo` and editors add one; a value never ends with it on purpose).
 // A file that cannot be read stops the start: its path and the reason, never its content.
 import { readFileSync } from 'node:fs';
-import { StartupError } from './server/startup-errors.ts';
+import { StartupError } from './startup-error.ts';
 
 const FILE_SETTING = /^SERVICE__(SECRET|VAR)__(.+)_FILE$/;
 /** Larger than any secret or variable; a mistaken path (a log, a disk image) is refused, not read whole. */
