@@ -75,7 +75,7 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
   };
 
   async function swap(plansNext: Plan[], prepare: PrepareGeneration): Promise<boolean> {
-    if (draining) return false;
+    if (draining) { process.stderr.write('pipewright: reload refused: shutting down\n'); return false; }
     let next: Generation;
     try {
       next = await prepare(plansNext).start(parts);

@@ -21,7 +21,7 @@ export async function main(plans: Plan[], argv: string[] = process.argv.slice(2)
     process.stderr.write(`pipewright: ${e.message}\n`);
     process.exit(1);
   }
-  process.on('SIGHUP', () => void host.reload(plans));
+  process.on('SIGHUP', () => void host.reload(plans).catch((e: unknown) => process.stderr.write(`pipewright: reload failed, still serving the previous configs: ${(e as Error).message}\n`)));
 }
 
 /** Starts everything and prints the one line tools wait for. A failure a user can fix (port in use,
