@@ -33,7 +33,10 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
   const live = new Set<Generation>();
   // Every live generation's secrets are redacted: an old one's runs may still be logging.
   let redact: Redactor = first.redact;
-  const redactWith = (gens: Generation[]) => { redact = gens.length === 1 ? gens[0]!.redact : composed(gens.map((g) => g.redact)); };
+  const redactWith = (extra?: Redactor) => {
+    const all = [...live].map((g) => g.redact).concat(extra ? [extra] : []);
+    redact = all.length === 1 ? all[0]! : composed(all);
+  };
   const log = createLogger(logSettings(process.env), Object.assign(<T>(v: T): T => redact(v), { json: (v: unknown) => redact.json(v), cleanText: (t: string) => redact.cleanText(t) }));
   const store = await openStore(process.env);
   const shutdown = new AbortController();
@@ -78,8 +81,12 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
     if (draining) { process.stderr.write('pipewright: reload refused: shutting down\n'); return false; }
     let next: Generation;
     try {
-      next = await prepare(plansNext).start(parts);
+      const prepared = prepare(plansNext);
+      // Its start-up lines may quote its values already.
+      redactWith(prepared.redact);
+      next = await prepared.start(parts);
     } catch (e) {
+      redactWith();
       const line = startupMessage(e, o) ?? (e as Error).message;
       process.stderr.write(`pipewright: reload refused, still serving the previous configs: ${line}\n`);
       log.warn({ reason: line }, 'reload refused: still serving the previous configs');
@@ -93,7 +100,7 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
     });
     const quiet = old.quiesce();
     live.add(next);
-    redactWith([...live]);
+    redactWith();
     current = next;
     for (const s of sockets) next.events.emit('connection', s);
     old.releaseWebSockets();
@@ -106,7 +113,7 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
       .then(() => old.close(true))
       .then(() => (old.runtime !== next.runtime && ![...live].some((g) => g !== old && g.runtime === old.runtime) ? old.closePools() : undefined))
       .catch((e: unknown) => log.warn(`reload: retiring the previous configs: ${(e as Error).message}`))
-      .finally(() => { live.delete(old); redactWith([...live]); });
+      .finally(() => { live.delete(old); redactWith(); });
     return true;
   }
 
