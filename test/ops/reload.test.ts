@@ -1,7 +1,8 @@
 // Reload without a restart (issue 31, part 5), on a real `pipewright serve --watch` in both paths: a
 // request held open by a slow upstream across a reload is answered by the plan it started on, the
 // next one by the new plan, on the same listener; a saved config with errors is refused (its
-// diagnostics, file:line:col, on stderr) and the running one keeps serving; SIGHUP reloads and reads
+// diagnostics, file:line:col, on stderr), and so is one whose start refuses (a value not set), the
+// running one serving on; SIGHUP reloads and reads
 // SERVICE__VAR__<NAME>_FILE again; on SIGTERM with SERVICE__SHUTDOWN_DELAY_SECS, /_ap/ready answers 503
 // while requests are still served (and /_ap/health 200).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -77,7 +78,7 @@ async function answered(url: string) {
 }
 
 describe.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)('reload (%s)', (_mode, flags) => {
-  it('a watched config swaps in between requests; one with errors is kept out; SIGHUP reads _FILE values again', async () => {
+  it('a watched config swaps in between requests; one with errors or a missing value is kept out; SIGHUP reads _FILE values again', async () => {
     const file = join(dir, `shop-${flags.length}.yaml`);
     const label = join(dir, `label-${flags.length}`);
     writeFileSync(file, config('one'));
@@ -100,6 +101,13 @@ describe.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)(
     writeFileSync(file, config('three').replace('timeout: 1h', 'timeout: 1h\n        bogus: 1'));
     await until(() => s.stderr().includes('reload refused') || undefined, 60_000);
     expect(s.stderr()).toMatch(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: error`));
+    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
+    expect(s.reloads()).toBe(1);
+
+    // One that compiles but cannot start (a value it reads is not set): refused with the reason.
+    writeFileSync(file, config('three').replace('version: "three"', 'version: "a|var::UNSET|"'));
+    await until(() => s.stderr().includes('reload refused, still serving the previous configs: a value the config reads is not set') || undefined, 60_000);
+    expect(s.stderr()).toContain('a|var::UNSET| (SERVICE__VAR__UNSET)');
     expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
     expect(s.reloads()).toBe(1);
 
