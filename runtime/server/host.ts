@@ -92,6 +92,8 @@ export async function startHost(plans: Plan[], o: { port: number; host: string }
       log.warn({ reason: line }, 'reload refused: still serving the previous configs');
       return false;
     }
+    // A shutdown began while it started: it never serves.
+    if (draining) { await next.close(false).catch(() => {}); return false; }
     const old = current;
     // The responses under way are the old generation's: it is retired once they are sent.
     const answering = [...sockets].flatMap((s) => {
