@@ -7,7 +7,7 @@ import { err } from './output.ts';
 const USAGE = `usage:
   pipewright init [dir]
   pipewright --version
-  pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath]
+  pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath] [--watch]
   pipewright compile <config.yaml>... [--out DIR] [--no-bundle] [--one-server]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>... [--format text|json|sarif|github]
@@ -18,12 +18,24 @@ const USAGE = `usage:
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
-  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' },
+  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' }, watch: { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
   'allow-breaking': { type: 'boolean' }, reporter: { type: 'string' }, 'pass-with-no-tests': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await command(argv);
+  } catch (e) {
+    // A setting the user fixes (a SERVICE__SECRET__<NAME>_FILE that cannot be read): one line, no stack.
+    // By name: this module loads no runtime to compare classes with.
+    if ((e as Error)?.constructor?.name !== 'StartupError') throw e;
+    err(`pipewright: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+async function command(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${(await import('./version.ts')).version()}\n`); return 0; }
   let parsed;

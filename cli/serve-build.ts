@@ -9,6 +9,10 @@ import { serialize } from 'node:v8';
 import { bundleForServe, generateModule } from '../compiler/index.ts';
 import { loadConfigs } from './configs.ts';
 
+// A SIGHUP sent to serve's process group (a terminal's hang-up, `timeout`, a supervisor) is serve's
+// reload request: it must not end the compile serving the previous one.
+process.on('SIGHUP', () => {});
+
 const [dir, mode, ...files] = process.argv.slice(2) as [string, 'fast' | 'ir', ...string[]];
 const all = loadConfigs(files);
 if (!all) process.exitCode = 1;

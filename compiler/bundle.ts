@@ -56,13 +56,14 @@ async function buildTracing(): Promise<string> {
   return out.outputFiles[0]!.text;
 }
 
-/** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen`, bundled
+/** For `serve`: one module exporting the plans of `moduleFiles` and the runtime's `listen` (and
+ *  `prepareGeneration`: a reload's new bundle makes its generation with its own runtime), bundled
  *  like a server (only what the configs use) but not minified, so stack traces stay readable.
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
   // The tracer beside it only when this serve will trace (its environment: OTEL_EXPORTER_OTLP_ENDPOINT).
   if (tracingWanted(process.env)) await bundleTracing(dirname(outFile));
-  const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, StartupError } from "pipewright/runtime";\n`;
+  const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, prepareGeneration, StartupError } from "pipewright/runtime";\n`;
   writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false)).text);
 }
 

@@ -26,6 +26,8 @@ export { openApiDocument } from './contract/openapi.ts';
 export { encodeResponse } from './server/reply.ts';
 export { processEnvironment } from './environment.ts';
 export { main, listen } from './server/main.ts';
+export { prepareGeneration, type PrepareGeneration } from './server/generation.ts';
+export type { Host } from './server/host.ts';
 export { warmUp } from './server/warm.ts';
 export { openStore } from './store/index.ts';
 export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';

@@ -86,6 +86,8 @@ export interface Store {
   /** Creates or migrates the schema (idempotent; safe when several nodes start at once). */
   init(): Promise<void>;
   close(): Promise<void>;
+  /** Resolves when the store answers (GET /_ap/ready); absent: always reachable (in memory). */
+  ping?(): Promise<void>;
 
   // Runs. A suspended run is claimed by exactly one node: claimDue/claimToken are atomic.
   suspend(run: SuspendedRun): Promise<void>;

@@ -98,7 +98,7 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
       // Surfaces a config does not use, with their libraries (MCP SDK, ws, aedes, mqtt, prom-client).
       const surfaces: Array<[file: string, used: boolean, stub: string]> = [
         [runtimeFile('mcp', 'routes'), uses.mcp, 'export function registerMcpRoutes() {}'],
-        [runtimeFile('realtime', 'index'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;'],
+        [runtimeFile('realtime', 'index'), uses.realtime, 'export function attachRealtime() {}\nexport const usesChannels = () => false;\nexport function askToReconnect() {}'],
         [runtimeFile('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
         [runtimeFile('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
         [runtimeFile('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],

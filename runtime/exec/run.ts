@@ -163,11 +163,13 @@ async function resumed(plan: Plan, state: RunState, delivery: Delivery, o: Conti
     state.status = 'running';
     // A tick's run stored with its claim by a node that died before starting it: started here.
     if (state.unstarted) { delete state.unstarted; return begin(i, state, o); }
+    state.cursor = placeOf(i, state);
     return proceed(i, state, scopeOf(state, o.env), o, state.cursor);
   }
   const i = plan.interfaces.find((x) => x.name === state.iface);
   if (!i) throw new Error(`run ${state.id}: interface ${state.iface} is not in config ${plan.name}`);
   const s = scopeOf(state, o.env);
+  state.cursor = placeOf(i, state);
   const a = i.actions[state.cursor];
   if (!a) throw new Error(`run ${state.id}: no action at ${state.cursor}`);
   const wake = state.wake;
@@ -187,6 +189,18 @@ async function resumed(plan: Plan, state: RunState, delivery: Delivery, o: Conti
     start++;
   }
   return proceed(i, state, s, o, start);
+}
+
+/** Where a run continues in the interface as served now: the action it waits in (or was running)
+ *  found by name, so a reload or deploy that added, removed or moved other actions resumes it at the
+ *  same action (actions added before it are not run; their data is absent). An action no longer
+ *  there (removed or renamed) cannot be continued: the run fails saying so (durable/resumer.ts). */
+function placeOf(i: InterfacePlan, state: RunState): number {
+  const name = state.wake?.action ?? state.retry?.action;
+  if (name === undefined || i.actions[state.cursor]?.name === name) return state.cursor;
+  const at = i.actions.findIndex((a) => a.name === name);
+  if (at < 0) throw new Error(`run ${state.id}: action "${name}" it ${state.wake ? 'waits in' : 'was running'} is no longer in interface ${i.name} (removed or renamed since the run started): the run cannot continue`);
+  return at;
 }
 
 /** The actions from `start`, then the run's end. Not async where no checkpoint is written (every

@@ -26,6 +26,9 @@ export interface MqttOptions {
   host: string;
   warn: (m: string) => void;
   afterRun?: (plan: Plan, i: InterfacePlan, r: RunResult) => void;
+  /** False: the caller closes it (a server generation starts MQTT after its app is ready, when
+   *  fastify takes no more hooks: runtime/server/generation.ts). Default: closed with the app. */
+  closeWithApp?: boolean;
 }
 
 export interface MqttService { broker?: EmbeddedBroker; connection: MqttConnection; close(): Promise<void> }
@@ -88,11 +91,13 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
       }, (e: Error) => o.warn(`mqtt: interface ${t.iface.name} failed on ${topic}: ${e.message}`));
     }
   });
+  // Once: a reload closes it before the app's close does (runtime/server/generation.ts).
+  let closed: Promise<void> | undefined;
   const service: MqttService = {
     ...(broker ? { broker } : {}),
     connection,
-    async close() { await connection.close(); await broker?.close(); },
+    close: () => (closed ??= (async () => { await connection.close(); await broker?.close(); })()),
   };
-  app.addHook('onClose', () => service.close());
+  if (o.closeWithApp !== false) app.addHook('onClose', () => service.close());
   return service;
 }

@@ -34,6 +34,7 @@ type Rule = 'credential' | 'credential-or-admin' | 'own' | 'open';
 export const RULES: Record<ProcessSurface, Rule> = {
   default: 'credential', // any route that names no surface: gated like a non-public interface
   health: 'open', // load balancers' probe; answers {"ok":true} and nothing else
+  ready: 'open', // the readiness probe; answers which of three fixed words is not ready, nothing more
   metrics: 'credential', // unless SERVICE__PUBLIC_METRICS=1
   openapi: 'credential', // unless SERVICE__PUBLIC_OPENAPI=1
   runs: 'credential-or-admin',

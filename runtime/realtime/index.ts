@@ -9,6 +9,7 @@ import { Channels } from './channels.ts';
 import { DEFAULT_WS_LIMITS, type WsLimits } from './limits.ts';
 import { attachWebSockets } from './ws-server.ts';
 import { gateOf } from '../inbound.ts';
+import { isReloaded } from '../reloaded.ts';
 
 export interface RealtimeOptions {
   org: string;
@@ -23,6 +24,14 @@ export interface RealtimeOptions {
 
 export const usesChannels = (plans: readonly Plan[]) => plansUse(plans, 'ws', 'ws_publish');
 
+const attached = new WeakMap<FastifyInstance, { close(code?: number): void }>();
+
+/** A reload swapped another app in: this app's WebSocket clients are asked to reconnect (1012), to
+ *  the interfaces as now configured, rather than kept on the old ones until the app closes. */
+export function askToReconnect(app: FastifyInstance): void {
+  attached.get(app)?.close(1012);
+}
+
 
 export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: RealtimeOptions): void {
   if (!usesChannels(plans)) return;
@@ -35,10 +44,11 @@ export function attachRealtime(app: FastifyInstance, plans: readonly Plan[], o: 
     org: o.org, environment: o.environment, env: o.env, services: s, channels, limits,
     ...(o.afterRun ? { afterRun: o.afterRun } : {}),
   });
+  attached.set(app, ws);
   if (gateOf(app.server)?.credentialsConfigured === false) {
     for (const p of plans) for (const i of p.interfaces) {
       if (i.ws !== undefined && !i.public) o.warn?.(`WebSocket interface ${p.name}.${i.name} is not public and no credential is configured (SERVICE__API_KEYS, SERVICE__JWT_SECRET, SERVICE__JWKS_URL): its upgrades are refused (403) until one is, or it says public: true`);
     }
   }
-  app.addHook('onClose', async () => { ws.close(); await channels.close(); });
+  app.addHook('onClose', async () => { ws.close(isReloaded(app) ? 1012 : undefined); await channels.close(); });
 }

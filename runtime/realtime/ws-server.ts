@@ -28,7 +28,9 @@ export interface WsOptions {
 export const wsPath = (org: string, environment: string, iface: string) =>
   `/ws/${encodeURIComponent(org)}/${encodeURIComponent(environment)}/${encodeURIComponent(iface)}`;
 
-export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOptions): { close(): void } {
+/** `close()` cuts every socket (a shutdown); `close(1012)` asks each client to reconnect (a reload:
+ *  the next generation serves the interfaces as now configured). */
+export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOptions): { close(code?: number): void } {
   const routes = new Map<string, { plan: Plan; iface: InterfacePlan }>();
   for (const plan of plans) for (const iface of plan.interfaces) if (iface.ws !== undefined) routes.set(wsPath(o.org, o.environment, iface.name), { plan, iface });
   // maxPayload is a hard stop well above the per-frame limit, which answers with an error frame.
@@ -52,7 +54,13 @@ export function attachWebSockets(server: Server, plans: readonly Plan[], o: WsOp
   });
   const timer = setInterval(() => { for (const ws of wss.clients) heartbeat(ws); }, o.limits.pingMs);
   timer.unref();
-  return { close: () => { clearInterval(timer); for (const ws of wss.clients) ws.terminate(); wss.close(); } };
+  return {
+    close: (code) => {
+      clearInterval(timer);
+      for (const ws of wss.clients) code ? ws.close(code, 'service restart: reconnect') : ws.terminate();
+      wss.close();
+    },
+  };
 }
 
 /** ws.send's options, shared: nothing is allocated per socket on our side of a fan-out. */

@@ -1,6 +1,6 @@
 // The HTTP surface: one fastify route per routed interface (compiler/lower/routing.ts), behind the
 // inbound credential gate unless the interface is `public: true`.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory, type HTTPMethods } from 'fastify';
 import type { InterfacePlan, Plan } from '../plan.ts';
 import { StartupError } from './startup-errors.ts';
 import { redactorOf } from '../values/redact.ts';
@@ -29,6 +29,7 @@ import { checkAccepts, checkBodySchema, checkBodyType } from './accepts.ts';
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECS } from '../store/unavailable.ts';
 import type { InboundSettings } from './auth/settings.ts';
 import type { GatedRoute, Surface } from '../inbound.ts';
+import { registerReady, type Readiness } from './ready.ts';
 import { buildGate, gateRoutes, gated, refuseHttp, type GateExtras, type NetworkOptions } from './gate-hooks.ts';
 
 export interface ServerOptions {
@@ -57,6 +58,10 @@ export interface ServerOptions {
   maxMetricSeries?: number;
   /** Where operational warnings go (default: stderr). */
   warn?: (message: string) => void;
+  /** What GET /_ap/ready checks besides the store (the broker, the drain). */
+  readiness?: Omit<Readiness, 'store'>;
+  /** The server requests reach this app through (a reload's generation: runtime/server/host.ts). */
+  serverFactory?: FastifyServerFactory;
 }
 
 /** Defaults of SERVICE__ORG and SERVICE__ENVIRONMENT. */
@@ -78,6 +83,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     // A URL fastify cannot route (a malformed escape, an overlong parameter) is answered as every
     // other refusal is, with a run id and a request line, not with fastify's own body and no line.
     frameworkErrors: (err, req, reply) => answerError(err, req, reply),
+    ...(o.serverFactory ? { serverFactory: o.serverFactory } : {}),
   });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
   app.removeAllContentTypeParsers();
@@ -95,6 +101,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   const gate = buildGate(plans, inbound, o.network, o.open);
   gateRoutes(app, gate);
   app.get('/_ap/health', { config: { pipewrightSurface: { kind: 'process', name: 'health' } } satisfies GatedRoute }, async () => ({ ok: true }));
+  registerReady(app, { store: services.store, ...o.readiness });
   registerOpenApiRoutes(app, plans, { apiKey: inbound.apiKeys.length > 0, jwt: !!(inbound.jwtSecret || inbound.jwksUrl) });
   registerMetrics(app, plans, services, o.maxMetricSeries);
   attachRealtime(app, plans, {

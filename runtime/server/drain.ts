@@ -11,6 +11,7 @@ import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RunResult } from '../exec/run.ts';
 import type { RunStopped } from '../exec/shutdown.ts';
 import { connectionOf } from './connections.ts';
+import { isReloaded } from '../reloaded.ts';
 
 /** Seconds a client is asked to wait before retrying a run stopped by a shutdown (another node, or this one restarted). */
 export const STOPPED_RETRY_AFTER_SECS = 5;
@@ -52,6 +53,7 @@ export function closeConnectionsWhenDraining(app: FastifyInstance): void {
   // The responses under way when the close starts are told here (node keeps a connection's current
   // response as socket._httpMessage); requests arriving later get fastify's 503 with Connection: close.
   app.addHook('preClose', async () => {
+    if (isReloaded(app)) return;
     for (const socket of open) {
       const res = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
       if (res && !res.headersSent && res.req.httpVersionMajor < 2) res.setHeader('connection', 'close');

@@ -7,6 +7,9 @@ export interface OpsSettings {
   runRetentionMs: number;
   /** SERVICE__SHUTDOWN_GRACE_SECS (10): on SIGTERM/SIGINT, in-flight runs get this long to finish. */
   shutdownGraceMs: number;
+  /** SERVICE__SHUTDOWN_DELAY_SECS (0): on SIGTERM/SIGINT, GET /_ap/ready answers 503 while requests are
+   *  still taken this long, so load balancers stop sending before the listener closes. */
+  shutdownDelayMs: number;
   /** SERVICE__MAX_TAKEOVERS (5): takeovers of a run at one action before it fails (runtime/durable/takeovers.ts). */
   maxTakeovers: number;
   /** SERVICE__LOOKUP_MAX_ITEMS (1000): the most items a lookup runs (runtime/exec/lookup.ts). */
@@ -32,6 +35,7 @@ export function opsSettings(env: NodeJS.ProcessEnv = process.env): OpsSettings {
     runDeadlineMs: number(env, 'SERVICE__RUN_DEADLINE_SECS', 86_400, 30 * 86_400) * 1000,
     runRetentionMs: number(env, 'SERVICE__RUN_RETENTION_HOURS', 24, 24 * 365) * 3_600_000,
     shutdownGraceMs: number(env, 'SERVICE__SHUTDOWN_GRACE_SECS', 10, 3600) * 1000,
+    shutdownDelayMs: number(env, 'SERVICE__SHUTDOWN_DELAY_SECS', 0, 300) * 1000,
     maxTakeovers: number(env, 'SERVICE__MAX_TAKEOVERS', DEFAULT_MAX_TAKEOVERS, 1000, true),
     lookupMaxItems: numberSetting1(env, 'SERVICE__LOOKUP_MAX_ITEMS', DEFAULT_LOOKUP_MAX_ITEMS, 1_000_000),
   };

@@ -2,9 +2,10 @@
 // taken, Postgres cannot be reached, a setting is malformed.
 import { Refused } from '../refused.ts';
 import { BrokerPortTaken } from '../mqtt/port-taken.ts';
+import { StartupError } from '../startup-error.ts';
 
 /** A setting or environment problem the user fixes; printed as its message alone. */
-export class StartupError extends Error {}
+export { StartupError };
 
 export function startupMessage(e: unknown, o: { port: number; host: string }): string | undefined {
   const err = e as NodeJS.ErrnoException & { address?: string };

@@ -44,6 +44,7 @@ export class PostgresStore implements Store {
 
   async init(): Promise<void> { await migrate(this.pool, this.schema); }
   async close(): Promise<void> { await this.pool.end(); }
+  async ping(): Promise<void> { await this.pool.query('SELECT 1'); }
 
   async suspend(run: SuspendedRun): Promise<void> {
     const st = run.state;

@@ -20,6 +20,9 @@ describe('the bundle', () => {
     expect((await mcp(http, call, { 'x-api-key': KEY })).status).toBe(403);
     expect((await fetch(`${http}/metrics`, { headers: { 'x-api-key': KEY } })).status).toBe(403);
     expect((await fetch(`${http}/_ap/health`)).status).toBe(200);
+    // Open by design too: the embedded broker's client is connected, the store in memory.
+    const ready = await fetch(`${http}/_ap/ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { ready: true }]);
   }, 120_000);
 
   it('with SERVICE__API_KEYS set: no credential, no WebSocket, MCP, MQTT, metrics or OpenAPI', async () => {

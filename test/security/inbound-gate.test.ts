@@ -20,6 +20,7 @@ const inbound = { apiKeys: [KEY], adminToken: ADMIN };
 /** Open by design, with the reason (docs/security-gate rules: runtime/network/inbound-gate.ts RULES). */
 const OPEN_ROUTES: Record<string, string> = {
   '/_ap/health': 'the load balancers\' probe: answers {"ok":true} and nothing else, to any address',
+  '/_ap/ready': 'the readiness probe: answers {"ready":true} or 503 with fixed words (store, broker, draining), nothing else, to any address',
 };
 /** Routes whose credential is their own (the gate still applies the network policy). */
 const OWN_CREDENTIAL: Record<string, { status: number; why: string }> = {

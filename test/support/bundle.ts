@@ -1,5 +1,6 @@
 // A config compiled, bundled into a standalone server.mjs and served from a temporary folder with no
-// node_modules (as operators run it); resolves with its base URL. `stops` gets the kill.
+// node_modules (as operators run it); resolves with its base URL. `stops` gets the kill; `signal`
+// (when given) is how to send the process a signal (SIGHUP: a reload).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { generateModule } from '../../compiler/codegen/module.ts';
 import { bundleServer } from '../../compiler/bundle.ts';
 import { irOf } from './plans.ts';
 
-export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>): Promise<string> {
+export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>, signal?: { send?: (s: NodeJS.Signals) => void; stdout?: () => string }): Promise<string> {
   const build = mkdtempSync(join(tmpdir(), 'pw-bundle-'));
   const ir = irOf(file, config);
   const moduleFile = join(build, `${ir.name}.ts`);
@@ -16,6 +17,8 @@ export async function serveBundle(file: string, config: string, env: Record<stri
   await bundleServer(moduleFile, join(build, 'server.mjs'));
   const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   stops.push(() => child.kill('SIGKILL'));
+  let out = '';
+  if (signal) { signal.send = (s) => child.kill(s); signal.stdout = () => out; }
   return new Promise((resolve, reject) => {
     let err = '';
     child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
