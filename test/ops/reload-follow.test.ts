@@ -77,7 +77,7 @@ describe.each(['compiled', 'interpreted'] as const)('after a reload (%s)', (mode
     let out = '', err = '';
     child.stdout!.on('data', (d) => { out += d; });
     child.stderr!.on('data', (d) => { err += d; });
-    const port = Number(await until(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1], 60_000).catch(() => { throw new Error(err); }));
+    const port = Number(await until(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(err)?.[1], 60_000).catch(() => { throw new Error(err); }));
 
     await until(() => up.count(`/tick-${a}`) > 0 || undefined, 20_000);
     await publish(port, [`dev/ping/${a}`]);

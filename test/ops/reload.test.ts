@@ -56,7 +56,8 @@ function serve(file: string, args: string[], env: Record<string, string>) {
   child.stdout!.on('data', (d) => { out += d; });
   child.stderr!.on('data', (d) => { err += d; });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const url = until(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], 60_000);
+  // The listening line is on stderr (stdout holds only JSON lines).
+  const url = until(() => /listening on (http:\/\/\S+)/.exec(err)?.[1], 60_000);
   const lines = () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Line);
   const reloads = () => lines().filter((l) => l.msg.startsWith('reloaded')).length;
   return { child, url, exited, lines, reloads, stderr: () => err };

@@ -21,7 +21,8 @@ export async function serveBundle(file: string, config: string, env: Record<stri
   if (signal) { signal.send = (s) => child.kill(s); signal.stdout = () => out; }
   return new Promise((resolve, reject) => {
     let err = '';
-    child.stdout!.resume(); // the listening line is on stderr (stdout holds only JSON lines, drained)
+    // The listening line is on stderr; stdout holds only JSON lines (kept for tests that read them).
+    child.stdout!.on('data', (d) => { out += d; });
     child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) resolve(m[1]!); });
     child.on('exit', (code) => reject(new Error(`bundle exited ${code}: ${err}`)));
   });
