@@ -124,8 +124,9 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
   if (kind === 'command') return commandConfig(fields, at);
   if (kind === 'aws' || kind === 'google') return cloudConfig(kind, fields[kind] as Record<string, unknown>, at);
   const node = lowerValue(fields[kind]);
-  if (kind === 'mqtt_publish' && node.k === 'obj') return structuredAt({ k: 'obj', props: node.props.map(([k, x]) => [k, k === 'topics' ? topicLevels(x) : x]) }, ['data']);
-  if (kind === 'ws_publish') return structuredAt(node, ['data']);
+  if (kind === 'mqtt_publish' && node.k === 'obj') return structuredAt({ k: 'obj', props: node.props.map(([k, x]) => [k, k === 'topics' ? topicLevels(x) : x]) }, ['data', 'topics']);
+  if (kind === 'ws_publish') return structuredAt(node, ['data', 'channels']);
+  if (kind === 'email') return structuredAt(node, ['to', 'cc', 'bcc']);
   if (kind === 'state' && node.k === 'obj') return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'set' || k === 'advance' ? structuredAt(x, ['value']) : x]) };
   // The settings of every other kind are the field named for it.
   return node;

@@ -1,6 +1,7 @@
 // Spec (What the service does, 10): "A config is re-parsed after interpolation." Pipewright reads
 // it where a field takes structured data (any JSON value: an action's input, an HTTP body, SQL
-// params, document and state values, a publish's data, a lookup's array): a string that is exactly
+// params, document and state values, a publish's data, a lookup's array; or one value or a list:
+// email recipients, WebSocket channels, MQTT topics): a string that is exactly
 // one marker of the operator's values (secret, var, env and their ap_ forms) is tagged, and its
 // text, when a JSON object or array, is read as that value (runtime/values/refs.ts, both paths).
 // Request and action values are never re-parsed: they already keep their JSON type, and turning a

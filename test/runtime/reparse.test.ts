@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
 import { systemClock } from '../../runtime/services.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
-import { planOf, testEnv } from '../support/plans.ts';
+import { irOf, planOf, testEnv } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
@@ -82,5 +82,25 @@ describe('a config is re-parsed after interpolation', () => {
             input: { n: a|body| }
 `, null);
     expect(r.response.body).toEqual({ Each: [{ n: 1 }, { n: 2 }] });
+  });
+});
+
+describe('which fields take structured data (lowering tags the marker; both paths read it through one op)', () => {
+  const tagged = (yaml: string) => JSON.stringify(irOf(`tags${++seq}.yaml`, yaml)).match(/"src":"a\|[^"]*\|"(,"esc":"[a-z-]+")?(,"json":true)?/g);
+  it('string-or-list fields and publish data are tagged; a header, a URL and a template are not', () => {
+    expect(tagged(`interfaces:
+  x:
+    actions:
+      - name: Mail
+        email: { to: a|var::TO|, subject: a|var::SUBJECT|, text: t }
+      - name: Ws
+        ws_publish: { channels: a|var::ROOMS|, data: a|var::JS| }
+      - name: Get
+        http: { url: a|var::API|, headers: { X-Meta: a|var::JS| } }
+`)).toEqual([
+      '"src":"a|var::TO|","json":true', '"src":"a|var::SUBJECT|"',
+      '"src":"a|var::ROOMS|","json":true', '"src":"a|var::JS|","json":true',
+      '"src":"a|var::API|"', '"src":"a|var::JS|"',
+    ]);
   });
 });
