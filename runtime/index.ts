@@ -7,7 +7,7 @@ export type { RunState, RequestData, StepRecord } from './run-state.ts';
 export { at, path, type Fields } from './values/get.ts';
 export { text, val, orDefault, countOfValue } from './values/text.ts';
 export { textAs } from './values/escape.ts';
-export { body, rawBody, params, headers, param, header, step, state, secret, variable, envVar, uuid } from './values/refs.ts';
+export { body, rawBody, params, headers, param, header, step, state, secret, variable, envVar, secretData, variableData, envVarData, uuid } from './values/refs.ts';
 export { jqValue } from './values/jq-value.ts';
 export { jqAll, jqAllAsync, initJq } from './jq/engine.ts';
 export { jsonPathAll, jsonPathPlaces } from './jsonpath/query.ts';

@@ -34,6 +34,9 @@ export interface Ref {
   src: string;
   /** Inside a template: how the value is encoded for where it lands (runtime/values/escape.ts). */
   esc?: Esc;
+  /** A whole-value secret/var/env marker in a field that takes structured data: text that is a JSON
+   *  object or array becomes that value (spec: "A config is re-parsed after interpolation"). */
+  json?: true;
 }
 
 /** A URL path segment, query name or value, fragment; inside a JSON string; a JSON value; one MQTT topic level. */

@@ -1,6 +1,6 @@
 // Action-level lints: names, run conditions, retry classification, SQL batches, exit codes, metrics.
 import { didYouMean } from '../source/suggest.ts';
-import { COMPANIONS, KINDS } from '../schema/action-kinds.ts';
+import { COMPANIONS, KINDS, KIND_FIELDS, kindOf } from '../schema/action-kinds.ts';
 import { scanMarkers } from '../markers/scan.ts';
 import { forEachAction, identities, isObj, type ActionSite, type InterfaceSite } from './walk.ts';
 import type { Report } from './report.ts';
@@ -19,9 +19,7 @@ export function lintActions(iface: InterfaceSite, config: Record<string, unknown
     if (a.multi === true && (Array.isArray(a.params) ? a.params.length > 0 : a.params !== undefined)) {
       report('error', [...site.path, 'multi'], `multi: true cannot be used with params in action "${site.name}"`, 'a multi-statement batch runs through the simple protocol, which takes no parameters');
     }
-    for (const field of ['expect_exit', 'output_stdout'] as const) {
-      if (a[field] !== undefined && a.command === undefined) report('error', [...site.path, field], `${field} only applies to command actions (action "${site.name}")`, 'remove it, or make the action a command: command: { run: ... }');
-    }
+    kindFields(site, report);
     if (typeof a.expect_exit === 'string' && a.expect_exit !== 'any' && !a.expect_exit.includes('a|')) {
       const hint = /^\d+$/.test(a.expect_exit.trim()) ? `write it as a number: expect_exit: ${a.expect_exit.trim()}` : 'use any, an exit code, or a list of exit codes';
       report('warning', [...site.path, 'expect_exit'], `expect_exit "${a.expect_exit}" in action "${site.name}" never matches`, hint, 'value');
@@ -31,6 +29,23 @@ export function lintActions(iface: InterfaceSite, config: Record<string, unknown
     }
   });
 }
+
+/** A field only other kinds read would do nothing here (`input` beside `url` was never sent,
+ *  `lookup_concurrency` without `lookup` limited nothing): refused at the field. */
+function kindFields(site: ActionSite, report: Report): void {
+  const a = site.action;
+  const kind = kindOf(a);
+  for (const { field, kinds, what } of KIND_FIELDS) {
+    if (a[field] === undefined || kinds.includes(kind)) continue;
+    report('error', [...site.path, field], `${field} only applies to ${what} actions (action "${site.name}" is of kind ${kind})`, HINTS[what] ?? `remove it, or move it to an action of those kinds`);
+  }
+}
+
+const HINTS: Record<string, string> = {
+  command: 'remove it, or make the action a command: command: { run: ... }',
+  lookup: 'remove it, or fan out with lookup: a|Items| and the nested actions: to run per item',
+  'input, agent and only_new': "remove it: this kind does not read input; put the value in the kind's own fields (http.body, email.text, ws_publish.data, ...) or in an input action before it",
+};
 
 /** One kind per action: lowering runs the first kind field of a fixed list, so a second would be
  *  silently skipped (`delay` + `url` never waited, `command` + `url` never ran the command). */
@@ -70,11 +85,17 @@ function lookupShape(site: ActionSite, report: Report): void {
 
 /** The interface's `url`/`query` shorthand is a one-action interface: beside `actions` it would be ignored. */
 function shorthandBesideActions(iface: InterfaceSite, report: Report): void {
-  if (iface.iface.actions === undefined) return;
-  for (const field of ['url', 'query'] as const) {
-    if (iface.iface[field] === undefined) continue;
-    report('error', [...iface.path, field], `interface "${iface.name}" sets both ${field} and actions: the ${field} shorthand is a one-action interface`, `make it an action of the list (- name: Fetch, ${field}: ...), or remove actions`);
+  const i = iface.iface;
+  if (i.actions !== undefined) {
+    for (const field of ['url', 'query', 'conn_string'] as const) {
+      if (i[field] === undefined) continue;
+      report('error', [...iface.path, field], `interface "${iface.name}" sets both ${field} and actions: the ${field === 'conn_string' ? 'query' : field} shorthand is a one-action interface`, `make it an action of the list (- name: Fetch, ${field}: ...), or remove actions`);
+    }
+    return;
   }
+  // The shorthand runs one kind: url wins over query, and conn_string only completes a query.
+  if (i.url !== undefined && i.query !== undefined) report('error', [...iface.path, 'query'], `interface "${iface.name}" sets both url and query: the shorthand is one action of one kind`, 'keep one, or write actions: with one action for each');
+  else if (i.conn_string !== undefined && i.query === undefined) report('error', [...iface.path, 'conn_string'], `conn_string of interface "${iface.name}" only applies to the query shorthand`, 'add query: with the SQL to run, or remove conn_string');
 }
 
 /** A name used earlier in the same list, or anywhere in an enclosing list, makes references ambiguous. */

@@ -1,6 +1,7 @@
 // Checks the schema cannot express: cross-references, markers, and combinations the spec rules out.
 import type { Diagnostic } from '../source/diagnostics.ts';
 import { lintActions } from './lint-actions.ts';
+import { lintAssertGates } from './lint-assert-gates.ts';
 import { lintCode } from './lint-code.ts';
 import { lintHmacSubjects, lintMarkers } from './lint-markers.ts';
 import { lintRefs } from './lint-refs.ts';
@@ -29,6 +30,7 @@ export function lintConfig(config: unknown, locate: Locate, file: string): Diagn
   if (!isObj(config)) return out;
   const ifaces = interfaces(config);
   for (const iface of ifaces) lintActions(iface, config, report);
+  for (const iface of ifaces) lintAssertGates(iface, report);
   lintRefs(config, ifaces, report);
   lintMarkers(config, ifaces, report);
   lintHmacSubjects(config, report);

@@ -14,6 +14,7 @@ import { lowerPath, lowerTransforms } from './transforms.ts';
 import { lowerInput, lowerValue, refsOf } from './values.ts';
 import { jsonPositions, urlPositions } from './positions.ts';
 import { topicLevels } from './confine.ts';
+import { structured, structuredAt } from './structured.ts';
 
 export interface LowerCtx {
   lineOf(path: Path): number;
@@ -36,12 +37,12 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   const config = kindConfig(kind, a, at, cx);
   if (config) ir.config = config;
   const inputs = [a.input, ...(a.input_fallbacks ?? [])].filter((x) => x !== undefined);
-  if (inputs.length) ir.input = inputs.map(lowerInput);
+  if (inputs.length) ir.input = inputs.map((v) => structured(lowerInput(v)) as Expr);
   if (a.conditional_input) {
     ir.conditionalInput = a.conditional_input.map((c) =>
       // A plain string is taken when it resolves (spec: "a list of input strings tried in order"):
       // the same is_not_null test an object entry would write, so both paths share the rule.
-      typeof c === 'string' ? { input: lowerInput(c), tests: [RESOLVES] } : { input: lowerInput(c.input), tests: c.tests.map(lowerTest) },
+      typeof c === 'string' ? { input: structured(lowerInput(c)) as Expr, tests: [RESOLVES] } : { input: structured(lowerInput(c.input)) as Expr, tests: c.tests.map(lowerTest) },
     );
   }
   for (const [field, key] of [['run_when_succeeded', 'succeeded'], ['run_when_failed', 'failed'], ['depends_on', 'depends']] as const) {
@@ -65,7 +66,7 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   }
   if (kind === 'lookup') {
     const itemTimeout = durationAt(a.item_timeout, [...at, 'item_timeout']);
-    const over = lowerInput(a.lookup);
+    const over = structured(lowerInput(a.lookup)) as Expr;
     ir.lookup = {
       over,
       concurrency: Math.max(1, a.lookup_concurrency ?? 10),
@@ -95,6 +96,9 @@ export function lowerAction(a: Action, at: Path, index: number, cx: LowerCtx): A
   return ir;
 }
 
+/** The document operation's fields that hold documents or query data (structured.ts). */
+const DOCUMENT_DATA = ['insert', 'filter', 'update', 'replacement', 'projection', 'sort'] as const;
+
 /** Marker roots whose value the request chooses. */
 const REQUEST_ROOTS = new Set(['body', 'raw_body', 'params', 'headers']);
 
@@ -114,17 +118,20 @@ function kindConfig(kind: string, a: Action, at: Path, cx: LowerCtx): Node | und
     if (node.k !== 'obj') return node;
     const where = [...at, ...(a.http ? ['http', 'url'] : ['url'])];
     // A JSON template body gets custom_body's escaping: a value stays one JSON string or value.
-    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : k === 'body' ? jsonPositions(x as Expr) : x]) };
+    return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'url' ? urlPositions(x as Expr, where) : k === 'body' ? structured(jsonPositions(x as Expr)) : x]) };
   }
   if (kind === 'input' || kind === 'lookup') return undefined;
   const fields = a as Record<string, unknown>;
-  if (kind === 'database') return databaseConfig(fields, at, cx.databases);
-  if (kind === 'document_operation') return documentConfig(fields, at, cx.databases);
+  if (kind === 'database') return structuredAt(databaseConfig(fields, at, cx.databases), ['params']);
+  if (kind === 'document_operation') return structuredAt(documentConfig(fields, at, cx.databases), DOCUMENT_DATA);
   if (kind === 'discover') return discoverConfig(fields.discover, at);
   if (kind === 'command') return commandConfig(fields, at);
   if (kind === 'aws' || kind === 'google') return cloudConfig(kind, fields[kind] as Record<string, unknown>, at);
   const node = lowerValue(fields[kind]);
-  if (kind === 'mqtt_publish' && node.k === 'obj') return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'topics' ? topicLevels(x) : x]) };
+  if (kind === 'mqtt_publish' && node.k === 'obj') return structuredAt({ k: 'obj', props: node.props.map(([k, x]) => [k, k === 'topics' ? topicLevels(x) : x]) }, ['data', 'topics']);
+  if (kind === 'ws_publish') return structuredAt(node, ['data', 'channels']);
+  if (kind === 'email') return structuredAt(node, ['to', 'cc', 'bcc']);
+  if (kind === 'state' && node.k === 'obj') return { k: 'obj', props: node.props.map(([k, x]) => [k, k === 'set' || k === 'advance' ? structuredAt(x, ['value']) : x]) };
   // The settings of every other kind are the field named for it.
   return node;
 }

@@ -1,6 +1,8 @@
 // Database settings of actions and logs: a `database` name resolves to its declaration under the
-// config's `databases:` (or the only one declared), `conn_string` overrides it per action. The result
-// is a `db` block interpolated per run, so connection strings can come from a|secret::NAME|.
+// config's `databases:` (or the only one declared), `conn_string` overrides it per action (spec:
+// "Database connection string override"), so beside a conn_string an undeclared name only labels the
+// pool in messages. The result is a `db` block interpolated per run, so connection strings can come
+// from a|secret::NAME|.
 import type { ResponseIR } from '../../runtime/config-ir.ts';
 import type { Node } from '../../runtime/ir.ts';
 import { didYouMean } from '../source/suggest.ts';
@@ -18,9 +20,11 @@ export function dbBlock(name: unknown, connString: unknown, declared: Obj, at: P
   const names = Object.keys(declared);
   let decl: Obj = {};
   let label = 'conn_string';
-  if (typeof name === 'string') {
+  if (typeof name === 'string' && connString !== undefined && !Object.hasOwn(declared, name)) {
+    label = name;
+  } else if (typeof name === 'string') {
     if (!Object.hasOwn(declared, name)) {
-      const hint = names.length ? didYouMean(name, names) ?? `declared databases: ${names.join(', ')}` : 'declare it under databases: at the top of the config';
+      const hint = names.length ? didYouMean(name, names) ?? `declared databases: ${names.join(', ')}` : 'declare it under databases: at the top of the config, or set conn_string beside it';
       throw new LowerError(`unknown database "${name}"`, [...at, 'database'], hint);
     }
     decl = (declared[name] ?? {}) as Obj;

@@ -51,6 +51,32 @@ export function envVar(s: Scope, name: string): unknown {
   return s.env.env(name);
 }
 
+/** The operator's value where a field takes structured data (Ref.json): text that is a JSON object
+ *  or array is read as that value; anything else, or text that does not parse, stays text. Scalars
+ *  stay text so a secret `0123` or an id past 2^53 is never turned into a number. */
+export function secretData(s: Scope, name: string): unknown {
+  return reparsed(s.env.secret(name));
+}
+
+export function variableData(s: Scope, name: string): unknown {
+  return reparsed(s.env.variable(name));
+}
+
+export function envVarData(s: Scope, name: string): unknown {
+  return reparsed(s.env.env(name));
+}
+
+const STRUCTURED = /^\s*[[{]/;
+
+function reparsed(v: unknown): unknown {
+  if (typeof v !== 'string' || !STRUCTURED.test(v)) return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
 export function uuid(s: Scope): string {
   return s.env.uuid();
 }

@@ -17,6 +17,9 @@ export const rootOps = {
   secret: refs.secret,
   variable: refs.variable,
   envVar: refs.envVar,
+  secretData: refs.secretData,
+  variableData: refs.variableData,
+  envVarData: refs.envVarData,
   uuid: refs.uuid,
 } as const;
 export type RootOp = keyof typeof rootOps;
@@ -33,11 +36,11 @@ const roots: Record<RefRoot, (r: Ref) => Call> = {
   headers: (r) => (r.name === undefined ? ['headers'] : ['header', r.name]),
   action: (r) => ['step', r.name ?? '', r.part ?? 'data'],
   state: (r) => ['state', r.name ?? ''],
-  secret: (r) => ['secret', r.name ?? ''],
-  ap_secret: (r) => ['secret', r.name ?? ''],
-  var: (r) => ['variable', r.name ?? ''],
-  ap_var: (r) => ['variable', r.name ?? ''],
-  env: (r) => ['envVar', r.name ?? ''],
+  secret: (r) => [r.json ? 'secretData' : 'secret', r.name ?? ''],
+  ap_secret: (r) => [r.json ? 'secretData' : 'secret', r.name ?? ''],
+  var: (r) => [r.json ? 'variableData' : 'variable', r.name ?? ''],
+  ap_var: (r) => [r.json ? 'variableData' : 'variable', r.name ?? ''],
+  env: (r) => [r.json ? 'envVarData' : 'envVar', r.name ?? ''],
   uuid: () => ['uuid'],
 };
 

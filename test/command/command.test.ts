@@ -169,7 +169,7 @@ describe('command at load', () => {
     expect(errors(`command: { run: "echo 'oops" }`)).toEqual(["7:20 unclosed ' in command.run"]);
   });
   it('expect_exit and output_stdout on another kind are refused', () => {
-    expect(errors(`url: http://example.test/\nexpect_exit: 0`)).toEqual(['8:9 expect_exit only applies to command actions (action "Cmd")']);
+    expect(errors(`url: http://example.test/\nexpect_exit: 0`)).toEqual(['8:9 expect_exit only applies to command actions (action "Cmd" is of kind http)']);
   });
 });
 

@@ -45,6 +45,13 @@ describe.each(MODES)('document_operation (%s)', (mode) => {
   // request-values.test.ts): the filter subset is tested as a config built without check runs it.
   beforeAll(async () => { run = await runner(`docs-${mode}.yaml`, config(coll), mode, { DOCS_URL: db.url }, undefined, { unchecked: true }); });
 
+  it('runs on an undeclared database name beside conn_string (the name labels the pool)', async () => {
+    const yaml = `interfaces:\n  put:\n    actions:\n      - name: Op\n        conn_string: a|secret::DOCS_URL|\n        document_operation: { database: archive, collection: archive_${mode}, operation: insertOne, insert: { _id: one } }\n`;
+    const put = await runner(`docs-undeclared-${mode}.yaml`, yaml, mode, { DOCS_URL: db.url });
+    expect((await put('put')).response.body).toEqual({ Op: { acknowledged: true, insertedId: 'one' } });
+    expect(await db.sql(`SELECT _id FROM archive_${mode}`)).toEqual([{ _id: 'one' }]);
+  });
+
   it('inserts, creating the collection on first use, with driver-shaped results', async () => {
     expect(await body('insertOne', { _id: 'ada', name: 'Ada', age: 36, tags: ['math', 'code'], address: { city: 'London' } }))
       .toEqual({ status: 200, body: { acknowledged: true, insertedId: 'ada' } });

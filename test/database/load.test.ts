@@ -35,6 +35,19 @@ describe('database configs refused at load', () => {
 `)[0]).toMatchObject({ line: 8, message: 'unknown database "mian"', hint: 'did you mean "main"?' });
   });
 
+  it('an undeclared name beside conn_string labels the override; a request marker there stays refused', () => {
+    const yaml = (conn: string) => `interfaces:
+  q:
+    actions:
+      - name: Q
+        database: reports
+        conn_string: "${conn}"
+        query: SELECT 1
+`;
+    expect(compileConfig('db.yaml', yaml('a|secret::REPORTS|')).diagnostics).toEqual([]);
+    expect(diag(yaml('postgres://h/a|body::db|'))[0]).toMatchObject({ line: 6 });
+  });
+
   it('no database named while several are declared', () => {
     expect(diag(`${DBS}interfaces:
   q:

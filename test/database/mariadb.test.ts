@@ -38,6 +38,20 @@ interfaces:
     actions:
       - name: Two
         query: "SELECT 1; DROP TABLE items"
+  undeclared:
+    actions:
+      - name: Named
+        database: archive
+        conn_string: a|secret::MARIA_URL|
+        query: SELECT name FROM items WHERE id = ?
+        params: [a|body::id|]
+  undeclaredFails:
+    show_error_detail: true
+    actions:
+      - name: Bad
+        database: archive
+        conn_string: a|secret::MARIA_URL|
+        query: SELECT nope FROM items
 `;
 
 describe.each(MODES)('mariadb database action (%s)', (mode) => {
@@ -72,5 +86,13 @@ describe.each(MODES)('mariadb database action (%s)', (mode) => {
     expect(r.response.status).toBe(500);
     expect((r.response.body as any).error.detail).toMatch(/^database "maria": .*SQL syntax.*\(SQLSTATE 42000\)$/);
     expect(await db.sql(`SELECT count(*) AS n FROM items WHERE id <= 2`)).toEqual([{ n: 2 }]);
+  });
+
+  it('runs an undeclared database name beside conn_string, the name labelling its messages', async () => {
+    const run = await runner(`maria-undeclared-${mode}.yaml`, config, mode, { MARIA_URL: db.url });
+    expect((await run('undeclared', { body: { id: 2 } })).response.body).toEqual({ Named: [{ name: 'two' }] });
+    const bad = (await run('undeclaredFails')).response;
+    expect(bad.status).toBe(500);
+    expect((bad.body as any).error.detail).toMatch(/^database "archive": .*nope/);
   });
 });

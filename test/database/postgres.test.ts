@@ -54,6 +54,20 @@ interfaces:
   override:
     conn_string: ${url}
     query: SELECT name FROM items ORDER BY id
+  undeclared:
+    actions:
+      - name: Named
+        database: reports
+        conn_string: a|secret::PG_URL|
+        query: SELECT name FROM items WHERE id = $1
+        params: [a|body::id|]
+  undeclaredFails:
+    show_error_detail: true
+    actions:
+      - name: Named
+        database: reports
+        conn_string: a|secret::PG_URL|
+        query: SELECT nope FROM items
 `;
 
 describe.each(MODES)('postgres database action (%s)', (mode) => {
@@ -101,5 +115,13 @@ describe.each(MODES)('postgres database action (%s)', (mode) => {
     const run = await runner(`pg-short-${mode}.yaml`, config(db.url), mode, { PG_URL: db.url });
     const r = await run('override');
     expect((r.response.body as any[]).slice(0, 2)).toEqual([{ name: 'one' }, { name: 'two' }]);
+  });
+
+  it('runs an undeclared database name beside conn_string, the name labelling its messages', async () => {
+    const run = await runner(`pg-undeclared-${mode}.yaml`, config(db.url), mode, { PG_URL: db.url });
+    expect((await run('undeclared', { body: { id: 2 } })).response.body).toEqual({ Named: [{ name: 'two' }] });
+    const bad = (await run('undeclaredFails')).response;
+    expect(bad.status).toBe(500);
+    expect((bad.body as any).error.detail).toMatch(/^database "reports": .*nope/);
   });
 });

@@ -1,11 +1,12 @@
 // Issue 30, section 1: nothing accepted and ignored. Each config below used to pass `check` and then
 // run something other than what it says; now `check` refuses it (or warns) at the field's position.
 import { describe, expect, it } from 'vitest';
-import { KINDS, COMPANIONS } from '../../compiler/schema/action-kinds.ts';
 import { check, withActions } from './helpers.ts';
 
 const errors = (text: string) => check(text).filter((d) => d.severity === 'error');
 
+// The generated guards (every pair of kinds, every kind-only field beside every other kind, the
+// interface shorthand) are in fields.test.ts.
 describe('one kind per action', () => {
   it.each([
     ['command: { run: echo hi }', 'url', 'command'],
@@ -18,19 +19,6 @@ describe('one kind per action', () => {
       severity: 'error', message: `action "A" sets two kinds, ${first} and ${second}: an action runs one kind`,
       hint: `split it into two actions (${first} in one, ${second} in the next), in the order they should run`,
     }));
-  });
-
-  it('every pair of kind fields is refused, companions excepted (generated from the kinds table)', () => {
-    const value: Record<string, string> = { lookup: 'a|body|', http: '{ url: http://h/x }', url: 'http://h/x', query: 'select 1', document_operation: '{ collection: c, operation: find }', database: 'db', command: '{ run: echo }', sftp: '{ operation: list, path: / }', email: '{ to: a@b.c, subject: s, text: t }', state: '{ get: k }', only_new: '{ key: k, id: .id }', discover: '{ static: [a:1] }', delay: '1s', wait_for_callback: '{ timeout: 1m }', agent: '{ model: m, url: http://h/x, prompt: p }', emit_metric: '{ name: m }', ws_publish: '{ channel: c }', mqtt_publish: '{ topics: t }', aws: '{ credential: c, bucket: b, key: k, operation: get }', google: '{ credential: c, bucket: b, key: k, operation: get }' };
-    const fields = KINDS.map(([f]) => f);
-    expect(fields.every((f) => value[f] !== undefined)).toBe(true); // a new kind needs a value here
-    for (const a of fields) for (const b of fields) {
-      if (fields.indexOf(a) >= fields.indexOf(b)) continue;
-      const allowed = (a === 'http' && b === 'url') || COMPANIONS.some(([c, of]) => (c === a && of.includes(b)) || (c === b && of.includes(a)));
-      const text = withActions(`      - name: A\n        ${a}: ${value[a]}\n        ${b}: ${value[b]}\n${a === 'lookup' || b === 'lookup' ? '        actions: [{ name: X, input: a|body| }]\n' : ''}`, 'expose_metrics: true\n');
-      const twoKinds = errors(text).filter((d) => d.message.includes('sets two kinds'));
-      expect(twoKinds.length, `${a} + ${b}`).toBe(allowed ? 0 : 1);
-    }
   });
 });
 

@@ -76,6 +76,7 @@ interfaces:
               decimal_places: 2
       - name: Customer
         run_when_succeeded: [Order]
+        run_on_assertion: { tests: [{ value: a|Order::status|, is_equal_to: 200 }] }
         url: https://api.example.com/customers/a|Order::body.customer_id|
         response_on_error: { http_code: 502, body: customer lookup failed }
       - name: Items
@@ -93,7 +94,6 @@ interfaces:
             input: a|Item|
       - name: Fallback
         run_when_failed: [Customer]
-        input: a|Order|
         hide_data_on_error: true
         emit_metric: { name: customer_lookup_failed_total, type: counter, value: 1, labels: { iface: order_summary } }
       - name: Summary
@@ -328,8 +328,9 @@ interfaces:
     request_example: { name: report }
     response_example: { ok: true }
     actions:
-      - name: Send
+      - name: Read
         input: a|body
+      - name: Send
         http:
           url: https://files.example.com/upload
           method: POST

@@ -97,7 +97,7 @@ describe('markers', () => {
     const text = withActions(`      - name: Fetch
         url: https://x
       - name: Use
-        input: a|Fetch|
+        run_when_succeeded: [Fetch]
         response_on_success: { body: "a|Fetchh::body.id|" }
         http: { url: "https://y/a|Bdy->id|" }
 `);

@@ -3,7 +3,7 @@
 // connection string's `?host=` wins over its authority); a destination the outbound dialer refuses
 // is a refusal (403, never retried); the action's timeout drops the connection mid-statement; any
 // other failure is the driver's message with its SQLSTATE. The connection always goes back.
-import { DbError, type DbSettings } from './types.ts';
+import { DbError } from './types.ts';
 import { listenAbort, type Abortable } from '../../run-cancel.ts';
 import { Refused } from '../../refused.ts';
 
@@ -18,15 +18,15 @@ export interface Lease<C> {
 export type Classify = (e: unknown) => { message: string; cls: DbError['cls'] };
 
 export async function withConnection<C, T>(
-  db: DbSettings, where: () => string, signal: Abortable | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
+  label: string, where: () => string, signal: Abortable | undefined, acquire: () => Promise<Lease<C>>, onConnectFailure: () => void, classify: Classify, use: (c: C) => Promise<T>,
 ): Promise<T> {
   let lease: Lease<C>;
   try {
     lease = await acquire();
   } catch (e) {
     onConnectFailure();
-    if (e instanceof Refused) throw new Refused(`${e.message} (database "${db.label}" at ${where()})`, e.status);
-    throw new DbError(`database "${db.label}" (${where()}): could not connect: ${(e as Error).message}`, 'connect');
+    if (e instanceof Refused) throw new Refused(`${e.message} (database "${label}" at ${where()})`, e.status);
+    throw new DbError(`database "${label}" (${where()}): could not connect: ${(e as Error).message}`, 'connect');
   }
   let broken = false;
   const abort = () => { broken = true; lease.destroy(); };
@@ -35,9 +35,9 @@ export async function withConnection<C, T>(
     if (signal?.aborted) throw signal.reason;
     return await use(lease.conn);
   } catch (e) {
-    if (signal?.aborted) throw new DbError(`database "${db.label}": the query was abandoned when the action's timeout passed`, 'timeout');
+    if (signal?.aborted) throw new DbError(`database "${label}": the query was abandoned when the action's timeout passed`, 'timeout');
     const c = classify(e);
-    throw new DbError(`database "${db.label}": ${c.message}`, c.cls);
+    throw new DbError(`database "${label}": ${c.message}`, c.cls);
   } finally {
     unlisten();
     if (!broken) lease.release();

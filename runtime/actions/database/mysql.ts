@@ -49,8 +49,8 @@ export function mysqlDriver(db: DbSettings, onConnectFailure: () => void): Drive
     return { conn: c, release: () => c.release(), destroy: () => c.destroy() };
   };
   const query = async (text: string, params: readonly unknown[], o: QueryOptions) => {
-    if (o.multi) throw new DbError(`database "${db.label}": multi: true is Postgres only; run the statements as separate actions`, 'query');
-    return withConnection(db, where, o.signal, acquire, onConnectFailure, classify, async (conn) => {
+    if (o.multi) throw new DbError(`database "${o.label ?? db.label}": multi: true is Postgres only; run the statements as separate actions`, 'query');
+    return withConnection(o.label ?? db.label, where, o.signal, acquire, onConnectFailure, classify, async (conn) => {
       const [rows, fields] = await conn.execute(text, params.map(bindable) as never);
       return Array.isArray(rows) ? mapRows(rows as Record<string, unknown>[], fields) : [];
     });

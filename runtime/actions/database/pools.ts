@@ -17,7 +17,7 @@ export const DEFAULT_MAX_POOLS = 20;
 export const maxPools = (env: Record<string, string | undefined> = process.env): number =>
   numberSetting(env, 'SERVICE__DATABASE_MAX_POOLS', DEFAULT_MAX_POOLS, { min: 1, max: 1000, whole: true });
 
-interface Entry { driver: Driver; busy: number; used: number }
+interface Entry { driver: Driver; busy: number; used: number; named: Map<string, Driver> }
 
 const pools = new Map<string, Entry>();
 let tick = 0;
@@ -34,11 +34,18 @@ export function driverFor(db: DbSettings): Driver {
       void e!.driver.close().catch(() => {});
     };
     const d = dialect === 'postgres' ? postgresDriver(db, forget) : mysqlDriver(db, forget);
-    const entry: Entry = { busy: 0, used: 0, driver: { ...d, query: (text, params, o) => counted(entry, d, text, params, o) } };
+    const entry: Entry = { busy: 0, used: 0, named: new Map(), driver: { ...d, query: (text, params, o) => counted(entry, d, text, params, o) } };
     pools.set(key, (e = entry));
   }
   e.used = ++tick;
-  return e.driver;
+  // Messages name the database as the caller's config does (the pool is shared across configs).
+  let named = e.named.get(db.label);
+  if (!named) {
+    const shared = e.driver;
+    named = { ...shared, query: (text, params, o) => shared.query(text, params, { ...o, label: db.label }) };
+    e.named.set(db.label, named);
+  }
+  return named;
 }
 
 /** The statement counted while under way: a pool with one is not closed to make room. */

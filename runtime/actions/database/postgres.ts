@@ -46,7 +46,7 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
     return { conn: c, release: () => done(), destroy: () => done(new Error('abandoned')) };
   };
   const query = (text: string, params: readonly unknown[], o: QueryOptions) =>
-    withConnection(db, where, o.signal, acquire, onConnectFailure, classify, async (client) => {
+    withConnection(o.label ?? db.label, where, o.signal, acquire, onConnectFailure, classify, async (client) => {
       if (o.multi) {
         await submit(client, text);
         return [];

@@ -19,6 +19,9 @@ export interface QueryOptions {
   prepare?: boolean;
   /** The action's signal, or the run's cancellation itself when that is all it follows. */
   signal?: Abortable;
+  /** The caller's name for the database in messages: a pool is shared by every config with the same
+   *  connection string, so the name of whoever opened it is not the caller's. */
+  label?: string;
 }
 
 export interface Driver {
