@@ -7,9 +7,9 @@ import { env, isJsonPath } from '../../runtime/jsonpath/env.ts';
 import { dottedSegments } from '../../runtime/jsonpath/query.ts';
 import { _, Code, join, Name } from '../emit/code.ts';
 
-type Query = ReturnType<typeof env.compile>;
+export type Query = ReturnType<typeof env.compile>;
 type Segment = Query['segments'][number];
-type Selector = Segment['selectors'][number];
+export type Selector = Segment['selectors'][number];
 type Expr = InstanceType<typeof jsonpath.expressions.LogicalExpression>['expression'];
 type Sink = (x: Code) => Code;
 
@@ -38,6 +38,22 @@ export function compileJsonPath(src: string): { code: Code; single: boolean } | 
   }
 }
 
+/** A filter selector's test (`[?…]`) as `(root) => (x) => boolean`, the code a compiled path runs for
+ *  each candidate; `usesRoot` when it reads `$` (the whole data) as well as `@`. */
+export function compileWhere(sel: Selector): { code: Code; usesRoot: boolean } | null {
+  if (!(sel instanceof S.FilterSelector)) return null;
+  const g = new Gen();
+  const x = new Name('x');
+  let test: Code;
+  try {
+    test = g.test(sel.expression.expression, _`${x}`);
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
+  }
+  return { code: _`((root: unknown) => {\n${join(g.helpers, '\n')}\nreturn (${x}: unknown): boolean => ${test};\n})`, usesRoot: g.usesRoot };
+}
+
 const singular = (segs: readonly Segment[]): boolean =>
   segs.every((s) => s instanceof jsonpath.JSONPathSegment && !isDescendant(s) && s.selectors.length === 1 &&
     (s.selectors[0] instanceof S.NameSelector || s.selectors[0] instanceof S.IndexSelector));
@@ -46,7 +62,8 @@ const isDescendant = (s: Segment): boolean => s.constructor.name === 'Descendant
 
 class Gen {
   private n = 0;
-  private helpers: Code[] = [];
+  helpers: Code[] = [];
+  usesRoot = false;
 
   private fresh(prefix: string): Name {
     return new Name(`${prefix}${++this.n}`);
@@ -97,7 +114,7 @@ class Gen {
   }
 
   /** A filter expression as a boolean. */
-  private test(e: Expr, cur: Code): Code {
+  test(e: Expr, cur: Code): Code {
     if (e instanceof E.LogicalExpression) return this.test(e.expression, cur);
     if (e instanceof E.PrefixExpression && e.operator === '!') return _`!(${this.test(e.right, cur)})`;
     if (e instanceof E.InfixExpression) {
@@ -131,7 +148,9 @@ class Gen {
   }
 
   private base(e: Expr, cur: Code): Code {
-    return e instanceof E.RootQuery ? _`root` : cur;
+    if (!(e instanceof E.RootQuery)) return cur;
+    this.usesRoot = true;
+    return _`root`;
   }
 
   /** A query's node list, through a helper declared once at the top. */

@@ -12,23 +12,30 @@ import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } f
 import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
-import { singleMember } from '../../jsonpath/places.ts';
+import type { RecordSet } from '../../jsonpath/records.ts';
+import { listCall, putCall } from './target.ts';
 import { plainKey } from '../../emit/plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
 export interface Fused { from: number; to: number; name: Code }
 
-/** The array a stage works on: '' for the data itself, a field name for `$.name`; undefined when not fusable. */
-function formOf(p: StagePlan | undefined): string | undefined {
+/** The array a stage works on: '' for the data itself, else its normal form's identity
+ *  (compiler/jsonpath/records.ts: every spelling of one array, `$.items`, `$['items']`, `items`, `$..items`,
+ *  is one form); undefined when not fusable. Math on every element (`[*]`) is math on the array: the loop
+ *  leaves any element that is not a record to the stages one by one. */
+function formOf(p: StagePlan | undefined): { key: string; rs: RecordSet | undefined } | undefined {
   if (!p) return undefined;
-  if (p.op === 'aggregate') {
-    if (p.key !== undefined) return undefined;
-    if (!p.over) return '';
-    return p.over.k === 'path' && p.over.segs.length === 1 ? String(p.over.segs[0]) : undefined;
-  }
-  if (!p.target) return '';
-  return p.target.k === 'jsonpath' || p.target.k === 'places' ? singleMember(p.target.src) : undefined;
+  if (p.op === 'aggregate' && p.key !== undefined) return undefined;
+  const rs = p.records;
+  if (p.op === 'aggregate' ? !p.over : !p.target) return { key: '', rs: undefined };
+  if (!rs || (rs.pick && rs.pick.k !== 'all')) return undefined;
+  return { key: rs.list, rs };
 }
+
+/** Math writing the field `$..name` looks for puts new places under it: the loop, which found the array
+ *  once, would miss them. */
+const writesName = (p: StagePlan, rs: RecordSet | undefined): boolean =>
+  !!rs?.deep && p.op === 'math' && p.sets.some((x) => x.field === rs.names[0]);
 
 /** The fusable runs of a chain's stages (two or more, one form, an aggregate only last). */
 export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner: string[]): Fused[] {
@@ -37,17 +44,20 @@ export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner
     const form = formOf(plans[i]);
     let j = i;
     if (form !== undefined) {
-      while (j < plans.length && formOf(plans[j]) === form) if (plans[j++]!.op === 'aggregate') break;
+      while (j < plans.length && formOf(plans[j])?.key === form.key) {
+        const p = plans[j++]!;
+        if (p.op === 'aggregate' || writesName(p, form.rs)) break;
+      }
     }
     if (j - i >= 2) {
-      out.push({ from: i, to: j, name: emitFused(e, plans.slice(i, j) as StagePlan[], form!, owner) });
+      out.push({ from: i, to: j, name: emitFused(e, plans.slice(i, j) as StagePlan[], form!.rs, owner) });
       i = j;
     } else i++;
   }
   return out;
 }
 
-function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[]): Code {
+function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined, owner: string[]): Code {
   const name = e.names.make(...owner, 'fused');
   const sink = stages.at(-1)!.op === 'aggregate' ? (stages.at(-1) as AggregatePlan) : undefined;
   const pending = new Map<string, string>(); // math fields computed but not yet on the record `r`
@@ -104,9 +114,8 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
   if (sink) body.push(...aggregateItem(sink, read));
   else { writeOut(); body.push('    out.push(r);'); }
 
-  const list = form === '' ? 'Array.isArray(d) ? d : undefined' : `rt.sp.ownArray(d, ${lit(form)})`;
-  const result = sink ? [...aggregateSummary(sink), '  return summary;']
-    : form === '' ? ['  return out;'] : ['  const whole = rt.sp.copyRecord(d as Record<string, unknown>);', `  rt.sp.setOwn(whole, ${lit(form)}, out);`, '  return whole;'];
+  const list = form ? listCall(form) : 'Array.isArray(d) ? d : undefined';
+  const result = sink ? [...aggregateSummary(sink), '  return summary;'] : [`  return ${form ? putCall(form, 'out') : 'out'};`];
   e.declare(owner, `${stages.map((s) => s.op).join(' → ')}, fused`, new Code([
     `function ${name.text}(d: unknown, s: rt.Scope): unknown {`,
     `  const list = ${list};`,

@@ -1,0 +1,38 @@
+// A target (or aggregate's `over`) in its normal form (compiler/jsonpath/records.ts), and the code that
+// finds its array and says which elements it picks. The specialised transforms run their loop on that
+// array when rt.sp.listAt finds it, and the general target rule otherwise (docs/decisions.md,
+// "Performance: targets by what they select").
+import type { Node } from '../../../runtime/ir.ts';
+import { _, lit } from '../../emit/code.ts';
+import type { Emitter } from '../emitter.ts';
+import { recordSet, type RecordSet } from '../../jsonpath/records.ts';
+
+/** The normal form of a `target` / `over` node; undefined when it is none the fast code serves. */
+export function recordsOf(n: Node | undefined): RecordSet | undefined {
+  if (!n) return undefined;
+  if (n.k === 'places' || n.k === 'jsonpath') return recordSet(n.src);
+  if (n.k === 'path' && n.segs.length > 0 && n.segs.every((s) => typeof s === 'string')) return recordSet(`$${n.segs.map((s) => `[${JSON.stringify(s)}]`).join('')}`);
+  return undefined;
+}
+
+/** `rt.sp.listAt(d, …)`: the array, or undefined where the general rule must decide. */
+export const listCall = (rs: RecordSet, d = 'd'): string => `rt.sp.listAt(${d}, ${lit(rs.names)}, ${rs.deep})`;
+/** `d` with the array replaced by `v`. */
+export const putCall = (rs: RecordSet, v: string, d = 'd'): string => `rt.sp.withList(${d}, ${lit(rs.names)}, ${v})`;
+
+/** The elements a pick selects: lines before the loop (over `list`, the data `d`), and the test of element
+ *  `el` at index `i`; undefined for the whole array. */
+export function pickCode(e: Emitter, rs: RecordSet, owner: string[]): { before: string[]; test: (i: string, el: string) => string } | undefined {
+  const p = rs.pick;
+  if (!p) return undefined;
+  switch (p.k) {
+    case 'all': return { before: [], test: () => 'true' };
+    case 'slice': return { before: [`const picked = rt.sp.sliceIndices(list.length, ${lit(p.start)}, ${lit(p.stop)}, ${p.step});`], test: (i) => `picked.has(${i})` };
+    case 'indices': return { before: [`const picked = rt.sp.indexSet(list.length, ${lit(p.list)});`], test: (i) => `picked.has(${i})` };
+    case 'where': {
+      const name = e.names.make(...owner, 'where');
+      e.declare(owner, 'JSONPath filter of the target', _`const ${name} = ${p.code};`);
+      return { before: [`const picks = ${name.text}(d);`], test: (_i, el) => `picks(${el})` };
+    }
+  }
+}
