@@ -12,8 +12,8 @@ import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } f
 import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
-import type { RecordSet } from '../../jsonpath/records.ts';
-import { listCall, putCall } from './target.ts';
+import type { Pick, RecordSet } from '../../jsonpath/records.ts';
+import { listCall, pickCode, putCall } from './target.ts';
 import { plainKey } from '../../emit/plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
@@ -28,9 +28,16 @@ function formOf(p: StagePlan | undefined): { key: string; rs: RecordSet | undefi
   if (p.op === 'aggregate' && p.key !== undefined) return undefined;
   const rs = p.records;
   if (p.op === 'aggregate' ? !p.over : !p.target) return { key: '', rs: undefined };
-  if (!rs || (rs.pick && rs.pick.k !== 'all')) return undefined;
+  // A filter picking elements by `$` reads the whole data, which the loop is changing.
+  if (!rs || (rs.pick?.k === 'where' && rs.pick.usesRoot)) return undefined;
   return { key: rs.list, rs };
 }
+
+/** A pick of elements by position counted from the end (negative bounds, steps or indices) needs the
+ *  array's length at its stage: known in the loop only when no filter before it drops elements. */
+const needsLength = (p: Pick | undefined): boolean =>
+  p?.k === 'slice' ? p.step < 1 || (p.start ?? 0) < 0 || (p.stop ?? 0) < 0
+    : p?.k === 'indices' ? p.list.some((i) => i < 0) : false;
 
 /** Math writing the field `$..name` looks for puts new places under it: the loop, which found the array
  *  once, would miss them. */
@@ -44,8 +51,12 @@ export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner
     const form = formOf(plans[i]);
     let j = i;
     if (form !== undefined) {
+      let filtered = false;
       while (j < plans.length && formOf(plans[j])?.key === form.key) {
-        const p = plans[j++]!;
+        const p = plans[j]!;
+        if (filtered && p.op === 'math' && needsLength(p.records?.pick)) break;
+        filtered ||= p.op === 'filter';
+        j++;
         if (p.op === 'aggregate' || writesName(p, form.rs)) break;
       }
     }
@@ -65,6 +76,7 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
   let isRecord = false; // r was checked to be a record (an object, not an array)
   let vars = 0;
   const body: string[] = [];
+  const before: string[] = []; // lines before the loop: what the picks need
   /** Makes `r` the record the stages so far would have produced. */
   const writeOut = (): void => {
     if (pending.size === 0) return;
@@ -86,6 +98,8 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     }
   }
   function mathLines(st: MathPlan): void {
+    const pick = st.records?.pick;
+    if (pick && pick.k !== 'all') return pickedMathLines(st, pick);
     // Math passes other elements through unchanged; the stages one by one handle that rare case.
     if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
     isRecord = true;
@@ -99,6 +113,24 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
         pending.set(set.field, v);
       }
     }
+  }
+  /** Math on some elements (a slice, indices, a filter): those get their fields on a copy, a selected
+   *  null stays, a selected scalar or array goes to the stages one by one; the others pass unchanged. */
+  function pickedMathLines(st: MathPlan, pick: Exclude<Pick, { k: 'all' }>): void {
+    writeOut();
+    const n = vars++;
+    let test: string;
+    if (pick.k === 'where' || needsLength(pick)) {
+      const code = pickCode(st.records!, st.where, String(n))!;
+      before.push(...code.before.map((l) => `  ${l}`));
+      test = code.test(`i${n}`, 'r');
+    } else test = positionTest(pick, `i${n}`);
+    // The element's position at this stage: no filter before it here when the pick needs the length.
+    if (pick.k !== 'where') { before.push(`  let n${n} = 0;`); body.push(`    const i${n} = n${n}++;`); }
+    body.push(`    if (r !== null && (${test})) {`, '    if (typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
+    if (!owned) body.push('    r = rt.sp.copyRecord(r);');
+    for (const set of st.sets) body.push(`    ${writeField('r', set.field, mathValue(st, set, 'r'))}`);
+    body.push('    }'); // `owned` unchanged: a copy made on one branch only leaves r not known to be ours
   }
   // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
   // a plain name of a checked record is its own field (getDotted's rule for a record).
@@ -121,6 +153,7 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     `  const list = ${list};`,
     '  if (list === undefined) return rt.sp.UNFUSED;',
     ...(sink ? aggregateStart(sink) : ['  const out: unknown[] = [];']),
+    ...before,
     '  try {',
     '    for (const el of list) {',
     '    let r = el as Record<string, unknown>;',
@@ -133,4 +166,12 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     '}',
   ].join('\n')));
   return name;
+}
+
+/** A slice or indices counted from the start, tested on the position `i` at the stage. */
+function positionTest(p: Pick, i: string): string {
+  if (p.k === 'indices') return p.list.map((x) => `${i} === ${x}`).join(' || ') || 'false';
+  if (p.k !== 'slice') throw new Error('internal error: not a position pick');
+  const start = p.start ?? 0;
+  return [`${i} >= ${start}`, p.stop === undefined ? '' : `${i} < ${p.stop}`, p.step === 1 ? '' : `(${i} - ${start}) % ${p.step} === 0`].filter(Boolean).join(' && ');
 }

@@ -20,19 +20,24 @@ export const listCall = (rs: RecordSet, d = 'd'): string => `rt.sp.listAt(${d}, 
 /** `d` with the array replaced by `v`. */
 export const putCall = (rs: RecordSet, v: string, d = 'd'): string => `rt.sp.withList(${d}, ${lit(rs.names)}, ${v})`;
 
-/** The elements a pick selects: lines before the loop (over `list`, the data `d`), and the test of element
- *  `el` at index `i`; undefined for the whole array. */
-export function pickCode(e: Emitter, rs: RecordSet, owner: string[]): { before: string[]; test: (i: string, el: string) => string } | undefined {
+/** A `[?…]` pick's test, declared once per transform: `(root) => (el) => boolean`. */
+export function declareWhere(e: Emitter, rs: RecordSet | undefined, owner: string[]): string | undefined {
+  if (rs?.pick?.k !== 'where') return undefined;
+  const name = e.names.make(...owner, 'where');
+  e.declare(owner, 'JSONPath filter of the target', _`const ${name} = ${rs.pick.code};`);
+  return name.text;
+}
+
+/** The elements a pick selects: lines before the loop (over `list`, the data `d`; their names end in
+ *  `suffix`), and the test of element `el` at index `i`; undefined for the whole array. */
+export function pickCode(rs: RecordSet, where: string | undefined, suffix = ''): { before: string[]; test: (i: string, el: string) => string } | undefined {
   const p = rs.pick;
   if (!p) return undefined;
+  const set = `picked${suffix}`;
   switch (p.k) {
     case 'all': return { before: [], test: () => 'true' };
-    case 'slice': return { before: [`const picked = rt.sp.sliceIndices(list.length, ${lit(p.start)}, ${lit(p.stop)}, ${p.step});`], test: (i) => `picked.has(${i})` };
-    case 'indices': return { before: [`const picked = rt.sp.indexSet(list.length, ${lit(p.list)});`], test: (i) => `picked.has(${i})` };
-    case 'where': {
-      const name = e.names.make(...owner, 'where');
-      e.declare(owner, 'JSONPath filter of the target', _`const ${name} = ${p.code};`);
-      return { before: [`const picks = ${name.text}(d);`], test: (_i, el) => `picks(${el})` };
-    }
+    case 'slice': return { before: [`const ${set} = rt.sp.sliceIndices(list.length, ${lit(p.start)}, ${lit(p.stop)}, ${p.step});`], test: (i) => `${set}.has(${i})` };
+    case 'indices': return { before: [`const ${set} = rt.sp.indexSet(list.length, ${lit(p.list)});`], test: (i) => `${set}.has(${i})` };
+    case 'where': return { before: [`const picks${suffix} = ${where!}(d);`], test: (_i, el) => `picks${suffix}(${el})` };
   }
 }
