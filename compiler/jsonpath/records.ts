@@ -1,5 +1,5 @@
 // A target's normal form: what it selects, whatever its spelling. `$.items`, `$['items']`, `items`,
-// `$.a.b`, `$..items` name one array (`pick` undefined); `[*]` / `.*`, slices, unions of indices and
+// `$.a.b`, `$..items` name one array (`pick` undefined); `[*]` / `.*`, slices, indices and their unions, and
 // filters (`[?@.price > 10]`) after it pick some of its elements. The specialised transforms and fused
 // chains (compiler/codegen/specialise/) serve every spelling of one form with the same code; the
 // places each form selects are still the engine's (json-p3) wherever the data has another shape:
@@ -14,9 +14,11 @@ const S = jsonpath.selectors;
 
 export type Pick =
   | { k: 'all' }
-  | { k: 'slice'; start: number | undefined; stop: number | undefined; step: number }
-  | { k: 'indices'; list: number[] }
+  /** Indices and slices (`[0,2]`, `[1:4]`, `[:500,500:]`): an index, or [start, stop, step] with null for an absent bound. */
+  | { k: 'positions'; parts: Position[] }
   | { k: 'where'; code: Code; usesRoot: boolean };
+
+export type Position = number | [start: number | null, stop: number | null, step: number];
 
 export interface RecordSet {
   /** Member names from the root to the array. */
@@ -63,8 +65,9 @@ export function recordSet(src: string): RecordSet | undefined {
   const first = sels[0];
   let pick: Pick | undefined;
   if (sels.length === 1 && first instanceof S.WildcardSelector) pick = { k: 'all' };
-  else if (sels.length === 1 && first instanceof S.SliceSelector) pick = { k: 'slice', start: first.start, stop: first.stop, step: first.step ?? 1 };
-  else if (sels.every((x) => x instanceof S.IndexSelector)) pick = { k: 'indices', list: sels.map((x) => (x as InstanceType<typeof S.IndexSelector>).index) };
+  else if (sels.every((x) => x instanceof S.IndexSelector || x instanceof S.SliceSelector)) {
+    pick = { k: 'positions', parts: sels.map((x) => (x instanceof S.SliceSelector ? [x.start ?? null, x.stop ?? null, x.step ?? 1] : (x as InstanceType<typeof S.IndexSelector>).index)) };
+  }
   else if (sels.length === 1 && first instanceof S.FilterSelector) {
     const w = compileWhere(first);
     if (w) pick = { k: 'where', ...w };

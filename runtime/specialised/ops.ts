@@ -39,4 +39,4 @@ export function tokenOf(tokens: Map<string, object>, id: string): object {
   return t;
 }
 
-export { listAt, withList, sliceIndices, indexSet } from './records.ts';
+export { listAt, withList, positions } from './records.ts';

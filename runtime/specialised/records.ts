@@ -59,16 +59,16 @@ export function withList(d: unknown, names: readonly string[], list: unknown[]):
   return put(d as Rec, 0);
 }
 
-/** The indices `[start:stop:step]` selects in an array of `len`. */
-export const sliceIndices = (len: number, start: number | undefined, stop: number | undefined, step: number): Set<number> =>
-  new Set(sliceIndexes(len, start, stop, step));
-
-/** The indices `[i, j, …]` selects in an array of `len` (negative from the end; out of range: none). */
-export function indexSet(len: number, list: readonly number[]): Set<number> {
+/** The indices a union of indices and slices selects in an array of `len` (an index negative from the
+ *  end, out of range none; a slice [start, stop, step] with null for an absent bound, as jp.slice). */
+export function positions(len: number, parts: ReadonlyArray<number | readonly [number | null, number | null, number]>): Set<number> {
   const out = new Set<number>();
-  for (const i of list) {
-    const j = i < 0 ? len + i : i;
-    if (j >= 0 && j < len) out.add(j);
+  for (const x of parts) {
+    if (typeof x !== 'number') for (const i of sliceIndexes(len, x[0] ?? undefined, x[1] ?? undefined, x[2])) out.add(i);
+    else {
+      const j = x < 0 ? len + x : x;
+      if (j >= 0 && j < len) out.add(j);
+    }
   }
   return out;
 }

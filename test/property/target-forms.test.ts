@@ -12,7 +12,7 @@ import { systemClock } from '../../runtime/services.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 
 const ARRAYS = ['$.items', "$['items']", '$["items"]', 'items', '$..items', '$.a.b', "$['a']['b']", '$..b'];
-const PICKS = ['[*]', '[0:]', '[1:4]', '[::2]', '[-2:]', '[::-1]', '[0,2]', '[1,-1]', '[5]', '[?@.price > 10]', '[?@.price > $.min]', '[?@.cat == "books" || @.qty]', '.*'];
+const PICKS = ['[*]', '[0:]', '[1:4]', '[::2]', '[-2:]', '[::-1]', '[0,2]', '[1,-1]', '[5]', '[:2,4:6]', '[-1,0:3:2,::-3]', '[?@.price > 10]', '[?@.price > $.min]', '[?@.cat == "books" || @.qty]', '.*'];
 const q = (s: string) => JSON.stringify(s);
 const shorthand = (f: string) => f.startsWith('$.') || f.startsWith('$..');
 

@@ -36,8 +36,7 @@ function formOf(p: StagePlan | undefined): { key: string; rs: RecordSet | undefi
 /** A pick of elements by position counted from the end (negative bounds, steps or indices) needs the
  *  array's length at its stage: known in the loop only when no filter before it drops elements. */
 const needsLength = (p: Pick | undefined): boolean =>
-  p?.k === 'slice' ? p.step < 1 || (p.start ?? 0) < 0 || (p.stop ?? 0) < 0
-    : p?.k === 'indices' ? p.list.some((i) => i < 0) : false;
+  p?.k === 'positions' && p.parts.some((x) => (typeof x === 'number' ? x < 0 : x[2] < 1 || (x[0] ?? 0) < 0 || (x[1] ?? 0) < 0));
 
 /** Math writing the field `$..name` looks for puts new places under it: the loop, which found the array
  *  once, would miss them. */
@@ -168,10 +167,12 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
   return name;
 }
 
-/** A slice or indices counted from the start, tested on the position `i` at the stage. */
+/** Indices and slices counted from the start, tested on the position `i` at the stage. */
 function positionTest(p: Pick, i: string): string {
-  if (p.k === 'indices') return p.list.map((x) => `${i} === ${x}`).join(' || ') || 'false';
-  if (p.k !== 'slice') throw new Error('internal error: not a position pick');
-  const start = p.start ?? 0;
-  return [`${i} >= ${start}`, p.stop === undefined ? '' : `${i} < ${p.stop}`, p.step === 1 ? '' : `(${i} - ${start}) % ${p.step} === 0`].filter(Boolean).join(' && ');
+  if (p.k !== 'positions') throw new Error('internal error: not a position pick');
+  return p.parts.map((x) => {
+    if (typeof x === 'number') return `${i} === ${x}`;
+    const [start, stop, step] = [x[0] ?? 0, x[1], x[2]];
+    return `(${[`${i} >= ${start}`, stop === null ? '' : `${i} < ${stop}`, step === 1 ? '' : `(${i} - ${start}) % ${step} === 0`].filter(Boolean).join(' && ')})`;
+  }).join(' || ') || 'false';
 }

@@ -36,8 +36,7 @@ export function pickCode(rs: RecordSet, where: string | undefined, suffix = ''):
   const set = `picked${suffix}`;
   switch (p.k) {
     case 'all': return { before: [], test: () => 'true' };
-    case 'slice': return { before: [`const ${set} = rt.sp.sliceIndices(list.length, ${lit(p.start)}, ${lit(p.stop)}, ${p.step});`], test: (i) => `${set}.has(${i})` };
-    case 'indices': return { before: [`const ${set} = rt.sp.indexSet(list.length, ${lit(p.list)});`], test: (i) => `${set}.has(${i})` };
+    case 'positions': return { before: [`const ${set} = rt.sp.positions(list.length, ${lit(p.parts)});`], test: (i) => `${set}.has(${i})` };
     case 'where': return { before: [`const picks${suffix} = ${where!}(d);`], test: (_i, el) => `picks${suffix}(${el})` };
   }
 }
