@@ -51,6 +51,30 @@ chains['math writing `items` under $..items, then a filter on $..items'] = [
   '{ aggregate: { over: "$..items", sum: [total], count: true } }',
 ];
 
+// Picked math fields kept in variables: rewritten by a later stage on every record, read by a filter
+// and an aggregate, over each other's picks (key order of picked and unpicked records).
+chains['picked math fields rewritten, read and aggregated'] = [
+  '{ math: { target: "$.items[1:]", expressions: { total: "target.price * 2", u: "target.qty" } } }',
+  '{ math: { target: "$.items[*]", expressions: { w: "target.price" } } }',
+  '{ math: { target: "$.items[::2]", expressions: { u: "target.price + 1", total: "target.total + 1" } } }',
+  '{ math: { target: "$.items", expressions: { total: "target.qty" } } }',
+  '{ math: { target: "$.items[0,3]", expressions: { z: "target.u" } } }',
+];
+chains['picked math fields rewritten by later stages on every record'] = [
+  '{ math: { target: "$.items[1:]", expressions: { f: "target.price * 2" } } }',
+  '{ math: { target: "$.items[*]", expressions: { g: "target.qty" } } }',
+  '{ math: { target: "$.items", expressions: { f: "target.qty" } } }',
+];
+chains['picked math fields read by an aggregate'] = [
+  '{ filter: { target: "$.items", conditions: { qty: { is_not_null: true } } } }',
+  '{ math: { target: "$.items[:3]", expressions: { total: "target.price * 2", x: "target.qty" } } }',
+  '{ aggregate: { over: "$.items", group_by: [x], sum: [total, x.a], max: [price], count: true } }',
+];
+chains['filter-picked math fields read by an aggregate'] = [
+  '{ math: { target: "$.items[?@.qty > 2]", expressions: { y: "target.qty", total: "target.price" } } }',
+  '{ aggregate: { over: "$.items", group_by: [y], sum: [total, y], count: true } }',
+];
+
 function bodies() {
   const leaf = fc.oneof(
     fc.integer({ min: -5, max: 30 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e3, max: 1e3 }),

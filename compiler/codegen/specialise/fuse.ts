@@ -70,18 +70,28 @@ export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner
 function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined, owner: string[]): Code {
   const name = e.names.make(...owner, 'fused');
   const sink = stages.at(-1)!.op === 'aggregate' ? (stages.at(-1) as AggregatePlan) : undefined;
-  const pending = new Map<string, string>(); // math fields computed but not yet on the record `r`
+  // Math fields computed but not yet on the record `r`: their variable, and for math on picked elements
+  // the variable saying whether this element was picked (the field is absent when it was not).
+  const pending = new Map<string, { v: string; cond?: string }>();
   let owned = false; // r is a copy made here (writable), not an element of the input
+  let maybeOwned = false; // r may be a copy made on a picked element's branch (tested as r !== el)
   let isRecord = false; // r was checked to be a record (an object, not an array)
   let vars = 0;
   const body: string[] = [];
   const before: string[] = []; // lines before the loop: what the picks need
-  /** Makes `r` the record the stages so far would have produced. */
+  const copyLine = (): string => (maybeOwned ? 'if (r === el) r = rt.sp.copyRecord(r);' : 'r = rt.sp.copyRecord(r);');
+  /** Makes `r` the record the stages so far would have produced (fields in the order math wrote them). */
   const writeOut = (): void => {
-    if (pending.size === 0) return;
-    if (!owned) body.push('    r = rt.sp.copyRecord(r);');
-    owned = true;
-    for (const [f, v] of pending) body.push(`    ${writeField('r', f, v)}`);
+    for (const [f, { v, cond }] of pending) {
+      if (cond) {
+        body.push(`    if (${cond}) { ${owned ? '' : 'if (r === el) r = rt.sp.copyRecord(r); '}${writeField('r', f, v)} }`);
+        maybeOwned = true;
+      } else {
+        if (!owned) body.push(`    ${copyLine()}`);
+        owned = true;
+        body.push(`    ${writeField('r', f, v)}`);
+      }
+    }
     pending.clear();
   };
   for (const st of stages) {
@@ -103,20 +113,23 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
     isRecord = true;
     for (const set of st.sets) {
-      if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f))) writeOut();
+      // A field a picked stage left pending is written out first: it keeps its place on the picked records.
+      if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f)) || pending.get(set.field)?.cond) writeOut();
       const value = mathValue(st, set, 'r');
       if (owned) body.push(`    ${writeField('r', set.field, value)}`);
       else {
         const v = `m${vars++}`;
         body.push(`    const ${v} = ${value};`);
-        pending.set(set.field, v);
+        pending.set(set.field, { v });
       }
     }
   }
-  /** Math on some elements (a slice, indices, a filter): those get their fields on a copy, a selected
-   *  null stays, a selected scalar or array goes to the stages one by one; the others pass unchanged. */
+  /** Math on some elements (a slice, indices, a filter): a selected null stays, a selected scalar or array
+   *  goes to the stages one by one, the others pass unchanged. The picked records' fields stay in
+   *  variables as math's do, unless the stage reads or rewrites a field not yet written out (or r is
+   *  already ours): then they are written on a copy at once. */
   function pickedMathLines(st: MathPlan, pick: Exclude<Pick, { k: 'all' }>): void {
-    writeOut();
+    if (pick.k === 'where') writeOut(); // its test reads the record
     const n = vars++;
     let test: string;
     if (pick.k === 'where' || needsLength(pick)) {
@@ -126,20 +139,40 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     } else test = positionTest(pick, `i${n}`);
     // The element's position at this stage: no filter before it here when the pick needs the length.
     if (pick.k !== 'where') { before.push(`  let n${n} = 0;`); body.push(`    const i${n} = n${n}++;`); }
-    body.push(`    if (r !== null && (${test})) {`, '    if (typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
-    if (!owned) body.push('    r = rt.sp.copyRecord(r);');
-    for (const set of st.sets) body.push(`    ${writeField('r', set.field, mathValue(st, set, 'r'))}`);
-    body.push('    }'); // `owned` unchanged: a copy made on one branch only leaves r not known to be ours
+    const seen = new Set(pending.keys());
+    const direct = owned || st.sets.some((set) => {
+      const clash = set.reads === 'all' || [...set.reads].some((f) => seen.has(f)) || seen.has(set.field);
+      seen.add(set.field);
+      return clash;
+    });
+    const p = `p${n}`;
+    body.push(`    const ${p} = r !== null && (${test});`, `    if (${p} && (typeof r !== "object" || Array.isArray(r))) return rt.sp.UNFUSED;`);
+    if (direct) {
+      writeOut();
+      body.push(`    if (${p}) {`);
+      if (!owned) body.push(`    ${copyLine()}`);
+      for (const set of st.sets) body.push(`    ${writeField('r', set.field, mathValue(st, set, 'r'))}`);
+      body.push('    }');
+      maybeOwned ||= !owned; // `owned` unchanged: a copy made on one branch only
+      return;
+    }
+    for (const set of st.sets) {
+      const v = `m${vars++}`;
+      body.push(`    const ${v} = ${p} ? ${mathValue(st, set, 'r')} : undefined;`);
+      pending.set(set.field, { v, cond: p });
+    }
   }
   // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
   // a plain name of a checked record is its own field (getDotted's rule for a record).
+  const own = (f: string): string => {
+    if (!isRecord || f.includes('.')) return `rt.sp.getDotted(r, ${lit(f)})`;
+    return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
+  };
   const read = (f: string): string => {
     const [first, ...rest] = f.split('.');
-    const v = pending.get(first!);
-    if (v === undefined) {
-      if (!isRecord || rest.length) return `rt.sp.getDotted(r, ${lit(f)})`;
-      return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
-    }
+    const e = pending.get(first!);
+    if (e === undefined) return own(f);
+    const v = e.cond ? `(${e.cond} ? ${e.v} : ${own(first!)})` : e.v;
     return rest.length ? `rt.sp.getDotted(${v}, ${lit(rest.join('.'))})` : v;
   };
   if (sink) body.push(...aggregateItem(sink, read));
