@@ -119,6 +119,8 @@ class Gen {
     if (e instanceof E.PrefixExpression && e.operator === '!') return _`!(${this.test(e.right, cur)})`;
     if (e instanceof E.InfixExpression) {
       if (e.operator === '&&' || e.operator === '||') return _`(${this.test(e.left, cur)} ${new Code(e.operator)} ${this.test(e.right, cur)})`;
+      const num = this.numCmp(e, cur);
+      if (num) return num;
       return _`jp.cmp(${this.value(e.left, cur)}, ${e.operator}, ${this.value(e.right, cur)})`;
     }
     if (e instanceof E.FilterQuery) {
@@ -129,6 +131,21 @@ class Gen {
       return _`jp.${new Name(e.name === 'match' ? 'fnMatch' : 'fnSearch')}(${this.value(a, cur)}, ${this.value(b, cur)})`;
     }
     throw new Unsupported(`test ${e.constructor.name}`);
+  }
+
+  /** An ordering of a singular query and a number literal (`@.price > 10`, `10 <= @.qty`): a number
+   *  compared directly (jp.numGt...), anything else false, as jp.cmp answers; undefined otherwise. */
+  private numCmp(e: InstanceType<typeof E.InfixExpression>, cur: Code): Code | undefined {
+    const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+    const NAME: Record<string, string> = { '<': 'numLt', '>': 'numGt', '<=': 'numLe', '>=': 'numGe' };
+    const single = (x: Expr) => x instanceof E.FilterQuery && singular(x.path.segments);
+    const numLit = (x: Expr) => x instanceof E.NumberLiteral && Number.isFinite(x.value);
+    if (!Object.hasOwn(NAME, e.operator)) return undefined;
+    let [q, n, op] = [e.left, e.right, e.operator];
+    if (numLit(q) && single(n)) [q, n, op] = [n, q, FLIP[op]!];
+    if (!single(q) || !numLit(n)) return undefined;
+    const fq = q as InstanceType<typeof E.FilterQuery>;
+    return _`jp.${new Name(NAME[op]!)}(${this.chain(fq.path.segments, this.base(fq, cur))}, ${(n as InstanceType<typeof E.NumberLiteral>).value})`;
   }
 
   /** A comparable value (NOTHING for an empty query). */

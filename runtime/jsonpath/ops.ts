@@ -3,7 +3,7 @@
 // objects, indices select array elements (negative from the end); no match is undefined.
 import { depthError, MAX_DEPTH } from './env.ts';
 import { NOTHING } from './filter.ts';
-export { cmp, truthyList, fnLength, fnCount, fnValue, fnMatch, fnSearch, unpack, NOTHING } from './filter.ts';
+export { cmp, numLt, numGt, numLe, numGe, truthyList, fnLength, fnCount, fnValue, fnMatch, fnSearch, unpack, NOTHING } from './filter.ts';
 
 type Obj = Record<string, unknown>;
 
