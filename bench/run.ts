@@ -9,25 +9,23 @@
 // rounds settle it.
 // Options: --seconds N (per process per round, default 2) --rounds N (3) --processes N (3) --connections N (20)
 //          --warm N (seconds of load per process before the rounds, default 3)
-//          --only a,b (scenario names, and `startup` for the start-up and CLI measurements; without
+//          --only a,b (scenario names or a family's, e.g. `target-forms`; and `startup` for the start-up and CLI measurements; without
 //          `startup` in the list they are skipped; `sql` and `fanout` are the two scenarios with harnesses
 //          of their own, bench/sql.ts and bench/fanout.ts, run after the others) --no-static (skip the
 //          start-up and CLI measurements)
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
 import type { Scenario, ServerName } from './scenario.ts';
 import { cpuUs, peakRssMb, startServer, stopServer, type Server } from './proc.ts';
-import { benchDir, buildDir, cli } from './paths.ts';
+import { buildDir, cli } from './paths.ts';
 import { answerOf, loadRound, type Round } from './load.ts';
 import { measureStatic, type StaticResults } from './static.ts';
-import { compiledScenario, handWrittenScript, startUpstream } from './servers.ts';
+import { allScenarios, compiledScenario, handWrittenScript, startUpstream } from './servers.ts';
 import { writeReport, type ScenarioResult } from './report.ts';
 import { OWN_HARNESS, ownLines, runOwnHarness } from './own-harness.ts';
 import { distIsCurrent, ensureFreshDist } from './dist-check.ts';
 
-const here = benchDir;
 
 const { values: o } = parseArgs({ options: {
   seconds: { type: 'string', default: '2' }, rounds: { type: 'string', default: '3' }, processes: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' },
@@ -38,13 +36,8 @@ const SECONDS = Number(o.seconds), ROUNDS = Number(o.rounds), PROCESSES = Number
 const WARM_SECONDS = Number(o.warm);
 
 async function scenarios(): Promise<Scenario[]> {
-  const dir = join(here, 'scenarios');
-  const out: Scenario[] = [];
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
-    const m = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: Scenario };
-    if (m.scenario) out.push(m.scenario);
-  }
-  return only ? out.filter((s) => only.includes(s.name)) : out;
+  const out = await allScenarios();
+  return only ? out.filter((s) => only.includes(s.name) || (s.family !== undefined && only.includes(s.family))) : out;
 }
 
 const only = o.only?.split(',');

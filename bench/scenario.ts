@@ -1,4 +1,5 @@
-// The contract of a benchmark scenario (one file per scenario under bench/scenarios/): a config that
+// The contract of a benchmark scenario (one file per scenario under bench/scenarios/, or a family of
+// generated ones in one file): a config that
 // pipewright serves three ways (fast path, interpreter, bundle), one request that drives it, and the
 // same work written by hand the idiomatic way (fastify + undici) as the baseline every answer is
 // checked against. The upstream each config may call is bench/upstream.ts, at `a|var::UPSTREAM|`.
@@ -22,6 +23,8 @@ export type ServerName = 'fast' | 'interpreter' | 'bundle' | 'hand_written';
 
 export interface Scenario {
   name: string;
+  /** A generated family's module under bench/scenarios/ (exporting `scenarios`); `--only <family>` runs them all. */
+  family?: string;
   /** One line for the table. */
   summary: string;
   /** The pipewright config (YAML). */

@@ -1,7 +1,7 @@
 // What every side-by-side benchmark starts: a scenario by name, the upstream, the hand-written server
 // and the compiled config, as plain JavaScript for helper processes (no TypeScript loader in a
 // measured process). Used by run.ts, profile.ts, cpu-per-req.ts and memory.ts.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -9,9 +9,23 @@ import type { Scenario } from './scenario.ts';
 import { startServer, timeCommand, type Server } from './proc.ts';
 import { buildDir, cli } from './paths.ts';
 
-/** bench/scenarios/<name>.ts */
+/** bench/scenarios/<name>.ts, or a generated family's member (`form-items`: bench/scenarios/target-forms.ts). */
 export async function scenarioNamed(name: string): Promise<Scenario> {
-  return ((await import(pathToFileURL(join(import.meta.dirname, 'scenarios', `${name}.ts`)).href)) as { scenario: Scenario }).scenario;
+  const found = (await allScenarios()).find((s) => s.name === name);
+  if (!found) throw new Error(`no scenario named ${name}`);
+  return found;
+}
+
+/** Every scenario under bench/scenarios/ (a file's `scenario`, a family's `scenarios`), by file name. */
+export async function allScenarios(): Promise<Scenario[]> {
+  const dir = join(import.meta.dirname, 'scenarios');
+  const out: Scenario[] = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+    const m = (await import(pathToFileURL(join(dir, f)).href)) as { scenario?: Scenario; scenarios?: Scenario[] };
+    if (m.scenario) out.push(m.scenario);
+    if (m.scenarios) out.push(...m.scenarios);
+  }
+  return out;
 }
 
 /** `contents` (TypeScript) bundled into buildDir/<name>.mjs. */
@@ -31,7 +45,10 @@ export async function startUpstream(): Promise<Server> {
 
 /** The scenario's hand-written fastify + undici server; run it with the upstream's URL as argument. */
 export function handWrittenScript(s: Scenario): Promise<string> {
-  return buildScript(`hand-${s.name}`, `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\nimport { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
+  const pick = s.family
+    ? `import { scenarios } from ${JSON.stringify(`../scenarios/${s.family}.ts`)};\nconst scenario = scenarios.find((x) => x.name === ${JSON.stringify(s.name)})!;\n`
+    : `import { scenario } from ${JSON.stringify(`../scenarios/${s.name}.ts`)};\n`;
+  return buildScript(`hand-${s.name}`, `${pick}import { serveHandWritten } from "../hand-server.ts";\nawait serveHandWritten(scenario, process.argv[2]);\n`);
 }
 
 /** The scenario's config written under `dir` and compiled there: its path and its bundle's. */

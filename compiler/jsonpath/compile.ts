@@ -7,9 +7,9 @@ import { env, isJsonPath } from '../../runtime/jsonpath/env.ts';
 import { dottedSegments } from '../../runtime/jsonpath/query.ts';
 import { _, Code, join, Name } from '../emit/code.ts';
 
-type Query = ReturnType<typeof env.compile>;
+export type Query = ReturnType<typeof env.compile>;
 type Segment = Query['segments'][number];
-type Selector = Segment['selectors'][number];
+export type Selector = Segment['selectors'][number];
 type Expr = InstanceType<typeof jsonpath.expressions.LogicalExpression>['expression'];
 type Sink = (x: Code) => Code;
 
@@ -38,6 +38,22 @@ export function compileJsonPath(src: string): { code: Code; single: boolean } | 
   }
 }
 
+/** A filter selector's test (`[?…]`) as `(root) => (x) => boolean`, the code a compiled path runs for
+ *  each candidate; `usesRoot` when it reads `$` (the whole data) as well as `@`. */
+export function compileWhere(sel: Selector): { code: Code; usesRoot: boolean } | null {
+  if (!(sel instanceof S.FilterSelector)) return null;
+  const g = new Gen();
+  const x = new Name('x');
+  let test: Code;
+  try {
+    test = g.test(sel.expression.expression, _`${x}`);
+  } catch (e) {
+    if (e instanceof Unsupported) return null;
+    throw e;
+  }
+  return { code: _`((root: unknown) => {\n${join(g.helpers, '\n')}\nreturn (${x}: unknown): boolean => ${test};\n})`, usesRoot: g.usesRoot };
+}
+
 const singular = (segs: readonly Segment[]): boolean =>
   segs.every((s) => s instanceof jsonpath.JSONPathSegment && !isDescendant(s) && s.selectors.length === 1 &&
     (s.selectors[0] instanceof S.NameSelector || s.selectors[0] instanceof S.IndexSelector));
@@ -46,7 +62,8 @@ const isDescendant = (s: Segment): boolean => s.constructor.name === 'Descendant
 
 class Gen {
   private n = 0;
-  private helpers: Code[] = [];
+  helpers: Code[] = [];
+  usesRoot = false;
 
   private fresh(prefix: string): Name {
     return new Name(`${prefix}${++this.n}`);
@@ -97,11 +114,13 @@ class Gen {
   }
 
   /** A filter expression as a boolean. */
-  private test(e: Expr, cur: Code): Code {
+  test(e: Expr, cur: Code): Code {
     if (e instanceof E.LogicalExpression) return this.test(e.expression, cur);
     if (e instanceof E.PrefixExpression && e.operator === '!') return _`!(${this.test(e.right, cur)})`;
     if (e instanceof E.InfixExpression) {
       if (e.operator === '&&' || e.operator === '||') return _`(${this.test(e.left, cur)} ${new Code(e.operator)} ${this.test(e.right, cur)})`;
+      const num = this.numCmp(e, cur);
+      if (num) return num;
       return _`jp.cmp(${this.value(e.left, cur)}, ${e.operator}, ${this.value(e.right, cur)})`;
     }
     if (e instanceof E.FilterQuery) {
@@ -112,6 +131,21 @@ class Gen {
       return _`jp.${new Name(e.name === 'match' ? 'fnMatch' : 'fnSearch')}(${this.value(a, cur)}, ${this.value(b, cur)})`;
     }
     throw new Unsupported(`test ${e.constructor.name}`);
+  }
+
+  /** An ordering of a singular query and a number literal (`@.price > 10`, `10 <= @.qty`): a number
+   *  compared directly (jp.numGt...), anything else false, as jp.cmp answers; undefined otherwise. */
+  private numCmp(e: InstanceType<typeof E.InfixExpression>, cur: Code): Code | undefined {
+    const FLIP: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
+    const NAME: Record<string, string> = { '<': 'numLt', '>': 'numGt', '<=': 'numLe', '>=': 'numGe' };
+    const single = (x: Expr) => x instanceof E.FilterQuery && singular(x.path.segments);
+    const numLit = (x: Expr) => x instanceof E.NumberLiteral && Number.isFinite(x.value);
+    if (!Object.hasOwn(NAME, e.operator)) return undefined;
+    let [q, n, op] = [e.left, e.right, e.operator];
+    if (numLit(q) && single(n)) [q, n, op] = [n, q, FLIP[op]!];
+    if (!single(q) || !numLit(n)) return undefined;
+    const fq = q as InstanceType<typeof E.FilterQuery>;
+    return _`jp.${new Name(NAME[op]!)}(${this.chain(fq.path.segments, this.base(fq, cur))}, ${(n as InstanceType<typeof E.NumberLiteral>).value})`;
   }
 
   /** A comparable value (NOTHING for an empty query). */
@@ -131,7 +165,9 @@ class Gen {
   }
 
   private base(e: Expr, cur: Code): Code {
-    return e instanceof E.RootQuery ? _`root` : cur;
+    if (!(e instanceof E.RootQuery)) return cur;
+    this.usesRoot = true;
+    return _`root`;
   }
 
   /** A query's node list, through a helper declared once at the top. */

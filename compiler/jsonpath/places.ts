@@ -1,7 +1,7 @@
 // The JSONPath forms the compiler walks itself instead of asking json-p3 at run time: member names
 // (RFC 9535 member-name-shorthand, ASCII letters, digits and `_` only) and wildcards (`.*`, `[*]`).
-// One definition for the `target` places (emit-node.ts) and for the arrays fusion recognises
-// (specialise/fuse.ts), so both read the same paths the same way; anything else keeps the engine.
+// The `target` places of emit-node.ts; anything else keeps the engine. (Which array a target names,
+// whatever its spelling, is records.ts's normal form.)
 
 /** `$.a`, `$.a.b`, `$.a[*].b`, `$.*`: the steps (a name, or null for a wildcard); undefined otherwise. */
 export function placeSteps(src: string): Array<string | null> | undefined {
@@ -21,10 +21,4 @@ export function placeSteps(src: string): Array<string | null> | undefined {
 export function memberNames(src: string): string[] | undefined {
   const steps = placeSteps(src);
   return steps && steps.every((s): s is string => s !== null) ? steps : undefined;
-}
-
-/** `$.name`, one member name: the form of an array fusion works on; undefined otherwise. */
-export function singleMember(src: string): string | undefined {
-  const names = memberNames(src);
-  return names?.length === 1 ? names[0] : undefined;
 }

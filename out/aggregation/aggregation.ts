@@ -93,9 +93,7 @@ const customer_overview_Orders_post_filter_conditions_0_is_not_equal_to = rt.sp.
 
 // customer_overview › Orders › post › filter: filter, specialised (in lines.customer_overview_Orders)
 function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, undefined, (list) => {
-    if (!Array.isArray(list))
-      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+  const keep = (list: unknown[]): unknown[] => {
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = customer_overview_Orders_post_filter_conditions_0_field_path(el);
@@ -103,6 +101,11 @@ function customer_overview_Orders_post_filter_specialised(d: unknown, _a: unknow
       kept.push(el);
     }
     return kept;
+  };
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    return keep(list);
   });
 }
 

@@ -51,9 +51,7 @@ const sales_report_Sales_post_filter_conditions_0_is_equal_to = rt.sp.checkOf("i
 
 // sales_report › Sales › post › filter: filter, specialised (in lines.sales_report_Sales)
 function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, undefined, (list) => {
-    if (!Array.isArray(list))
-      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+  const keep = (list: unknown[]): unknown[] => {
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_report_Sales_post_filter_conditions_0_field_path(el);
@@ -61,6 +59,11 @@ function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: 
       kept.push(el);
     }
     return kept;
+  };
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    return keep(list);
   });
 }
 
@@ -216,9 +219,7 @@ function sales_report_Big_post_filter_conditions_0_test_test(d: unknown, s: rt.S
 
 // sales_report › Big › post › filter: filter, specialised (in lines.sales_report_Big)
 function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, undefined, (list) => {
-    if (!Array.isArray(list))
-      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+  const keep = (list: unknown[]): unknown[] => {
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_report_Big_post_filter_conditions_0_field_path(el);
@@ -226,6 +227,11 @@ function sales_report_Big_post_filter_specialised(d: unknown, _a: unknown, s: rt
       kept.push(el);
     }
     return kept;
+  };
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    return keep(list);
   });
 }
 
@@ -370,9 +376,7 @@ const sales_summary_Totals_post_filter_conditions_0_is_greater_than = rt.sp.chec
 
 // sales_summary › Totals › post › filter: filter, specialised (in lines.sales_summary_Totals)
 function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, undefined, (list) => {
-    if (!Array.isArray(list))
-      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+  const keep = (list: unknown[]): unknown[] => {
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(el);
@@ -390,6 +394,11 @@ function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s
       kept.push(el);
     }
     return kept;
+  };
+  return rt.sp.atTargets("filter", d, undefined, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the data is " + rt.sp.kindOf(list) + ", not an array");
+    return keep(list);
   });
 }
 
@@ -632,9 +641,7 @@ const sales_summary_Paged_post_filter_conditions_0_is_not_null = rt.sp.checkOf("
 
 // sales_summary › Paged › post › filter: filter, specialised (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s: rt.Scope): unknown {
-  return rt.sp.atTargets("filter", d, sales_summary_Paged_post_filter_target_places, (list) => {
-    if (!Array.isArray(list))
-      throw new rt.sp.TransformError("filter: the target selects " + rt.sp.kindOf(list) + ", not an array");
+  const keep = (list: unknown[]): unknown[] => {
     const kept: unknown[] = [];
     for (const el of list) {
       const v0 = sales_summary_Paged_post_filter_conditions_0_field_path(el);
@@ -642,6 +649,13 @@ function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s:
       kept.push(el);
     }
     return kept;
+  };
+  const list = rt.sp.listAt(d, ["items"], false);
+  if (list !== undefined) return rt.sp.withList(d, ["items"], keep(list));
+  return rt.sp.atTargets("filter", d, sales_summary_Paged_post_filter_target_places, (list) => {
+    if (!Array.isArray(list))
+      throw new rt.sp.TransformError("filter: the target selects " + rt.sp.kindOf(list) + ", not an array");
+    return keep(list);
   });
 }
 
@@ -660,6 +674,14 @@ function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: 
     out.total = sales_summary_Paged_post_math_expressions_0_total_calc(out);
     return out;
   };
+  const list = rt.sp.listAt(d, ["items"], false);
+  if (list !== undefined) {
+    try {
+      return rt.sp.withList(d, ["items"], list.map(apply));
+    } catch {
+      // the target rule below decides
+    }
+  }
   return rt.sp.atTargets("math", d, sales_summary_Paged_post_math_target_places, (node) => (
     Array.isArray(node) ? node.map(apply) : apply(node)
   ));
@@ -700,7 +722,7 @@ function sales_summary_Paged_post_aggregate_specialised(d: unknown, _a: unknown,
 
 // sales_summary › Paged › post: filter → math → aggregate, fused (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
-  const list = rt.sp.ownArray(d, "items");
+  const list = rt.sp.listAt(d, ["items"], false);
   if (list === undefined) return rt.sp.UNFUSED;
   const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();

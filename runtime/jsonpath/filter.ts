@@ -32,6 +32,13 @@ export function cmp(a: Val, op: string, b: Val): boolean {
   }
 }
 
+/** `@.x < 10` and the like with a number literal (compiled filters): cmp's answer without its dispatch —
+ *  only a number orders against a number; NOTHING, text and the rest are false. */
+export const numLt = (a: Val, n: number): boolean => typeof a === 'number' && a < n;
+export const numGt = (a: Val, n: number): boolean => typeof a === 'number' && a > n;
+export const numLe = (a: Val, n: number): boolean => typeof a === 'number' && a <= n;
+export const numGe = (a: Val, n: number): boolean => typeof a === 'number' && a >= n;
+
 /** A node list used as a test: true when it selected something. */
 export const truthyList = (nodes: unknown[]): boolean => nodes.length > 0;
 

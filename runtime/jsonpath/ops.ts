@@ -3,7 +3,7 @@
 // objects, indices select array elements (negative from the end); no match is undefined.
 import { depthError, MAX_DEPTH } from './env.ts';
 import { NOTHING } from './filter.ts';
-export { cmp, truthyList, fnLength, fnCount, fnValue, fnMatch, fnSearch, unpack, NOTHING } from './filter.ts';
+export { cmp, numLt, numGt, numLe, numGe, truthyList, fnLength, fnCount, fnValue, fnMatch, fnSearch, unpack, NOTHING } from './filter.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -57,18 +57,22 @@ export function values(v: unknown): unknown[] {
 
 /** `[start:stop:step]` (RFC 9535 2.3.4.2.2); absent bounds are undefined. */
 export function slice(v: unknown, start: number | undefined, stop: number | undefined, step = 1): unknown[] {
-  if (!Array.isArray(v) || step === 0 || v.length === 0) return [];
-  const len = v.length;
+  return Array.isArray(v) ? sliceIndexes(v.length, start, stop, step).map((i) => v[i]) : [];
+}
+
+/** The indices `[start:stop:step]` selects in an array of `len`, in selection order. */
+export function sliceIndexes(len: number, start: number | undefined, stop: number | undefined, step = 1): number[] {
+  if (step === 0 || len === 0) return [];
   const norm = (n: number) => (n >= 0 ? n : len + n);
-  const out: unknown[] = [];
+  const out: number[] = [];
   if (step > 0) {
     const lo = Math.min(Math.max(start === undefined ? 0 : norm(start), 0), len);
     const hi = Math.min(Math.max(stop === undefined ? len : norm(stop), 0), len);
-    for (let i = lo; i < hi; i += step) out.push(v[i]);
+    for (let i = lo; i < hi; i += step) out.push(i);
   } else {
     const hi = Math.min(Math.max(start === undefined ? len - 1 : norm(start), -1), len - 1);
     const lo = Math.min(Math.max(stop === undefined ? -1 : norm(stop), -1), len - 1);
-    for (let i = hi; i > lo; i += step) out.push(v[i]);
+    for (let i = hi; i > lo; i += step) out.push(i);
   }
   return out;
 }

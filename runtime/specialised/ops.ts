@@ -32,20 +32,11 @@ export function rounded(v: unknown, places: number): unknown {
 /** Returned by a fused loop (compiler/codegen/specialise/fuse.ts) for data it does not handle: the chain then runs its stages one by one. */
 export const UNFUSED: unique symbol = Symbol('unfused');
 
-/** The array in the own field `name` of an object, as a `$.name` target selects it; undefined otherwise,
- *  and when an earlier key holds the same array (the target rule works on the first path to a node). */
-export function ownArray(d: unknown, name: string): unknown[] | undefined {
-  if (d === null || typeof d !== 'object' || Array.isArray(d) || !Object.hasOwn(d, name)) return undefined;
-  const rec = d as Record<string, unknown>;
-  const list = rec[name];
-  if (!Array.isArray(list)) return undefined;
-  for (const k of Object.keys(rec)) if (rec[k] === list) return k === name ? list : undefined;
-  return undefined;
-}
-
 /** The one object standing for a group id text within one aggregate run (compiler/codegen/specialise/aggregate.ts). */
 export function tokenOf(tokens: Map<string, object>, id: string): object {
   let t = tokens.get(id);
   if (!t) tokens.set(id, (t = {}));
   return t;
 }
+
+export { listAt, withList, positions } from './records.ts';

@@ -29,7 +29,7 @@ describe('specialised transforms in the generated module', () => {
       '{ filter: { target: $.items, conditions: { price: { is_greater_than: 10 } } } }',
       '{ aggregate: { over: $.items, sum: [price] } }',
     ]);
-    expect(text).toContain('const list = rt.sp.ownArray(d, "items");');
+    expect(text).toContain('const list = rt.sp.listAt(d, ["items"], false);');
   });
 
   it('a stage reading a math field gets the written record', async () => {

@@ -7,6 +7,8 @@ import { Code, key, lit } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { emitNode } from '../emit-node.ts';
 import { propsOf, stringList } from './props.ts';
+import { listCall, recordsOf } from './target.ts';
+import type { RecordSet } from '../../jsonpath/records.ts';
 
 const OPS = ['sum', 'avg', 'min', 'max'] as const;
 
@@ -15,6 +17,8 @@ export interface AggregatePlan {
   over: Node | undefined;
   /** The compiled `over`, called on the data as the generic transform calls it. */
   overCode: string | undefined;
+  /** `over` naming one array (a JSONPath's first match is the array itself: no pick). */
+  records: RecordSet | undefined;
   key: string | undefined;
   /** Every field read for a number, and the group_by fields. */
   fields: string[];
@@ -68,7 +72,8 @@ export function planAggregate(e: Emitter, t: TransformIR, owner: string[]): Aggr
   const bucket = e.names.make(...owner, 'bucket');
   const params = ['b: { n: number; [k: string]: number }', ...fields.map((_, j) => `x${j}: number`)].join(', ');
   e.declare(owner, 'aggregate, specialised: one item into a bucket', new Code(`function ${bucket.text}(${params}): void {\n  b.n++;\n${add.join('\n')}\n}`));
-  return { op: 'aggregate', over, overCode, key: keyNode ? (keyNode as { v: string }).v : undefined, fields, by: lists.group_by, bucket: bucket.text, init, parts };
+  const records = recordsOf(over);
+  return { op: 'aggregate', over, overCode, records: records?.pick ? undefined : records, key: keyNode ? (keyNode as { v: string }).v : undefined, fields, by: lists.group_by, bucket: bucket.text, init, parts };
 }
 
 /** The lines declaring the buckets before the loop. */
@@ -113,7 +118,8 @@ export function emitAggregate(e: Emitter, plan: AggregatePlan, owner: string[]):
   const name = e.names.make(...owner, 'specialised');
   const body: string[] = [
     `function ${name.text}(d: unknown, _a: unknown, _s: rt.Scope): unknown {`,
-    `  const list = ${plan.overCode ? `${plan.overCode}(d)` : 'd'};`,
+    // A JSONPath `over` asks the engine for its first match; the array it names, when found, is that match.
+    `  const list = ${!plan.overCode ? 'd' : plan.records && plan.over?.k === 'jsonpath' ? `${listCall(plan.records)} ?? ${plan.overCode}(d)` : `${plan.overCode}(d)`};`,
     `  if (list !== null && list !== undefined && !Array.isArray(list)) throw new rt.sp.TransformError(${lit(`aggregate: ${plan.over ? 'over' : 'the data'} is not an array`)});`,
     ...aggregateStart(plan),
     `  for (const it of (list ?? []) as unknown[]) {`,

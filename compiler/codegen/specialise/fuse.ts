@@ -12,23 +12,36 @@ import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } f
 import type { FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
-import { singleMember } from '../../jsonpath/places.ts';
+import type { Pick, RecordSet } from '../../jsonpath/records.ts';
+import { listCall, pickCode, putCall } from './target.ts';
 import { plainKey } from '../../emit/plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
 export interface Fused { from: number; to: number; name: Code }
 
-/** The array a stage works on: '' for the data itself, a field name for `$.name`; undefined when not fusable. */
-function formOf(p: StagePlan | undefined): string | undefined {
+/** The array a stage works on: '' for the data itself, else its normal form's identity
+ *  (compiler/jsonpath/records.ts: every spelling of one array, `$.items`, `$['items']`, `items`, `$..items`,
+ *  is one form); undefined when not fusable. Math on every element (`[*]`) is math on the array: the loop
+ *  leaves any element that is not a record to the stages one by one. */
+function formOf(p: StagePlan | undefined): { key: string; rs: RecordSet | undefined } | undefined {
   if (!p) return undefined;
-  if (p.op === 'aggregate') {
-    if (p.key !== undefined) return undefined;
-    if (!p.over) return '';
-    return p.over.k === 'path' && p.over.segs.length === 1 ? String(p.over.segs[0]) : undefined;
-  }
-  if (!p.target) return '';
-  return p.target.k === 'jsonpath' || p.target.k === 'places' ? singleMember(p.target.src) : undefined;
+  if (p.op === 'aggregate' && p.key !== undefined) return undefined;
+  const rs = p.records;
+  if (p.op === 'aggregate' ? !p.over : !p.target) return { key: '', rs: undefined };
+  // A filter picking elements by `$` reads the whole data, which the loop is changing.
+  if (!rs || (rs.pick?.k === 'where' && rs.pick.usesRoot)) return undefined;
+  return { key: rs.list, rs };
 }
+
+/** A pick of elements by position counted from the end (negative bounds, steps or indices) needs the
+ *  array's length at its stage: known in the loop only when no filter before it drops elements. */
+const needsLength = (p: Pick | undefined): boolean =>
+  p?.k === 'positions' && p.parts.some((x) => (typeof x === 'number' ? x < 0 : x[2] < 1 || (x[0] ?? 0) < 0 || (x[1] ?? 0) < 0));
+
+/** Math writing the field `$..name` looks for puts new places under it: the loop, which found the array
+ *  once, would miss them. */
+const writesName = (p: StagePlan, rs: RecordSet | undefined): boolean =>
+  !!rs?.deep && p.op === 'math' && p.sets.some((x) => x.field === rs.names[0]);
 
 /** The fusable runs of a chain's stages (two or more, one form, an aggregate only last). */
 export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner: string[]): Fused[] {
@@ -37,30 +50,48 @@ export function fuseChain(e: Emitter, plans: Array<StagePlan | undefined>, owner
     const form = formOf(plans[i]);
     let j = i;
     if (form !== undefined) {
-      while (j < plans.length && formOf(plans[j]) === form) if (plans[j++]!.op === 'aggregate') break;
+      let filtered = false;
+      while (j < plans.length && formOf(plans[j])?.key === form.key) {
+        const p = plans[j]!;
+        if (filtered && p.op === 'math' && needsLength(p.records?.pick)) break;
+        filtered ||= p.op === 'filter';
+        j++;
+        if (p.op === 'aggregate' || writesName(p, form.rs)) break;
+      }
     }
     if (j - i >= 2) {
-      out.push({ from: i, to: j, name: emitFused(e, plans.slice(i, j) as StagePlan[], form!, owner) });
+      out.push({ from: i, to: j, name: emitFused(e, plans.slice(i, j) as StagePlan[], form!.rs, owner) });
       i = j;
     } else i++;
   }
   return out;
 }
 
-function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[]): Code {
+function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined, owner: string[]): Code {
   const name = e.names.make(...owner, 'fused');
   const sink = stages.at(-1)!.op === 'aggregate' ? (stages.at(-1) as AggregatePlan) : undefined;
-  const pending = new Map<string, string>(); // math fields computed but not yet on the record `r`
+  // Math fields computed but not yet on the record `r`: their variable, and for math on picked elements
+  // the variable saying whether this element was picked (the field is absent when it was not).
+  const pending = new Map<string, { v: string; cond?: string }>();
   let owned = false; // r is a copy made here (writable), not an element of the input
+  let maybeOwned = false; // r may be a copy made on a picked element's branch (tested as r !== el)
   let isRecord = false; // r was checked to be a record (an object, not an array)
   let vars = 0;
   const body: string[] = [];
-  /** Makes `r` the record the stages so far would have produced. */
+  const before: string[] = []; // lines before the loop: what the picks need
+  const copyLine = (): string => (maybeOwned ? 'if (r === el) r = rt.sp.copyRecord(r);' : 'r = rt.sp.copyRecord(r);');
+  /** Makes `r` the record the stages so far would have produced (fields in the order math wrote them). */
   const writeOut = (): void => {
-    if (pending.size === 0) return;
-    if (!owned) body.push('    r = rt.sp.copyRecord(r);');
-    owned = true;
-    for (const [f, v] of pending) body.push(`    ${writeField('r', f, v)}`);
+    for (const [f, { v, cond }] of pending) {
+      if (cond) {
+        body.push(`    if (${cond}) { ${owned ? '' : 'if (r === el) r = rt.sp.copyRecord(r); '}${writeField('r', f, v)} }`);
+        maybeOwned = true;
+      } else {
+        if (!owned) body.push(`    ${copyLine()}`);
+        owned = true;
+        body.push(`    ${writeField('r', f, v)}`);
+      }
+    }
     pending.clear();
   };
   for (const st of stages) {
@@ -76,42 +107,85 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
     }
   }
   function mathLines(st: MathPlan): void {
+    const pick = st.records?.pick;
+    if (pick && pick.k !== 'all') return pickedMathLines(st, pick);
     // Math passes other elements through unchanged; the stages one by one handle that rare case.
     if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
     isRecord = true;
     for (const set of st.sets) {
-      if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f))) writeOut();
+      // A field a picked stage left pending is written out first: it keeps its place on the picked records.
+      if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f)) || pending.get(set.field)?.cond) writeOut();
       const value = mathValue(st, set, 'r');
       if (owned) body.push(`    ${writeField('r', set.field, value)}`);
       else {
         const v = `m${vars++}`;
         body.push(`    const ${v} = ${value};`);
-        pending.set(set.field, v);
+        pending.set(set.field, { v });
       }
+    }
+  }
+  /** Math on some elements (a slice, indices, a filter): a selected null stays, a selected scalar or array
+   *  goes to the stages one by one, the others pass unchanged. The picked records' fields stay in
+   *  variables as math's do, unless the stage reads or rewrites a field not yet written out (or r is
+   *  already ours): then they are written on a copy at once. */
+  function pickedMathLines(st: MathPlan, pick: Exclude<Pick, { k: 'all' }>): void {
+    if (pick.k === 'where') writeOut(); // its test reads the record
+    const n = vars++;
+    let test: string;
+    if (pick.k === 'where' || needsLength(pick)) {
+      const code = pickCode(st.records!, st.where, String(n))!;
+      before.push(...code.before.map((l) => `  ${l}`));
+      test = code.test(`i${n}`, 'r');
+    } else test = positionTest(pick, `i${n}`);
+    // The element's position at this stage: no filter before it here when the pick needs the length.
+    if (pick.k !== 'where') { before.push(`  let n${n} = 0;`); body.push(`    const i${n} = n${n}++;`); }
+    const seen = new Set(pending.keys());
+    const direct = owned || st.sets.some((set) => {
+      const clash = set.reads === 'all' || [...set.reads].some((f) => seen.has(f)) || seen.has(set.field);
+      seen.add(set.field);
+      return clash;
+    });
+    const p = `p${n}`;
+    body.push(`    const ${p} = r !== null && (${test});`, `    if (${p} && (typeof r !== "object" || Array.isArray(r))) return rt.sp.UNFUSED;`);
+    if (direct) {
+      writeOut();
+      body.push(`    if (${p}) {`);
+      if (!owned) body.push(`    ${copyLine()}`);
+      for (const set of st.sets) body.push(`    ${writeField('r', set.field, mathValue(st, set, 'r'))}`);
+      body.push('    }');
+      maybeOwned ||= !owned; // `owned` unchanged: a copy made on one branch only
+      return;
+    }
+    for (const set of st.sets) {
+      const v = `m${vars++}`;
+      body.push(`    const ${v} = ${p} ? ${mathValue(st, set, 'r')} : undefined;`);
+      pending.set(set.field, { v, cond: p });
     }
   }
   // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
   // a plain name of a checked record is its own field (getDotted's rule for a record).
+  const own = (f: string): string => {
+    if (!isRecord || f.includes('.')) return `rt.sp.getDotted(r, ${lit(f)})`;
+    return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
+  };
   const read = (f: string): string => {
     const [first, ...rest] = f.split('.');
-    const v = pending.get(first!);
-    if (v === undefined) {
-      if (!isRecord || rest.length) return `rt.sp.getDotted(r, ${lit(f)})`;
-      return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
-    }
+    const e = pending.get(first!);
+    if (e === undefined) return own(f);
+    const v = e.cond ? `(${e.cond} ? ${e.v} : ${own(first!)})` : e.v;
     return rest.length ? `rt.sp.getDotted(${v}, ${lit(rest.join('.'))})` : v;
   };
   if (sink) body.push(...aggregateItem(sink, read));
   else { writeOut(); body.push('    out.push(r);'); }
 
-  const list = form === '' ? 'Array.isArray(d) ? d : undefined' : `rt.sp.ownArray(d, ${lit(form)})`;
-  const result = sink ? [...aggregateSummary(sink), '  return summary;']
-    : form === '' ? ['  return out;'] : ['  const whole = rt.sp.copyRecord(d as Record<string, unknown>);', `  rt.sp.setOwn(whole, ${lit(form)}, out);`, '  return whole;'];
+  const list = form ? listCall(form) : 'Array.isArray(d) ? d : undefined';
+  const result = sink ? [...aggregateSummary(sink), '  return summary;'] : [`  return ${form ? putCall(form, 'out') : 'out'};`];
   e.declare(owner, `${stages.map((s) => s.op).join(' → ')}, fused`, new Code([
     `function ${name.text}(d: unknown, s: rt.Scope): unknown {`,
     `  const list = ${list};`,
     '  if (list === undefined) return rt.sp.UNFUSED;',
     ...(sink ? aggregateStart(sink) : ['  const out: unknown[] = [];']),
+    ...before,
     '  try {',
     '    for (const el of list) {',
     '    let r = el as Record<string, unknown>;',
@@ -124,4 +198,14 @@ function emitFused(e: Emitter, stages: StagePlan[], form: string, owner: string[
     '}',
   ].join('\n')));
   return name;
+}
+
+/** Indices and slices counted from the start, tested on the position `i` at the stage. */
+function positionTest(p: Pick, i: string): string {
+  if (p.k !== 'positions') throw new Error('internal error: not a position pick');
+  return p.parts.map((x) => {
+    if (typeof x === 'number') return `${i} === ${x}`;
+    const [start, stop, step] = [x[0] ?? 0, x[1], x[2]];
+    return `(${[`${i} >= ${start}`, stop === null ? '' : `${i} < ${stop}`, step === 1 ? '' : `(${i} - ${start}) % ${step} === 0`].filter(Boolean).join(' && ')})`;
+  }).join(' || ') || 'false';
 }

@@ -8,10 +8,12 @@ import { Code, lit, member } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { emitNode } from '../emit-node.ts';
 import { propsOf } from './props.ts';
+import { declareWhere, listCall, pickCode, putCall, recordsOf } from './target.ts';
+import type { RecordSet } from '../../jsonpath/records.ts';
 
 /** One expression: the field it writes, its compiled function, and the top-level fields it reads ('all' when it reads `target` whole). */
 export interface MathSet { field: string; fn: string; reads: Set<string> | 'all' }
-export interface MathPlan { op: 'math'; target: Node | undefined; targetCode: string; places: number | undefined; sets: MathSet[] }
+export interface MathPlan { op: 'math'; target: Node | undefined; targetCode: string; records: RecordSet | undefined; where: string | undefined; places: number | undefined; sets: MathSet[] }
 
 export function planMath(e: Emitter, t: TransformIR, owner: string[]): MathPlan | undefined {
   const p = propsOf(t.args, ['target', 'expressions', 'decimal_places']);
@@ -31,7 +33,8 @@ export function planMath(e: Emitter, t: TransformIR, owner: string[]): MathPlan 
     const fn = emitNode(e, calcNode, [...owner, 'expressions', String(i), field]).text;
     return { field, fn, reads: readsOf((calcNode as { src: string }).src) };
   });
-  return { op: 'math', target, targetCode, places, sets };
+  const records = recordsOf(target);
+  return { op: 'math', target, targetCode, records, where: declareWhere(e, records, owner), places, sets };
 }
 
 /** The value expression of one expression over the record `rec`, rounded where decimal_places says. */
@@ -56,10 +59,32 @@ export function emitMath(e: Emitter, plan: MathPlan, owner: string[]): Code {
     `    const out = rt.sp.copyRecord(obj as Record<string, unknown>);\n` +
     `${sets.join('\n')}\n` +
     `    return out;\n  };\n` +
+    (plan.records ? onRecords(plan.records, plan.where) : '') +
     // A JSONPath target applies to every node it selects, through the runtime's one implementation
     // of that rule (runtime/transforms/util/target.ts), as the generic transform does.
     `  return rt.sp.atTargets(${lit('math')}, d, ${plan.targetCode}, (node) => (Array.isArray(node) ? node.map(apply) : apply(node)));\n}`));
   return name;
+}
+
+/** A target naming an array (or picking its elements): the records worked on in place of the target
+ *  rule when the array is found; an element the rule would treat otherwise (a scalar, an array) or an
+ *  error leaves it to the rule, which decides and reports. */
+function onRecords(rs: RecordSet, where: string | undefined): string {
+  const pick = pickCode(rs, where);
+  const body = pick
+    ? [
+        ...pick.before,
+        'const out = list.slice();',
+        'for (let i = 0; i < list.length; i++) {',
+        '  const el = list[i];',
+        `  if (el === null${pick.test('i', 'el') === 'true' ? '' : ` || !(${pick.test('i', 'el')})`}) continue;`,
+        '  if (typeof el !== "object" || Array.isArray(el)) throw rt.sp.UNFUSED;',
+        '  out[i] = apply(el);',
+        '}',
+        `return ${putCall(rs, 'out')};`,
+      ]
+    : [`return ${putCall(rs, 'list.map(apply)')};`];
+  return `  const list = ${listCall(rs)};\n  if (list !== undefined) {\n    try {\n${body.map((l) => `      ${l}`).join('\n')}\n    } catch {\n      // the target rule below decides\n    }\n  }\n`;
 }
 
 /** The top-level fields an expression reads (`target.a.b` reads a), or 'all' for `target` itself. */

@@ -1,0 +1,38 @@
+// The bench family bench/scenarios/target-forms.ts, untimed: every spelling of the transform scenario's
+// targets compiles to one fused filter → math → aggregate loop on the array (the generated module names
+// it, and asks no engine for the places), so a form cannot silently fall back to the general path; and
+// both paths answer what the hand-written report answers, byte for byte.
+import { describe, expect, it } from 'vitest';
+import { generateModule } from '../../compiler/codegen/module.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { FORMS, formBody, formConfig, scenarios } from '../../bench/scenarios/target-forms.ts';
+import { records, report } from '../../bench/scenarios/records.ts';
+import { irOf, planOf, postRequest, testEnv } from '../support/plans.ts';
+
+const expected = JSON.stringify(report(records()));
+
+describe('target forms bench family', () => {
+  it('has one scenario per form, each with its own route', () => {
+    expect(scenarios.map((s) => s.request.path)).toEqual(FORMS.map((f) => `/form-${f.slug}`));
+  });
+
+  for (const f of FORMS) {
+    it(`${f.slug}: one fused loop on the array, and the hand-written answer on both paths`, async () => {
+      const yaml = formConfig(f);
+      const text = await generateModule(irOf('form.yaml', yaml));
+      const fused = /\/\/ [^\n]*filter → math → aggregate, fused[^\n]*\nfunction (form_Report_post_fused)\(d: unknown, s: rt\.Scope\): unknown \{\n[\s\S]*?\n\}\n/.exec(text);
+      expect(fused, 'the fused loop').not.toBeNull();
+      expect(fused![0]).toContain(f.at === 'body' ? 'const list = Array.isArray(d) ? d : undefined;' : 'const list = rt.sp.listAt(d, ');
+      expect(fused![0]).not.toMatch(/jsonPath|Places|atTargets/);
+      expect(text).toContain(`const r1 = ${fused![1]}(d, s);`);
+      expect(text).not.toContain('rt.transforms.');
+      for (const mode of ['compiled', 'interpreted'] as const) {
+        const plan = await planOf('form.yaml', mode, yaml);
+        const i = plan.interfaces[0]!;
+        const r = await executeInterface(plan, i, postRequest(i.route, formBody(f)), { trigger: 'test', env: testEnv(), services: { clock: systemClock } });
+        expect(JSON.stringify(r.response.body), mode).toBe(expected);
+      }
+    });
+  }
+});
