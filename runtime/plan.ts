@@ -4,7 +4,7 @@
 // leaf maker makes of it, so no field list is written twice.
 import type { Scope } from './scope.ts';
 import type { ActionIR, ActionResponseIR, AssertIR, ConfigIR, InterfaceIR, ParamIR, ResponseIR, SchemaIR } from './config-ir.ts';
-import type { BodyCheck } from './contract/body-check.ts';
+import type { BodyCheck } from './violations.ts';
 import type { Fn, Json, Node, TestIR, TransformIR } from './ir.ts';
 
 export type Leaf<T = unknown> = (s: Scope) => T;

@@ -7,17 +7,9 @@ import * as ajvEqual from 'ajv/dist/runtime/equal.js';
 import * as ajvUcs2 from 'ajv/dist/runtime/ucs2length.js';
 import { linearRegExpEngine } from '../values/regex.ts';
 import { schemaFormats } from './schema-formats.ts';
+import type { BodyCheck, Violation } from '../violations.ts';
 
-export interface Violation {
-  /** JSON Pointer into the body ("" is the body itself). */
-  path: string;
-  /** The schema keyword that failed: type, required, minimum, pattern… */
-  rule: string;
-  message: string;
-}
-
-/** undefined when the body conforms, else what is wrong with it. */
-export type BodyCheck = (body: unknown) => Violation[] | undefined;
+export type { BodyCheck, Violation } from '../violations.ts';
 
 /** The shape both paths hand over: ajv's validate function (its `errors` set after a failure). */
 export type SchemaValidate = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };

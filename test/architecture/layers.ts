@@ -38,14 +38,15 @@ export const RULES: Record<string, readonly string[]> = {
   'compiler/schema': ['compiler/source'],
   // The checker applies the runtime's own rules (bounds, RE2 regexes, cron) so check and serve agree.
   // jq programs and JSONPaths are checked by their own parsers (the jq engine's, json-p3's).
-  'compiler/load': ['compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/specs.ts', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/values/namespace.ts', 'runtime/schedule/settings.ts'],
+  // lint-accepts compiles accepts.schema the way the server will (ajv's set-up, its error answers).
+  'compiler/load': ['runtime/contract/schema-ajv.ts', 'runtime/contract/body-check.ts', 'compiler/source', 'compiler/schema', 'compiler/markers', 'runtime/transforms/specs.ts', 'compiler/jq', 'compiler/jsonpath', 'runtime/transforms/util/encodings.ts', 'runtime/config-ir.ts', 'runtime/values/bounds.ts', 'runtime/values/regex.ts', 'runtime/values/namespace.ts', 'runtime/schedule/settings.ts'],
   // The generated config types are the language lowering reads (types only).
   // network: CIDR lists are parsed by the same code at load and at run time.
-  'compiler/lower': ['compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', 'compiler/schema/action-kinds.ts', ...COMPILER_USES_RUNTIME],
+  'compiler/lower': ['runtime/values/build.ts', 'compiler/markers', 'compiler/source', 'runtime/network/ip-list.ts', 'compiler/schema/config-types.ts', 'compiler/schema/action-kinds.ts', ...COMPILER_USES_RUNTIME],
   // The one code builder every emitter uses (plan, jq, JSONPath, calc): below all of them.
   'compiler/emit': [],
   // The plan walk and the marker-root table are shared with the interpreter, so both paths agree.
-  'compiler/codegen': ['compiler/emit', 'compiler/jq', 'compiler/jsonpath', 'compiler/calc', 'runtime/walk.ts', 'runtime/plan.ts', 'runtime/values/roots.ts', ...COMPILER_USES_RUNTIME],
+  'compiler/codegen': ['compiler/schema/ajv-lib.ts', 'runtime/contract/body-check.ts', 'runtime/contract/schema-ajv.ts', 'compiler/emit', 'compiler/jq', 'compiler/jsonpath', 'compiler/calc', 'runtime/walk.ts', 'runtime/plan.ts', 'runtime/values/roots.ts', ...COMPILER_USES_RUNTIME],
   'compiler/jq': ['compiler/emit', 'compiler/jsonpath', 'runtime/jq/engine.ts', ...COMPILER_USES_RUNTIME],
   // JSONPath is parsed (checked) and its node lists defined by the same json-p3 environment as the interpreter's.
   'compiler/jsonpath': ['compiler/emit', 'runtime/jsonpath/env.ts', 'runtime/jsonpath/query.ts', ...COMPILER_USES_RUNTIME],
@@ -70,7 +71,8 @@ export const RULES: Record<string, readonly string[]> = {
   'runtime/actions': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/network'],
   // The executor runs plans; the interpreter builds them; neither knows the other or the server.
   'runtime/exec': ['runtime', ...ENGINES, 'runtime/store', 'runtime/transforms', 'runtime/asserts', 'runtime/actions', 'runtime/log'],
-  'runtime/interpret': ['runtime', ...ENGINES, 'runtime/transforms', 'runtime/asserts', 'runtime/actions'],
+  // It compiles an interface's accepts.schema with ajv at load (the fast path has generated code).
+  'runtime/interpret': ['runtime', ...ENGINES, 'runtime/transforms', 'runtime/asserts', 'runtime/actions', 'runtime/contract/schema-compile.ts'],
   // Services around the executor; the server and durable routes (no rule) sit on top of the runtime.
   'runtime/capture': ['runtime', 'runtime/values', 'runtime/store', 'runtime/exec'],
   'runtime/schedule': ['runtime', 'runtime/values', 'runtime/store', 'runtime/exec'],

@@ -223,6 +223,9 @@ describe('a run that cannot be continued here', () => {
     const elsewhere = { ...state, iface: 'gone' };
     for (const kind of ['wake', 'takeover'] as const)
       await expect(resumeRun(plan, elsewhere, { kind }, { env, services })).rejects.toThrow(`run ${state.id}: interface gone is not in config resume`);
-    await expect(resumeRun(plan, { ...state, cursor: 9 }, { kind: 'wake' }, { env, services })).rejects.toThrow(`run ${state.id}: no action at 9`);
+    // A run resumes by the name of the action it waits in (a reload may have moved it): a cursor
+    // past the end with no such name is still refused.
+    await expect(resumeRun(plan, { ...state, cursor: 9, wake: undefined }, { kind: 'wake' }, { env, services })).rejects.toThrow(`run ${state.id}: no action at 9`);
+    await expect(resumeRun(plan, { ...state, wake: { ...state.wake!, action: 'Renamed' } }, { kind: 'wake' }, { env, services })).rejects.toThrow(`run ${state.id}: action "Renamed" it waits in is no longer in interface later`);
   });
 });
