@@ -23,7 +23,7 @@ interfaces:
     ws: true
     public: true
     network:
-      rate_limit: { requests: 3, per: 60s }
+      rate_limit: { requests: 3, per: 24h } # a fixed window: a long one, so the test never straddles its edge
     actions:
       - name: A
         input: { got: a|body| }
@@ -86,7 +86,7 @@ interfaces:
     public: true
     mcp: { enabled: true }
     network:
-      rate_limit: { requests: 2, per: 60s }
+      rate_limit: { requests: 2, per: 24h } # a fixed window: a long one, so the test never straddles its edge
     actions:
       - name: T
         input: ok
@@ -96,7 +96,7 @@ interfaces:
 const call = (name: string, args: unknown, id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
-  it('a WebSocket interface with rate_limit 3 per 60 s refuses the 4th frame (429 with retry_after), before it runs', async () => {
+  it('a WebSocket interface with rate_limit 3 per day refuses the 4th frame (429 with retry_after), before it runs', async () => {
     const s = await serveAll(mode, SURFACES, {}, stops);
     const c = await socket(`${s.ws}/ws/local/dev/limited`);
     stops.push(async () => c.ws.terminate());
@@ -106,7 +106,7 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     }
     c.ws.send(JSON.stringify({ type: 'ap_request', id: 4, body: 4 }));
     const refused = await c.next();
-    expect(refused).toMatchObject({ type: 'ap_error', id: 4, status: 429, message: 'rate limit exceeded: 3 requests per 60 s' });
+    expect(refused).toMatchObject({ type: 'ap_error', id: 4, status: 429, message: 'rate limit exceeded: 3 requests per 86400 s' });
     expect(refused.retry_after).toBeGreaterThan(0);
     // The upgrade spends no budget: a second socket of the same client is refused at its first frame.
     const d = await socket(`${s.ws}/ws/local/dev/limited`);
@@ -197,7 +197,7 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     for (const n of [1, 2]) expect((await mcp(s.http, call('twice', {}, n), { 'x-api-key': KEY })).status).toBe(200);
     const third = await mcp(s.http, call('twice', {}, 3), { 'x-api-key': KEY });
     expect(third.status).toBe(429);
-    expect(third.json.error.message).toBe('rate limit exceeded: 2 requests per 60 s');
+    expect(third.json.error.message).toBe('rate limit exceeded: 2 requests per 86400 s');
   });
 
   it('MCP: arguments that are not an object answer -32602; arguments deeper than 256 levels are refused like an HTTP body', async () => {
