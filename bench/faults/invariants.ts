@@ -41,7 +41,13 @@ const WS_GRACE_MS = 3000;
 export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: Node[]; windows: FaultWindow[]; db: { url: string; schema: string }; drainMs: number; leaseMs: number }): Promise<Invariants> {
   const { load, ledger, windows } = c;
   const accepted = (s: Sent) => typeof s.status === 'number' && s.status >= 200 && s.status < 300;
-  const effectsOf = (id: string, action: string) => ledger.effects.filter((e) => e.id === id && e.action === action);
+  // Indexed as the ledger grows (a soak records hundreds of thousands of effects).
+  const index = new Map<string, number>();
+  let indexed = 0;
+  const effectCount = (id: string, action: string) => {
+    for (; indexed < ledger.effects.length; indexed++) { const e = ledger.effects[indexed]!; const k = `${e.id}\u0000${e.action}`; index.set(k, (index.get(k) ?? 0) + 1); }
+    return index.get(`${id}\u0000${action}`) ?? 0;
+  };
   const brokerGap = (at: number) => windows.some((w) => w.kind === 'broker' && at >= w.from && at <= w.to + 3000);
   // What each accepted request must have caused once.
   const expected: Array<{ s: Sent; action: string }> = [];
@@ -54,7 +60,7 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
   }
   // Accepted durable runs get the drain to finish.
   const end = Date.now() + c.drainMs;
-  const missing = () => expected.filter((x) => effectsOf(x.s.id, x.action).length === 0);
+  const missing = () => expected.filter((x) => effectCount(x.s.id, x.action) === 0);
   while (missing().length && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
   const mqttLostAtKill: string[] = [];
   const killedSoonAfter = (at: number) => windows.some((w) => (w.kind === 'kill' || w.kind === 'pause') && w.from >= at && w.from <= at + 5000);
