@@ -60,8 +60,10 @@ export async function startMqtt(app: FastifyInstance, plans: readonly Plan[], o:
     // QoS 1/2 acknowledgement would wait for the reconnect); the action's `retry` decides what next.
     async publish(topics, payload, qos, retain) {
       if (!client.connected) throw new BrokerAway('the broker is not connected; nothing was published');
-      let timer: NodeJS.Timeout | undefined;
       const acked = Promise.all(topics.map((t) => client.publishAsync(t, payload, { qos, retain })));
+      // QoS 0 waits only for the write: no acknowledgement to time (and no timer per publish).
+      if (qos === 0) { await acked; return; }
+      let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_, fail) => { timer = setTimeout(() => fail(new BrokerAway(`the broker did not acknowledge within ${PUBLISH_ACK_MS / 1000} s`)), PUBLISH_ACK_MS); });
       try { await Promise.race([acked, late]); } finally { clearTimeout(timer); }
     },

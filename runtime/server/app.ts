@@ -185,7 +185,8 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
    *  message or "internal error" (its stack logged), the run id, and the request's line. */
   function answerError(err: Error, req: FastifyRequest, reply: FastifyReply): void {
     // The durable store out of reach is not a bug: 503 and when to come back (docs/decisions.md, Outages).
-    const away = !(err instanceof BadRequest) && isStoreUnavailable(err);
+    // (An error that already says it is the client's, a 4xx, stays one.)
+    const away = !(err instanceof BadRequest) && ((err as { statusCode?: number }).statusCode ?? 500) >= 500 && isStoreUnavailable(err);
     const status = away ? 503 : err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;
     const message = away ? 'the run store is unavailable: try again shortly' : status < 500 ? err.message : 'internal error';
     const violations = err instanceof BadRequest ? err.violations : undefined;
