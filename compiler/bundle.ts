@@ -10,6 +10,7 @@ import { undiciPlugin } from './bundle/undici.ts';
 import { nativeAddonPlugin } from './bundle/native.ts';
 import { startupPatchPlugin } from './bundle/patches.ts';
 import { lazyPlugin } from './bundle/lazy.ts';
+import { inspectorPlugin } from './bundle/inspector.ts';
 import { serverFile } from './bundle/loader.ts';
 import { writeCodeCache } from './bundle/code-cache.ts';
 
@@ -21,12 +22,13 @@ export const runtimeTree: RuntimeTree = { dir: join(root, fromDist ? 'dist/runti
 
 /** `outFile` (server.mjs: bundle/loader.ts) serving the plans of `moduleFiles` (one config, or several
  *  as one service: `compile --one-server`), and beside it V8's code cache of it (`outFile`.cache),
- *  unless `codeCache` is false. Returns esbuild's metafile: which inputs the bundle holds. */
-export async function bundleServer(moduleFiles: string | string[], outFile: string, o: { codeCache?: boolean } = {}): Promise<Metafile> {
+ *  unless `codeCache` is false; the inspector page's files only with `inspector` (`compile --inspector`).
+ *  Returns esbuild's metafile: which inputs the bundle holds. */
+export async function bundleServer(moduleFiles: string | string[], outFile: string, o: { codeCache?: boolean; inspector?: boolean } = {}): Promise<Metafile> {
   const files = typeof moduleFiles === 'string' ? [moduleFiles] : moduleFiles;
   const plans = files.map((_, i) => `p${i}`).join(', ');
   const entry = `${importPlans(files, dirname(outFile))}import { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([${plans}]);\nexport const warm = () => warmUp([${plans}]);\n`;
-  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true);
+  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true, o.inspector === true);
   writeFileSync(outFile, serverFile(text));
   if (o.codeCache !== false) await writeCodeCache(outFile);
   // Whether to trace is the operator's choice at run time (OTEL_EXPORTER_OTLP_ENDPOINT): the tracer goes beside it.
@@ -64,11 +66,12 @@ export async function bundleForServe(moduleFiles: string[], outFile: string): Pr
   // The tracer beside it only when this serve will trace (its environment: OTEL_EXPORTER_OTLP_ENDPOINT).
   if (tracingWanted(process.env)) await bundleTracing(dirname(outFile));
   const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, prepareGeneration, StartupError } from "pipewright/runtime";\n`;
-  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false)).text);
+  // `serve` always has the inspector page (behind SERVICE__ADMIN_TOKEN, like the runs API it shows).
+  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false, true)).text);
 }
 
 /** The bundle's text: for a server (minified), a CommonJS script for loader.ts; for `serve`, an ES module. */
-async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean): Promise<{ text: string; metafile: Metafile }> {
+async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean, inspector: boolean): Promise<{ text: string; metafile: Metafile }> {
   // What the modules use together: the union of what each one's text asks for.
   const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
   // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.
@@ -90,7 +93,7 @@ async function bundle(entry: string, resolveDir: string, moduleFiles: string[], 
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(uses, runtimeTree), undiciPlugin(runtimeTree, root, uses), lazyPlugin(runtimeTree.dir, root), nativeAddonPlugin, startupPatchPlugin],
+    plugins: [slimPlugin(uses, runtimeTree), inspectorPlugin(runtimeTree, inspector), undiciPlugin(runtimeTree, root, uses), lazyPlugin(runtimeTree.dir, root), nativeAddonPlugin, startupPatchPlugin],
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],

@@ -7,7 +7,7 @@ import type { InterfacePlan, Plan } from './plan.ts';
 
 /** A surface that belongs to no one interface. Its network policy is every loaded config's
  *  config-wide `network:`; its credential rule is the gate's table (inbound-gate.ts, RULES). */
-export type ProcessSurface = 'default' | 'health' | 'ready' | 'metrics' | 'openapi' | 'runs' | 'resume' | 'captures' | 'admin' | 'mcp' | 'mqtt';
+export type ProcessSurface = 'default' | 'health' | 'ready' | 'metrics' | 'openapi' | 'runs' | 'resume' | 'captures' | 'admin' | 'inspector' | 'mcp' | 'mqtt';
 
 export type Surface =
   /** `via: 'ws'`: a WebSocket interface, which no socket reaches when it is not `public` and no

@@ -29,7 +29,8 @@ if (args.includes('--if-stale') && distIsCurrent(root) && (!typesAsked || exists
 
 const all = DIRS.flatMap((d) => files(join(root, d)));
 const sources = all.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-const assets = all.filter((f) => /\.(json|mjs)$/.test(f));
+// The inspector page's files (runtime/server/inspector/assets.ts reads them from beside itself).
+const assets = all.filter((f) => /\.(json|mjs)$/.test(f) || (/\/runtime\/server\/inspector\/[^/]+\.(html|js|css)$/.test(f)));
 
 const t0 = performance.now();
 rmSync(dist, { recursive: true, force: true });

@@ -29,8 +29,9 @@ export interface GateSettings {
 }
 
 /** How each process-wide surface is credentialed. `own`: the route checks a credential of its own
- *  (the resume token, the admin token); `open`: nothing, not even the network policy. */
-type Rule = 'credential' | 'credential-or-admin' | 'own' | 'open';
+ *  (the resume token, the admin token); `policy`: the network policy only (static files holding no
+ *  data); `open`: nothing, not even the network policy. */
+type Rule = 'credential' | 'credential-or-admin' | 'own' | 'policy' | 'open';
 export const RULES: Record<ProcessSurface, Rule> = {
   default: 'credential', // any route that names no surface: gated like a non-public interface
   health: 'open', // load balancers' probe; answers {"ok":true} and nothing else
@@ -41,6 +42,7 @@ export const RULES: Record<ProcessSurface, Rule> = {
   resume: 'own', // the resume token is the only credential of a waiting run
   captures: 'own', // SERVICE__ADMIN_TOKEN
   admin: 'own', // SERVICE__ADMIN_TOKEN: the runs API's list, cancel and re-run (runtime/server/runs-api.ts)
+  inspector: 'policy', // the inspector page's static files (only with SERVICE__ADMIN_TOKEN); its data calls are `admin`
   mcp: 'credential', // unless every tool of the server is public; each tools/call then gates its interface
   mqtt: 'credential', // the MQTT password (an API key or JWT)
 };

@@ -13,6 +13,8 @@ import { runHooks, type RunHooks } from './hooks.ts';
 import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { registerRunsApi } from './runs-api.ts';
+import { registerInspector } from './inspector/routes.ts';
+import { inspectorAssets } from './inspector/assets.ts';
 import { adminAuth } from '../admin-auth.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
@@ -42,7 +44,7 @@ export interface ServerOptions {
   logger?: boolean;
   /** After-run hooks (error handler, capture); default: the error handler only. */
   hooks?: RunHooks;
-  /** SERVICE__ADMIN_TOKEN: turns on the management routes (captures). */
+  /** SERVICE__ADMIN_TOKEN: turns on the management routes (captures, the runs API, the inspector page). */
   adminToken?: string;
   /** Inbound credentials (runtime/server/auth); default none: interfaces are open. */
   inbound?: InboundSettings;
@@ -114,6 +116,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   if (services.store && inbound.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
     registerRunsApi(app, { store: services.store, plans, env, services, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
+    registerInspector(app, inspectorAssets());
   }
   const seen = new Map<string, string>();
   for (const plan of plans) {
