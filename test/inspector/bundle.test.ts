@@ -1,0 +1,53 @@
+// compile's server holds the inspector page only with --inspector: without it the bundle has none of
+// the page's files (the same size as one built before the page existed but for the route's 404,
+// which says how to get it), with it GET /_ap/ui serves them. Real bundles, run as operators run them.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleServer, generateModule } from '../../compiler/index.ts';
+import { serveBundle } from '../support/bundle.ts';
+import { irOf } from '../support/plans.ts';
+
+const ADMIN = 'inspector-admin-token-0123';
+const CONFIG = 'interfaces:\n  hello:\n    actions:\n      - name: Hi\n        input: hi\n        output: http\n';
+const stops: Array<() => unknown> = [];
+afterAll(() => { for (const s of stops) s(); });
+
+describe('compile --inspector', { timeout: 120_000 }, () => {
+  it('the page\'s files are in the bundle only with it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-inspector-'));
+    const moduleFile = join(dir, 'plain.ts');
+    writeFileSync(moduleFile, await generateModule(irOf('plain.yaml', CONFIG)));
+    await bundleServer(moduleFile, join(dir, 'off.mjs'), { codeCache: false });
+    await bundleServer(moduleFile, join(dir, 'on.mjs'), { codeCache: false, inspector: true });
+    const off = readFileSync(join(dir, 'off.mjs'), 'utf8');
+    const on = readFileSync(join(dir, 'on.mjs'), 'utf8');
+    for (const piece of ['<!doctype html>', "const KEY = 'pipewright.admin-token'", ':focus-visible']) {
+      expect(off, piece).not.toContain(piece);
+      expect(on, piece).toContain(piece);
+    }
+  });
+
+  it('without it: no page, a 404 that names the flag', async () => {
+    const base = await serveBundle('plain.yaml', CONFIG, { SERVICE__ADMIN_TOKEN: ADMIN }, stops);
+    const res = await fetch(`${base}/_ap/ui`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { status: 404, message: 'the inspector page is not in this server: compile it with --inspector (pipewright serve always has it)' } });
+    expect((await fetch(`${base}/_ap/ui/app.js`)).status).toBe(404);
+  });
+
+  it('with it: the page and its files, with the CSP', async () => {
+    const base = await serveBundle('paged.yaml', CONFIG, { SERVICE__ADMIN_TOKEN: ADMIN }, stops, undefined, { inspector: true });
+    const page = await fetch(`${base}/_ap/ui`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await page.text()).toContain('<script type="module" src="/_ap/ui/app.js">');
+    const js = await fetch(`${base}/_ap/ui/app.js`);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await js.text()).toContain("const KEY = 'pipewright.admin-token';");
+    // Still off without the admin token.
+    const off = await serveBundle('paged.yaml', CONFIG, {}, stops, undefined, { inspector: true });
+    expect((await fetch(`${off}/_ap/ui`)).status).toBe(404);
+  });
+});
