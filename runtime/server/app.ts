@@ -14,7 +14,6 @@ import { registerCaptureRoutes } from '../capture/routes.ts';
 import { registerRunRoutes } from './run-routes.ts';
 import { registerRunsApi } from './runs-api.ts';
 import { registerInspector } from './inspector/routes.ts';
-import { inspectorAssets } from './inspector/assets.ts';
 import { adminAuth } from '../admin-auth.ts';
 import { registerOpenApiRoutes } from '../contract/routes.ts';
 import { registerMcpRoutes } from '../mcp/routes.ts';
@@ -116,7 +115,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   if (services.store && inbound.adminToken) {
     registerCaptureRoutes(app, { store: services.store, plans, runOpts: { env, services }, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
     registerRunsApi(app, { store: services.store, plans, env, services, adminToken: inbound.adminToken, afterRun: (p, i, r) => hooks.afterRun(p, i, r) });
-    registerInspector(app, inspectorAssets());
+    registerInspector(app);
   }
   const seen = new Map<string, string>();
   for (const plan of plans) {

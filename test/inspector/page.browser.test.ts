@@ -169,7 +169,7 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     // Keyboard only: from the Filter button, Tab reaches the newest run's link; Enter opens it.
     await page.getByRole('button', { name: 'Filter' }).focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('title'))).toBe(failedId);
+    expect(await page.evaluate('document.activeElement?.getAttribute("title")')).toBe(failedId);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.charge: failed');
 

@@ -5,7 +5,7 @@
 // applies the network policy to these routes as to every process route (RULES: `policy`).
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { GatedRoute } from '../../inbound.ts';
-import type { InspectorAssets } from './assets.ts';
+import { inspectorAssets } from './assets.ts';
 
 const INSPECTOR: GatedRoute = { pipewrightSurface: { kind: 'process', name: 'inspector' } };
 
@@ -25,12 +25,10 @@ function send(reply: FastifyReply, type: string, text: string): FastifyReply {
     .send(text);
 }
 
-/** The page's routes; `assets` undefined (a bundle compiled without --inspector): a 404 that says so. */
-export function registerInspector(app: FastifyInstance, assets: InspectorAssets | undefined): void {
-  if (!assets) {
-    app.get('/_ap/ui', { config: INSPECTOR }, async (_req, reply) => reply.code(404).send({ error: { status: 404, message: 'the inspector page is not in this server: compile it with --inspector (pipewright serve always has it)' } }));
-    return;
-  }
+/** The page's routes. A bundle compiled without --inspector has another module in place of this one
+ *  (compiler/bundle/inspector.ts): there GET /_ap/ui answers a 404 naming the flag. */
+export function registerInspector(app: FastifyInstance): void {
+  const assets = inspectorAssets();
   app.get('/_ap/ui', { config: INSPECTOR }, async (_req, reply) => send(reply, 'text/html; charset=utf-8', assets.html));
   app.get('/_ap/ui/app.js', { config: INSPECTOR }, async (_req, reply) => send(reply, 'text/javascript; charset=utf-8', assets.js));
   app.get('/_ap/ui/app.css', { config: INSPECTOR }, async (_req, reply) => send(reply, 'text/css; charset=utf-8', assets.css));
