@@ -78,7 +78,9 @@ afterAll(() => {
 
 describe('the packed package', () => {
   it('holds the built JavaScript, its declarations, the CLI, the docs and the schema, and no sources, tests or tooling', () => {
-    for (const f of ['dist/cli/main.js', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/compiler/schema/config.schema.json', 'bin/pipewright.mjs', 'README.md', 'LICENSE', 'docs/guide.md', 'package.json']) expect(packed, f).toContain(f);
+    for (const f of ['dist/cli/main.js', 'dist/runtime/index.js', 'dist/runtime/index.d.ts', 'dist/compiler/schema/config.schema.json', 'bin/pipewright.mjs', 'README.md', 'LICENSE', 'docs/guide.md', 'package.json',
+      // The inspector page's files, read beside their module (runtime/server/inspector/assets.ts).
+      'dist/runtime/server/inspector/index.html', 'dist/runtime/server/inspector/app.js', 'dist/runtime/server/inspector/app.css']) expect(packed, f).toContain(f);
     const stray = packed.filter((f) => /^(test|bench|fixtures|out|scripts|runtime|compiler|cli)\//.test(f) || /^(stryker|vitest|tsconfig)/.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
     expect(stray).toEqual([]);
   });
