@@ -3,7 +3,8 @@
 // ones to page through, three that waited and succeeded, one waiting for a callback, and one whose
 // request and upstream answer carry markup (`<img onerror>`, `</script>`) that must show as text and
 // never run. Sign in, page, filter, open the failed run by keyboard and read its failing action and
-// reason, cancel the waiting run and re-run it. A screenshot is kept in .tmp/artifacts/inspector.png.
+// reason, cancel the waiting run and re-run it. Screenshots are kept in .tmp/artifacts/ (inspector.png:
+// the failed run; inspector-list.png: the waiting run in the list).
 // Skips, saying why, only when no Chromium is installed (.ci/run installs it).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,6 +195,7 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.locator('#rows tr td:first-child a').evaluateAll((as) => as.map((a) => a.getAttribute('title')))).toEqual([waitingId]);
     expect(await page.locator('#rows tr td').last().textContent()).toMatch(/^callback in Approval, times out /);
+    await page.screenshot({ path: '.tmp/artifacts/inspector-list.png', fullPage: true });
     await page.locator('#rows tr td:first-child a').click();
     await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.approval: suspended');
     await page.getByRole('button', { name: 'Cancel this run…' }).click();
