@@ -1,9 +1,10 @@
 // compile's server holds the inspector page only with --inspector: without it the bundle has none of
 // the page's files (the same size as one built before the page existed but for the route's 404,
 // which says how to get it), with it GET /_ap/ui serves them. Real bundles, run as operators run them.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleServer, generateModule } from '../../compiler/index.ts';
 import { serveBundle } from '../support/bundle.ts';
@@ -27,6 +28,18 @@ describe('compile --inspector', { timeout: 120_000 }, () => {
       expect(off, piece).not.toContain(piece);
       expect(on, piece).toContain(piece);
     }
+  });
+
+  it('the command line: --inspector puts the page in server.mjs; with --no-bundle it is refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-inspector-cli-'));
+    writeFileSync(join(dir, 'hi.yaml'), CONFIG);
+    const compile = (...args: string[]) => spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', join(dir, 'hi.yaml'), '--out', join(dir, 'out'), ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = compile('--inspector');
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'out/hi/server.mjs'), 'utf8')).toContain("const KEY = 'pipewright.admin-token'");
+    const refused = compile('--inspector', '--no-bundle');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('--inspector puts the page in the server: it cannot go with --no-bundle');
   });
 
   it('without it: no page, a 404 that names the flag', async () => {
