@@ -266,7 +266,8 @@ function start() {
     params.delete('cursor');
     go(listHash(params));
   });
-  window.addEventListener('hashchange', route);
+  // A notice belongs to the view it was given in.
+  window.addEventListener('hashchange', () => { notice('', ''); route(); });
   route();
 }
 
