@@ -183,11 +183,11 @@ export interface Interface {
    */
   description?: string;
   /**
-   * Free-form documentation note.
+   * Free-form note for the config's readers; not used by the service.
    */
   notes?: string;
   /**
-   * Grouping tags.
+   * Grouping tags: the OpenAPI operation's tags.
    */
   tags?: StringList;
   /**
@@ -312,7 +312,7 @@ export interface Action {
    */
   name?: string;
   /**
-   * Identifier for referencing outputs.
+   * Another spelling of `name`, used when `name` is absent.
    */
   action?: string;
   /**
@@ -573,11 +573,11 @@ export interface Transform {
    */
   rename_attributes?: StringMap;
   /**
-   * Remove attributes.
+   * Remove these fields (dotted paths) from the data, or from each object of an array.
    */
   remove_attributes?: StringList;
   /**
-   * Keep only these.
+   * Keep only these fields (dotted paths), in the listed order, of the data or of each object of an array; a missing field is left out, never added as null.
    */
   keep_attributes?: StringList;
   /**
@@ -585,11 +585,11 @@ export interface Transform {
    */
   move_attributes?: StringMap;
   /**
-   * Rename root-level keys.
+   * Rename root-level keys (old name to new name), all at once, so swaps work; positions are kept.
    */
   rename_keys?: StringMap;
   /**
-   * Remove keys.
+   * Remove these root-level keys, taken literally: a dot is part of the key, not nesting (compare `remove_attributes`).
    */
   remove_keys?: StringList;
   /**
@@ -611,11 +611,11 @@ export interface Transform {
    */
   extract_array?: TransformExtractArray;
   /**
-   * JSON path extraction.
+   * Replace the data with every match of this JSONPath (RFC 9535), always as an array; `extract_value` gives one value.
    */
   extract_with_json_path?: string;
   /**
-   * jq extraction.
+   * Replace the data with the output of this jq program: one output as is, several as an array, none as null. A program that fails after some outputs fails as a whole.
    */
   extract_with_jq?: string;
   /**
@@ -631,23 +631,23 @@ export interface Transform {
    */
   numerics?: StringList;
   /**
-   * Group array elements.
+   * Group an array's elements by these fields into an object of key → elements; several fields join with `|`, a missing value groups under "null".
    */
   group_by?: StringList;
   /**
-   * bcrypt hash.
+   * A bcrypt hash of a value, written under `key`; input over 72 bytes fails rather than being cut.
    */
   bcrypt?: BcryptTransform;
   /**
-   * Generate a password.
+   * A random password written under `key` (length 4–256; numbers and both letter cases by default, symbols and spaces off).
    */
   generate_password?: TransformPasswordGen;
   /**
-   * Replace values.
+   * Replace values anywhere in the data (a copy): those equal to an entry of `values` and/or strings containing `find_str` (or matching it as a regex), optionally only under fields named `target_key`; each becomes `target_value`, or with `new_str` only the matched part is replaced (see TransformReplaceValues).
    */
   replace_values?: TransformReplaceValues;
   /**
-   * Flatten nested objects.
+   * Flatten nested objects into one level, joining the keys with `key_separator` (see TransformFlatten).
    */
   flatten?: TransformFlatten;
   /**
@@ -657,7 +657,7 @@ export interface Transform {
     [k: string]: Transform[];
   };
   /**
-   * Computed fields.
+   * Compute fields from expressions over the record's fields (`target.qty * target.price`), in order, each seeing the earlier results; non-finite results are null (see TransformMath).
    */
   math?: TransformMath;
   /**
@@ -677,11 +677,11 @@ export interface Transform {
    */
   b64_decode_as_json?: string;
   /**
-   * Encode as Base64.
+   * Encode a value as Base64 text: a string path converts the value there in place; `{key, json_path}` reads `json_path` and writes under `key`.
    */
   b64_encode?: TransformConfig;
   /**
-   * Parse YAML text.
+   * Parse YAML text into JSON data: in place at a string path, or under `key` with `{key, json_path}`.
    */
   yaml_to_json?: TransformConfig;
   /**
@@ -713,7 +713,7 @@ export interface Transform {
    */
   generate_slug?: TransformConfig;
   /**
-   * Random bytes.
+   * `length` (1 to 1024) cryptographically random bytes, written as lowercase hex under `key`.
    */
   generate_bytes?: GenerateBytes;
   /**
@@ -725,7 +725,7 @@ export interface Transform {
    */
   decrypt_value?: DecryptValue;
   /**
-   * HMAC signature.
+   * An HMAC signature of `data` with `secret` (sha256 by default), written under `key` as hex or base64.
    */
   hmac?: HmacSign;
   /**
@@ -737,15 +737,15 @@ export interface Transform {
    */
   read_jwt?: ReadJWT;
   /**
-   * Compress a value.
+   * Compress a value (gzip, zlib or deflate) and write it as text (base64 by default); the input is bounded by `max_compress_bytes`.
    */
   compress?: TransformCompress;
   /**
-   * Decompress a value.
+   * Decode and decompress a value; the output is bounded by `max_compress_bytes` (a bomb is refused before it expands).
    */
   decompress?: TransformDecompress;
   /**
-   * TOTP code (RFC 6238).
+   * The current TOTP code (RFC 6238) of a shared secret, written under `key`.
    */
   totp?: TransformTotp;
   /**
@@ -757,7 +757,7 @@ export interface Transform {
    */
   parse_pdf?: TransformParsePdf;
   /**
-   * S3 presigned URL.
+   * An S3 presigned URL (SigV4 query signing) to download (`get`) or upload (`put`) one object, valid up to 7 days, written under `key`.
    */
   s3_generate_presigned_url?: S3GeneratePresignedURL;
 }
@@ -774,7 +774,7 @@ export interface Param {
    */
   default_value?: string | number | boolean;
   /**
-   * Used when validation fails.
+   * The message answered with 400 when this param's validation fails.
    */
   error_message?: string;
   /**
@@ -991,7 +991,7 @@ export interface NetworkPolicy {
  */
 export interface RateLimit {
   /**
-   * Requests allowed per window.
+   * Requests allowed per client key in each window; one more is refused with 429.
    */
   requests: number;
   /**
@@ -1158,7 +1158,7 @@ export interface InterfaceContract {
    */
   schema?: unknown;
   /**
-   * A representative payload.
+   * A representative payload: under `accepts`, the request `pipewright test` sends; under `produces`, the body the response must equal. Both are the OpenAPI examples.
    */
   example?: unknown;
 }
@@ -1740,11 +1740,11 @@ export interface Sftp {
    */
   timeout?: Duration;
   /**
-   * The operation.
+   * What to do on the server: `list` a directory, `get` or `put` a file, `delete` it, `rename` it (to `to`), or `mkdir` (parents too, like `mkdir -p`).
    */
   operation: "list" | "get" | "put" | "delete" | "rename" | "mkdir";
   /**
-   * Remote path.
+   * The remote path the operation works on.
    */
   path: string;
   /**
@@ -1929,11 +1929,11 @@ export interface Email {
    */
   to: StringOrList;
   /**
-   * Copy recipients.
+   * Copy recipients: one address, a list, or a marker giving either.
    */
   cc?: StringOrList;
   /**
-   * Blind copy recipients.
+   * Blind copy recipients (sent to, never shown in the headers): one address, a list, or a marker giving either.
    */
   bcc?: StringOrList;
   /**
@@ -1984,7 +1984,7 @@ export interface EmitMetric {
    */
   name: string;
   /**
-   * Metric type.
+   * Prometheus metric type: `gauge` sets the value, `counter` adds it, `histogram` observes it.
    */
   type?: "gauge" | "counter" | "histogram";
   /**
@@ -2075,11 +2075,11 @@ export interface AgentAction {
    */
   max_iterations?: number;
   /**
-   * Conversation memory across requests.
+   * Keep the conversation across requests under a key, so later runs continue it (see AgentMemory).
    */
   memory?: AgentMemory;
   /**
-   * Passed through when set.
+   * Sampling temperature sent to the model when set; the model's default otherwise.
    */
   temperature?: number;
   /**
@@ -2203,11 +2203,11 @@ export interface DocumentOperation {
       }
     | Marker;
   /**
-   * Maximum documents returned.
+   * The most documents a find returns.
    */
   limit?: NumberOrMarker;
   /**
-   * Documents skipped.
+   * How many matching documents a find skips before returning (with `sort`, for paging).
    */
   skip?: NumberOrMarker;
 }
@@ -2337,7 +2337,7 @@ export interface TransformPasswordGen {
 }
 export interface TransformReplaceValues {
   /**
-   * The value to replace.
+   * The replacement: what each selected value becomes (any JSON, e.g. null or "***").
    */
   target_value: unknown;
   /**
@@ -2345,11 +2345,11 @@ export interface TransformReplaceValues {
    */
   target_key?: string;
   /**
-   * Substring to find.
+   * Select strings containing this text (or matching it, with `regex: true`).
    */
   find_str?: string;
   /**
-   * Replacement text.
+   * With `find_str`: replace only the matched parts of the string with this text.
    */
   new_str?: string;
   /**
@@ -2357,7 +2357,7 @@ export interface TransformReplaceValues {
    */
   regex?: string | boolean;
   /**
-   * Values to replace.
+   * Select values equal to an entry (numbers, booleans and null compared by their JSON text, so "0" matches 0).
    */
   values?: StringList;
 }
