@@ -195,7 +195,7 @@ export interface Interface {
    */
   log?: CustomLog;
   /**
-   * Response templates (for example a success template).
+   * Response bodies as interpolated strings: `success` is the body of every success, `error` of every error (`response.custom_body` wins over it); sent with a JSON content type when the text is JSON, text/plain otherwise.
    */
   templates?: StringMap;
   /**
@@ -231,7 +231,7 @@ export interface Interface {
    */
   route?: string;
   /**
-   * Show error details in error responses.
+   * Add `detail` (the failure's reason) and `data` (the failing action's data) to error bodies. Off by default: callers are not the config's author. Actions with `hide_errors` or `hide_data_on_error` stay hidden.
    */
   show_error_detail?: boolean;
   /**
@@ -569,7 +569,7 @@ export interface StringMap {
  */
 export interface Transform {
   /**
-   * Rename attributes (old name to new name).
+   * Rename top-level keys (old name to new name), all at once (swaps work), keeping their positions; applied to the data or each object of an array.
    */
   rename_attributes?: StringMap;
   /**
@@ -581,7 +581,7 @@ export interface Transform {
    */
   keep_attributes?: StringList;
   /**
-   * Move attributes (source path to destination path).
+   * Move fields from one dotted path to another (source to destination), creating missing levels as objects.
    */
   move_attributes?: StringMap;
   /**
@@ -603,7 +603,7 @@ export interface Transform {
    */
   return_row?: NumberOrMarker;
   /**
-   * Extract a single value (path).
+   * Replace the data with the one value at this path (its first match; null when absent); `extract_with_json_path` gives every match.
    */
   extract_value?: string;
   /**
@@ -1111,7 +1111,7 @@ export interface Schedule {
  */
 export interface InterfaceResponse {
   /**
-   * HTTP code of an error response.
+   * The status of an error response, unless the failing action's `response_on_error.http_code`, a `depends_on` `http_code_on_error` or an inherited code (`http_code_inherit_error`) chose one first.
    */
   http_code_on_error?: number;
   /**
@@ -1273,7 +1273,7 @@ export interface HmacCheck {
    */
   secret: string;
   /**
-   * Signed data.
+   * The signed data; for a webhook, `a|raw_body|`: the signature covers the bytes sent, not re-serialised JSON.
    */
   data: unknown;
   /**
@@ -1532,7 +1532,7 @@ export interface Idempotency {
    */
   key?: string;
   /**
-   * Header name.
+   * The header the key is sent in.
    */
   header?: string;
 }
@@ -1674,7 +1674,7 @@ export interface StateSet {
    */
   key: string;
   /**
-   * Value to store.
+   * The value to store: any JSON; a whole `secret`/`var` marker holding JSON text is stored as that JSON.
    */
   value: unknown;
   /**
@@ -1790,15 +1790,15 @@ export interface OnlyNew {
  */
 export interface Discover {
   /**
-   * DNS backend.
+   * Find members by DNS: SRV records of a name, or the addresses of a host (see DiscoverDns).
    */
   dns?: DiscoverDns;
   /**
-   * Kubernetes backend.
+   * Find members as the pods of a Kubernetes namespace that match its label and field selectors (see DiscoverKubernetes).
    */
   kubernetes?: DiscoverKubernetes;
   /**
-   * Docker backend.
+   * Find members as running Docker containers matching labels, through the Docker socket (see DiscoverDocker).
    */
   docker?: DiscoverDocker;
   /**
@@ -1980,7 +1980,7 @@ export interface EmailAttachment {
  */
 export interface EmitMetric {
   /**
-   * Metric name.
+   * Metric name (Prometheus naming); the `pipewright_` prefix is reserved for built-in metrics.
    */
   name: string;
   /**
@@ -2089,7 +2089,7 @@ export interface AgentAction {
 }
 export interface AgentMessage {
   /**
-   * Message role (system, user, assistant).
+   * Who says it: `system` (instructions), `user` or `assistant` (earlier turns).
    */
   role: string;
   /**
@@ -2145,7 +2145,7 @@ export interface DocumentOperation {
    */
   collection: string;
   /**
-   * The operation.
+   * What to do on the collection, as the MongoDB method of the same name: insert, find, update, replace, delete one or many, or count.
    */
   operation:
     | "insertOne"
@@ -2293,7 +2293,7 @@ export interface BcryptTransform {
    */
   jq?: string;
   /**
-   * bcrypt cost.
+   * bcrypt cost factor, 4 to 15 (default 10): each step doubles the hashing time.
    */
   cost?: NumberOrMarker;
 }
@@ -2395,7 +2395,7 @@ export interface TransformMath {
    */
   to_string?: boolean;
   /**
-   * Result type.
+   * Convert each result: `int` truncates toward zero, `float` keeps the number, `bool` reads "", "0" and "false" as false, `string` leaves it as computed.
    */
   eval_type?: "int" | "float" | "string" | "bool";
 }
@@ -2493,7 +2493,7 @@ export interface DecryptValue {
    */
   nonce: string;
   /**
-   * Authentication tag.
+   * The AES-256-GCM authentication tag written by `encrypt_value`; a wrong or altered tag fails with "authentication failed".
    */
   tag: string;
   /**
