@@ -98,7 +98,7 @@ const cpu = async () => {
 
 // Publishes go out as plain HTTP/1.1 requests on kept-alive connections (node:http): the publisher
 // shares the cores with the server and the clients, and fetch (undici) cost it ~1.5 ms of CPU per
-// publish against ~0.65 ms (docs/decisions.md, "Performance: fan-out (round 4)"). The latency still
+// publish against ~0.65 ms (docs/decisions.md, Performance, "WebSocket fan-out"). The latency still
 // runs from just before the request is written.
 const agent = new Agent({ keepAlive: true });
 const post = (body: string) => new Promise<void>((resolve) => {

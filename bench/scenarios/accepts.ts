@@ -1,7 +1,7 @@
 // POST an order → its body echoed, behind an `accepts.schema` of ten properties (types, required,
 // bounds, a pattern on RE2, an email format, an array of objects). Its pair accepts-none.ts is the
 // same interface without `accepts`: `npm run bench:cpu -- accepts --ways fast --also none=…` puts the
-// validator's cost per request side by side (docs/decisions.md, "Request bodies: accepts.schema").
+// validator's cost per request side by side (docs/decisions.md, "Request bodies: `accepts.schema`").
 import type { Scenario } from '../scenario.ts';
 
 export const ORDER = {

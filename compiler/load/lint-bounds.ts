@@ -12,6 +12,6 @@ export function lintBounds(config: unknown, report: Report): void {
     const field: BoundedField = parentKey === 'wait_for_callback' && key === 'timeout' ? 'wait_timeout' : (key as BoundedField);
     const problem = durationProblem(value, field);
     // A malformed duration is the schema's error; only a well-formed one that is too long is ours.
-    if (problem && !problem.startsWith('invalid duration')) report('error', path, problem, 'a longer wait is a mistake or needs a schedule; see "Limits" in docs/decisions.md', 'value');
+    if (problem && !problem.startsWith('invalid duration')) report('error', path, problem, 'a longer wait is a mistake or needs a schedule; see "Limits" in docs/guide.md', 'value');
   });
 }

@@ -115,7 +115,7 @@ export type ToCsvConfig =
        */
       path: string;
       /**
-       * As in the {key, json_path} form (default true).
+       * As in the {key, json_path} form.
        */
       escape_formulas?: boolean;
     };
@@ -183,23 +183,23 @@ export interface Interface {
    */
   description?: string;
   /**
-   * Free-form documentation note.
+   * Free-form note for the config's readers; not used by the service.
    */
   notes?: string;
   /**
-   * Grouping tags.
+   * Grouping tags: the OpenAPI operation's tags.
    */
   tags?: StringList;
   /**
-   * Custom log settings (CustomLog).
+   * The interface's request line: `enabled: false` drops it (health checks), `level` sets its level, `fields` adds interpolated fields (see CustomLog).
    */
   log?: CustomLog;
   /**
-   * Response templates (for example a success template).
+   * Response bodies as interpolated strings: `success` is the body of every success, `error` of every error (`response.custom_body` wins over it); sent with a JSON content type when the text is JSON, text/plain otherwise.
    */
   templates?: StringMap;
   /**
-   * MQTT trigger name.
+   * MQTT trigger: the interface runs on every publish to `<environment>/<interface>/<value>` (the value may hold `+` and `#` wildcards); the payload is the body, the topic `a|params::topic|`.
    */
   mqtt?: string;
   /**
@@ -215,7 +215,7 @@ export interface Interface {
    */
   public?: boolean;
   /**
-   * Cron trigger.
+   * Cron trigger: the interface runs on the schedule, once per tick across nodes sharing a durable store, with no request.
    */
   schedule?: Schedule;
   /**
@@ -231,15 +231,15 @@ export interface Interface {
    */
   route?: string;
   /**
-   * Show error details in error responses.
+   * Add `detail` (the failure's reason) and `data` (the failing action's data) to error bodies. Off by default: callers are not the config's author. Actions with `hide_errors` or `hide_data_on_error` stay hidden.
    */
   show_error_detail?: boolean;
   /**
-   * Ordered actions.
+   * The actions the interface runs, in order (each may be skipped or gated by its run conditions).
    */
   actions?: Action[];
   /**
-   * Single-step shorthand: URL.
+   * Shorthand for an interface with one `http` action fetching this URL; refused beside `actions`.
    */
   url?: string;
   /**
@@ -247,7 +247,7 @@ export interface Interface {
    */
   conn_string?: string;
   /**
-   * Single-step shorthand: SQL query.
+   * Shorthand for an interface with one SQL `database` action running this query (with `conn_string`); refused beside `actions`.
    */
   query?: string;
   /**
@@ -269,7 +269,7 @@ export interface Interface {
    */
   output?: "http" | "cli" | "none";
   /**
-   * Response configuration.
+   * How the interface answers: headers, a custom body, and the rules that choose the error status (see InterfaceResponse).
    */
   response?: InterfaceResponse;
   /**
@@ -277,11 +277,11 @@ export interface Interface {
    */
   disable_fastpath?: boolean;
   /**
-   * What the interface accepts.
+   * The request the interface accepts: `schema` validates the JSON body before any action runs (400 when it does not hold); `example` is the request `pipewright test` sends and the OpenAPI example.
    */
   accepts?: InterfaceContract;
   /**
-   * What the interface produces.
+   * The response the interface produces: `schema` and `example` are checked by `pipewright test` and published in the OpenAPI document.
    */
   produces?: InterfaceContract;
   /**
@@ -312,7 +312,7 @@ export interface Action {
    */
   name?: string;
   /**
-   * Identifier for referencing outputs.
+   * Another spelling of `name`, used when `name` is absent.
    */
   action?: string;
   /**
@@ -341,7 +341,7 @@ export interface Action {
    */
   timeout?: Duration;
   /**
-   * Automatic retry.
+   * Retry the action when an attempt fails: attempts, the wait between them and which failures count (see Retry). Waits past `SERVICE__MAX_DELAY_SECS` suspend the run into the durable store.
    */
   retry?: Retry;
   /**
@@ -349,19 +349,19 @@ export interface Action {
    */
   replayable?: boolean;
   /**
-   * Log messages before execution.
+   * Log lines written before the first attempt (markers interpolate when the line is written).
    */
   pre_log?: LogMessages;
   /**
-   * Log messages after success.
+   * Log lines written after `success_log` when the action succeeded; a failed or skipped action writes none.
    */
   post_log?: LogMessages;
   /**
-   * Log messages on failure.
+   * Log lines written when the action fails (after its last attempt); markers can read the failure, e.g. `a|Fetch::status|`.
    */
   error_log?: LogMessages;
   /**
-   * Log messages on success.
+   * Log lines written when the action succeeds.
    */
   success_log?: LogMessages;
   /**
@@ -533,31 +533,31 @@ export interface Action {
    */
   hide_action?: boolean;
   /**
-   * Hide data on success.
+   * Leave this action out of the default response body (the object keyed by action name) when it succeeded; its data stays readable by later actions.
    */
   hide_data_on_success?: boolean;
   /**
-   * Hide data on error.
+   * Leave this action out of the response body when it failed, and keep its data out of an error response's `data` even with `show_error_detail`.
    */
   hide_data_on_error?: boolean;
   /**
-   * Hide data when empty.
+   * Leave this action out of the response body when its data is empty (null, "", [] or {}).
    */
   hide_data_on_empty?: boolean;
   /**
-   * Hide error details.
+   * When this action fails, leave it out of the response body and keep its `detail` and `data` out of the error response even with `show_error_detail`.
    */
   hide_errors?: boolean;
   /**
-   * Disable metrics collection.
+   * Leave this action out of the built-in action metrics (`pipewright_action_*` at `/metrics`).
    */
   hide_metrics?: boolean;
   /**
-   * Custom response on success.
+   * The status, headers or body the interface answers with when this action succeeds (see ActionResponse).
    */
   response_on_success?: ActionResponse;
   /**
-   * Custom response on error.
+   * The status, headers or body the interface answers with when this action fails; its `http_code` comes first in the order that picks an error status.
    */
   response_on_error?: ActionResponse;
 }
@@ -569,27 +569,27 @@ export interface StringMap {
  */
 export interface Transform {
   /**
-   * Rename attributes (old name to new name).
+   * Rename top-level keys (old name to new name), all at once (swaps work), keeping their positions; applied to the data or each object of an array.
    */
   rename_attributes?: StringMap;
   /**
-   * Remove attributes.
+   * Remove these fields (dotted paths) from the data, or from each object of an array.
    */
   remove_attributes?: StringList;
   /**
-   * Keep only these.
+   * Keep only these fields (dotted paths), in the listed order, of the data or of each object of an array; a missing field is left out, never added as null.
    */
   keep_attributes?: StringList;
   /**
-   * Move attributes (source path to destination path).
+   * Move fields from one dotted path to another (source to destination), creating missing levels as objects.
    */
   move_attributes?: StringMap;
   /**
-   * Rename root-level keys.
+   * Rename root-level keys (old name to new name), all at once, so swaps work; positions are kept.
    */
   rename_keys?: StringMap;
   /**
-   * Remove keys.
+   * Remove these root-level keys, taken literally: a dot is part of the key, not nesting (compare `remove_attributes`).
    */
   remove_keys?: StringList;
   /**
@@ -603,7 +603,7 @@ export interface Transform {
    */
   return_row?: NumberOrMarker;
   /**
-   * Extract a single value (path).
+   * Replace the data with the one value at this path (its first match; null when absent); `extract_with_json_path` gives every match.
    */
   extract_value?: string;
   /**
@@ -611,11 +611,11 @@ export interface Transform {
    */
   extract_array?: TransformExtractArray;
   /**
-   * JSON path extraction.
+   * Replace the data with every match of this JSONPath (RFC 9535), always as an array; `extract_value` gives one value.
    */
   extract_with_json_path?: string;
   /**
-   * jq extraction.
+   * Replace the data with the output of this jq program: one output as is, several as an array, none as null. A program that fails after some outputs fails as a whole.
    */
   extract_with_jq?: string;
   /**
@@ -631,23 +631,23 @@ export interface Transform {
    */
   numerics?: StringList;
   /**
-   * Group array elements.
+   * Group an array's elements by these fields into an object of key → elements; several fields join with `|`, a missing value groups under "null".
    */
   group_by?: StringList;
   /**
-   * bcrypt hash.
+   * A bcrypt hash of a value, written under `key`; input over 72 bytes fails rather than being cut.
    */
   bcrypt?: BcryptTransform;
   /**
-   * Generate a password.
+   * A random password written under `key` (length 4–256; numbers and both letter cases by default, symbols and spaces off).
    */
   generate_password?: TransformPasswordGen;
   /**
-   * Replace values.
+   * Replace values anywhere in the data (a copy): those equal to an entry of `values` and/or strings containing `find_str` (or matching it as a regex), optionally only under fields named `target_key`; each becomes `target_value`, or with `new_str` only the matched part is replaced (see TransformReplaceValues).
    */
   replace_values?: TransformReplaceValues;
   /**
-   * Flatten nested objects.
+   * Flatten nested objects into one level, joining the keys with `key_separator` (see TransformFlatten).
    */
   flatten?: TransformFlatten;
   /**
@@ -657,7 +657,7 @@ export interface Transform {
     [k: string]: Transform[];
   };
   /**
-   * Computed fields.
+   * Compute fields from expressions over the record's fields (`target.qty * target.price`), in order, each seeing the earlier results; non-finite results are null (see TransformMath).
    */
   math?: TransformMath;
   /**
@@ -677,11 +677,11 @@ export interface Transform {
    */
   b64_decode_as_json?: string;
   /**
-   * Encode as Base64.
+   * Encode a value as Base64 text: a string path converts the value there in place; `{key, json_path}` reads `json_path` and writes under `key`.
    */
   b64_encode?: TransformConfig;
   /**
-   * Parse YAML text.
+   * Parse YAML text into JSON data: in place at a string path, or under `key` with `{key, json_path}`.
    */
   yaml_to_json?: TransformConfig;
   /**
@@ -713,7 +713,7 @@ export interface Transform {
    */
   generate_slug?: TransformConfig;
   /**
-   * Random bytes.
+   * `length` (1 to 1024) cryptographically random bytes, written as lowercase hex under `key`.
    */
   generate_bytes?: GenerateBytes;
   /**
@@ -725,7 +725,7 @@ export interface Transform {
    */
   decrypt_value?: DecryptValue;
   /**
-   * HMAC signature.
+   * An HMAC signature of `data` with `secret` (sha256 by default), written under `key` as hex or base64.
    */
   hmac?: HmacSign;
   /**
@@ -737,15 +737,15 @@ export interface Transform {
    */
   read_jwt?: ReadJWT;
   /**
-   * Compress a value.
+   * Compress a value (gzip, zlib or deflate) and write it as text (base64 by default); the input is bounded by `max_compress_bytes`.
    */
   compress?: TransformCompress;
   /**
-   * Decompress a value.
+   * Decode and decompress a value; the output is bounded by `max_compress_bytes` (a bomb is refused before it expands).
    */
   decompress?: TransformDecompress;
   /**
-   * TOTP code (RFC 6238).
+   * The current TOTP code (RFC 6238) of a shared secret, written under `key`.
    */
   totp?: TransformTotp;
   /**
@@ -757,7 +757,7 @@ export interface Transform {
    */
   parse_pdf?: TransformParsePdf;
   /**
-   * S3 presigned URL.
+   * An S3 presigned URL (SigV4 query signing) to download (`get`) or upload (`put`) one object, valid up to 7 days, written under `key`.
    */
   s3_generate_presigned_url?: S3GeneratePresignedURL;
 }
@@ -774,7 +774,7 @@ export interface Param {
    */
   default_value?: string | number | boolean;
   /**
-   * Used when validation fails.
+   * The message answered with 400 when this param's validation fails.
    */
   error_message?: string;
   /**
@@ -916,19 +916,19 @@ export interface ScalarMap {
  */
 export interface Features {
   /**
-   * Allow the `compress` transform.
+   * Allow the `compress` transform in this config; a config that uses it while turned off does not compile.
    */
   compress?: boolean;
   /**
-   * Allow the `decompress` transform.
+   * Allow the `decompress` transform in this config; a config that uses it while turned off does not compile.
    */
   decompress?: boolean;
   /**
-   * Allow the `parse_xlsx` transform.
+   * Allow the `parse_xlsx` transform in this config; a config that uses it while turned off does not compile.
    */
   parse_xlsx?: boolean;
   /**
-   * Allow the `parse_pdf` transform.
+   * Allow the `parse_pdf` transform in this config; a config that uses it while turned off does not compile.
    */
   parse_pdf?: boolean;
 }
@@ -991,7 +991,7 @@ export interface NetworkPolicy {
  */
 export interface RateLimit {
   /**
-   * Requests allowed per window.
+   * Requests allowed per client key in each window; one more is refused with 429.
    */
   requests: number;
   /**
@@ -1082,11 +1082,11 @@ export interface Schedule {
    */
   cron: string;
   /**
-   * Whether the schedule runs.
+   * Whether the schedule runs; `false` keeps the interface without firing it.
    */
   enabled: boolean;
   /**
-   * Attempts per scheduled run.
+   * How many times a tick's run is tried in all when it fails (1: no retry); retries wait by the backoff fields and are claimed once across nodes.
    */
   max_attempts?: number;
   /**
@@ -1094,7 +1094,7 @@ export interface Schedule {
    */
   retry_backoff_seconds?: number;
   /**
-   * Backoff multiplier.
+   * Each retry waits this many times longer than the one before (`retry_backoff_seconds × multiplier^(n−1)`, capped by `max_backoff_seconds`).
    */
   retry_backoff_multiplier?: number;
   /**
@@ -1102,7 +1102,7 @@ export interface Schedule {
    */
   max_backoff_seconds?: number;
   /**
-   * IANA time zone the cron expression is read in, e.g. `Europe/Paris` (default UTC).
+   * IANA time zone the cron expression is read in, e.g. `Europe/Paris`.
    */
   timezone?: string;
 }
@@ -1111,7 +1111,7 @@ export interface Schedule {
  */
 export interface InterfaceResponse {
   /**
-   * HTTP code of an error response.
+   * The status of an error response, unless the failing action's `response_on_error.http_code`, a `depends_on` `http_code_on_error` or an inherited code (`http_code_inherit_error`) chose one first.
    */
   http_code_on_error?: number;
   /**
@@ -1119,15 +1119,15 @@ export interface InterfaceResponse {
    */
   http_code_inherit_error?: StringList;
   /**
-   * Response headers.
+   * Headers added to every response of the interface (success or error); values interpolate.
    */
   headers?: ScalarMap;
   /**
-   * Custom response body.
+   * The error response body, an interpolated string sent as is (JSON content type when the text is JSON, else text/plain), instead of the standard `{"error": …}` body.
    */
   custom_body?: string;
   /**
-   * Fallback HTTP code.
+   * The error status used when no earlier rule (action `response_on_error`, `http_code_on_error`, inherited codes, the fallback strategy) chose one; before the built-in defaults (400, 422, 504, 502, 500).
    */
   http_code_fallback?: number;
   /**
@@ -1158,7 +1158,7 @@ export interface InterfaceContract {
    */
   schema?: unknown;
   /**
-   * A representative payload.
+   * A representative payload: under `accepts`, the request `pipewright test` sends; under `produces`, the body the response must equal. Both are the OpenAPI examples.
    */
   example?: unknown;
 }
@@ -1273,7 +1273,7 @@ export interface HmacCheck {
    */
   secret: string;
   /**
-   * Signed data.
+   * The signed data; for a webhook, `a|raw_body|`: the signature covers the bytes sent, not re-serialised JSON.
    */
   data: unknown;
   /**
@@ -1368,7 +1368,7 @@ export interface HttpRequest {
    */
   expect_status?: StatusExpectation;
   /**
-   * Send an idempotency key.
+   * Send an idempotency key header: `true` sends the action execution's id as `Idempotency-Key`, the same on every retry attempt, so an upstream that honours it applies a retried POST once; page n of a paginated call sends `<key>-<n>`. A key set in `headers` wins.
    */
   idempotency?: Idempotency;
   /**
@@ -1392,7 +1392,7 @@ export interface HttpRequest {
    */
   digest_auth_pass?: string;
   /**
-   * HTTP proxy to use.
+   * An http:// or https:// proxy URL every request of this action goes through; an empty value is refused rather than going direct.
    */
   proxy?: string;
   /**
@@ -1422,15 +1422,15 @@ export interface HttpRequest {
    */
   root_certificates?: StringList;
   /**
-   * Request timeout.
+   * Time bound of each request (each page when paginating); past it the attempt fails as a timeout (504 unless a response rule says otherwise). The action's own `timeout` bounds all its requests together.
    */
   timeout?: Duration;
   /**
-   * Connect timeout.
+   * Time bound of opening the connection (TCP and TLS) to the upstream; the connection is pooled per origin and these settings.
    */
   connect_timeout?: Duration;
   /**
-   * Automatic pagination.
+   * Fetch every page of a listing and return all items as one array (see Pagination).
    */
   pagination?: Pagination;
   /**
@@ -1532,80 +1532,80 @@ export interface Idempotency {
    */
   key?: string;
   /**
-   * Header name.
+   * The header the key is sent in.
    */
   header?: string;
 }
 /**
- * Automatic pagination.
+ * How an `http` action fetches every page of a listing and concatenates the items. The style is chosen by which key is set, exactly one of: `page_next_key` (page numbers), `next_cursor_key` (cursors), `next_link_key` or `next_link: true` (next links); a field of another style given a non-default value is refused. Each page is a full request (method, headers, body, auth); any page's failure fails the action with that page's status and a `page N:` prefix, and a retry starts again at page 1. All pages together are held to the action's 32 MiB response bound. The action's data is every page's items in order; its status and headers are the last page's.
  */
 export interface Pagination {
   /**
-   * Pagination setting `original_url`.
+   * Page-number and cursor styles: the URL of every request after the first, for APIs whose continuation endpoint differs from the first one (e.g. a scroll endpoint). Unset: the action's URL. Must be http(s).
    */
   original_url?: string;
   /**
-   * Pagination setting `next_link`.
+   * Next-link style: `true` reads the next page's URL from the `Link: <…>; rel="next"` response header (RFC 8288), used when the body has no `next_link_key` value.
    */
   next_link?: string | boolean;
   /**
-   * Pagination setting `no_pages`; default 0.
+   * The total number of pages when it is known before the first request; the scan stops after that many (counting pages skipped by `page_marker`). 0 means unknown.
    */
   no_pages?: NumberOrMarker;
   /**
-   * Pagination setting `page_marker`; default 0.
+   * Page-number style: how many pages to skip before the first request, to resume from a known position; also counted against the known total.
    */
   page_marker?: NumberOrMarker;
   /**
-   * Pagination setting `cursor_marker`.
+   * Cursor style: the query parameter that carries the cursor. (default `cursor`)
    */
   cursor_marker?: string;
   /**
-   * Pagination setting `increment`; default 1.
+   * Page-number style: how much the page parameter grows per request; set it to the page size, with `page_start: 0`, for offset-based APIs (`?offset=0`, `?offset=50`, …).
    */
   increment?: NumberOrMarker;
   /**
-   * Pagination setting `max_pages`.
+   * The most pages to fetch (1 to 10000); reaching it ends the action with success and the items so far. Unset: at most 100 pages, and reaching 100 with pages left fails the action rather than return a truncated list.
    */
   max_pages?: NumberOrMarker;
   /**
-   * Pagination setting `max_pages_key`.
+   * Response path (dotted, e.g. `meta.total_pages`) of the total page count; read from every page, reaching it ends the scan. A value that is not an integer fails the action.
    */
   max_pages_key?: string;
   /**
-   * Pagination setting `page_start`; default 1.
+   * Page-number style: the number of the first page (0 for APIs that count from 0, or for offsets).
    */
   page_start?: NumberOrMarker;
   /**
-   * Pagination setting `page_next_key`.
+   * Page-number style: the query parameter that carries the page number. Request n asks for page `page_start + (page_marker + n - 1) × increment`; the scan stops at the first page with no items, at the total from `no_pages` or `max_pages_key`, or at `max_pages`.
    */
   page_next_key?: string;
   /**
-   * Pagination setting `page_limit`.
+   * The page size to ask for, sent as the `page_limit_key` query parameter on every page-number and cursor request and on the first next-link request (later links carry their own).
    */
   page_limit?: NumberOrMarker;
   /**
-   * Pagination setting `page_limit_key`.
+   * The query parameter that carries `page_limit`; needs `page_limit`. (default `limit`)
    */
   page_limit_key?: string;
   /**
-   * Pagination setting `payload_key`.
+   * Response path (dotted; `$.`/`.` prefix allowed, array indexes as numbers) of each page's items array. Unset: the body itself must be an array. An absent or null value, or an empty body, is an empty page.
    */
   payload_key?: string;
   /**
-   * Pagination setting `next_cursor_key`.
+   * Cursor style: response path (dotted) of the next page's cursor, sent on the next request as the `cursor_marker` query parameter. The scan stops when the cursor is absent, null, empty or false, or repeats the one just sent; empty pages do not stop it.
    */
   next_cursor_key?: string;
   /**
-   * Pagination setting `max_cursor_key`.
+   * Cursor style: response path of the last cursor there is; the scan stops once the page requested with that cursor has been fetched.
    */
   max_cursor_key?: string;
   /**
-   * Pagination setting `next_link_key`.
+   * Next-link style: response path (dotted) of the next page's URL. Relative links are resolved against the current page's URL, or appended to `next_link_host` when set. A link to another origin fails the action (credentials and the idempotency key must not follow it). The scan stops when there is no link or it repeats.
    */
   next_link_key?: string;
   /**
-   * Pagination setting `next_link_host`.
+   * Next-link style: the scheme and host (e.g. `https://api.example.com`) that relative next links are appended to, and the one other origin links may lead to.
    */
   next_link_host?: string;
 }
@@ -1639,7 +1639,7 @@ export interface StateAction {
    */
   get?: StateKey;
   /**
-   * Store `value` under `key`.
+   * Store `value` under `key` (with an optional `ttl`); outputs the value.
    */
   set?: StateSet;
   /**
@@ -1651,7 +1651,7 @@ export interface StateAction {
    */
   increment?: StateIncrement;
   /**
-   * Remove the key.
+   * Remove the key; outputs `{deleted}`.
    */
   delete?: StateKey;
   /**
@@ -1674,7 +1674,7 @@ export interface StateSet {
    */
   key: string;
   /**
-   * Value to store.
+   * The value to store: any JSON; a whole `secret`/`var` marker holding JSON text is stored as that JSON.
    */
   value: unknown;
   /**
@@ -1708,7 +1708,7 @@ export interface Sftp {
    */
   host: string;
   /**
-   * The SSH port of the SFTP server (default 22).
+   * The SSH port of the SFTP server.
    */
   port?: NumberOrMarker;
   /**
@@ -1740,11 +1740,11 @@ export interface Sftp {
    */
   timeout?: Duration;
   /**
-   * The operation.
+   * What to do on the server: `list` a directory, `get` or `put` a file, `delete` it, `rename` it (to `to`), or `mkdir` (parents too, like `mkdir -p`).
    */
   operation: "list" | "get" | "put" | "delete" | "rename" | "mkdir";
   /**
-   * Remote path.
+   * The remote path the operation works on.
    */
   path: string;
   /**
@@ -1773,7 +1773,7 @@ export interface OnlyNew {
    */
   key: string;
   /**
-   * Default the config name.
+   * Namespace of the seen-id set (default the config name); actions of several configs sharing a namespace share the set.
    */
   namespace?: string;
   /**
@@ -1790,15 +1790,15 @@ export interface OnlyNew {
  */
 export interface Discover {
   /**
-   * DNS backend.
+   * Find members by DNS: SRV records of a name, or the addresses of a host (see DiscoverDns).
    */
   dns?: DiscoverDns;
   /**
-   * Kubernetes backend.
+   * Find members as the pods of a Kubernetes namespace that match its label and field selectors (see DiscoverKubernetes).
    */
   kubernetes?: DiscoverKubernetes;
   /**
-   * Docker backend.
+   * Find members as running Docker containers matching labels, through the Docker socket (see DiscoverDocker).
    */
   docker?: DiscoverDocker;
   /**
@@ -1929,11 +1929,11 @@ export interface Email {
    */
   to: StringOrList;
   /**
-   * Copy recipients.
+   * Copy recipients: one address, a list, or a marker giving either.
    */
   cc?: StringOrList;
   /**
-   * Blind copy recipients.
+   * Blind copy recipients (sent to, never shown in the headers): one address, a list, or a marker giving either.
    */
   bcc?: StringOrList;
   /**
@@ -1980,11 +1980,11 @@ export interface EmailAttachment {
  */
 export interface EmitMetric {
   /**
-   * Metric name.
+   * Metric name (Prometheus naming); the `pipewright_` prefix is reserved for built-in metrics.
    */
   name: string;
   /**
-   * Metric type.
+   * Prometheus metric type: `gauge` sets the value, `counter` adds it, `histogram` observes it.
    */
   type?: "gauge" | "counter" | "histogram";
   /**
@@ -2022,7 +2022,7 @@ export interface WsPublish {
  */
 export interface MqttPublish {
   /**
-   * String, array, or marker.
+   * The topic to publish to: one name, a list, or a marker giving either; each is published once.
    */
   topics: StringOrList;
   /**
@@ -2034,7 +2034,7 @@ export interface MqttPublish {
    */
   qos?: (0 | 1 | 2) | Marker;
   /**
-   * Default false.
+   * Ask the broker to keep the message as the topic's retained message, delivered to later subscribers. (default false)
    */
   retain?: BooleanOrMarker;
 }
@@ -2075,11 +2075,11 @@ export interface AgentAction {
    */
   max_iterations?: number;
   /**
-   * Conversation memory across requests.
+   * Keep the conversation across requests under a key, so later runs continue it (see AgentMemory).
    */
   memory?: AgentMemory;
   /**
-   * Passed through when set.
+   * Sampling temperature sent to the model when set; the model's default otherwise.
    */
   temperature?: number;
   /**
@@ -2089,7 +2089,7 @@ export interface AgentAction {
 }
 export interface AgentMessage {
   /**
-   * Message role (system, user, assistant).
+   * Who says it: `system` (instructions), `user` or `assistant` (earlier turns).
    */
   role: string;
   /**
@@ -2145,7 +2145,7 @@ export interface DocumentOperation {
    */
   collection: string;
   /**
-   * The operation.
+   * What to do on the collection, as the MongoDB method of the same name: insert, find, update, replace, delete one or many, or count.
    */
   operation:
     | "insertOne"
@@ -2203,11 +2203,11 @@ export interface DocumentOperation {
       }
     | Marker;
   /**
-   * Maximum documents returned.
+   * The most documents a find returns.
    */
   limit?: NumberOrMarker;
   /**
-   * Documents skipped.
+   * How many matching documents a find skips before returning (with `sort`, for paging).
    */
   skip?: NumberOrMarker;
 }
@@ -2293,7 +2293,7 @@ export interface BcryptTransform {
    */
   jq?: string;
   /**
-   * bcrypt cost.
+   * bcrypt cost factor, 4 to 15 (default 10): each step doubles the hashing time.
    */
   cost?: NumberOrMarker;
 }
@@ -2337,7 +2337,7 @@ export interface TransformPasswordGen {
 }
 export interface TransformReplaceValues {
   /**
-   * The value to replace.
+   * The replacement: what each selected value becomes (any JSON, e.g. null or "***").
    */
   target_value: unknown;
   /**
@@ -2345,11 +2345,11 @@ export interface TransformReplaceValues {
    */
   target_key?: string;
   /**
-   * Substring to find.
+   * Select strings containing this text (or matching it, with `regex: true`).
    */
   find_str?: string;
   /**
-   * Replacement text.
+   * With `find_str`: replace only the matched parts of the string with this text.
    */
   new_str?: string;
   /**
@@ -2357,7 +2357,7 @@ export interface TransformReplaceValues {
    */
   regex?: string | boolean;
   /**
-   * Values to replace.
+   * Select values equal to an entry (numbers, booleans and null compared by their JSON text, so "0" matches 0).
    */
   values?: StringList;
 }
@@ -2395,7 +2395,7 @@ export interface TransformMath {
    */
   to_string?: boolean;
   /**
-   * Result type.
+   * Convert each result: `int` truncates toward zero, `float` keeps the number, `bool` reads "", "0" and "false" as false, `string` leaves it as computed.
    */
   eval_type?: "int" | "float" | "string" | "bool";
 }
@@ -2493,7 +2493,7 @@ export interface DecryptValue {
    */
   nonce: string;
   /**
-   * Authentication tag.
+   * The AES-256-GCM authentication tag written by `encrypt_value`; a wrong or altered tag fails with "authentication failed".
    */
   tag: string;
   /**
@@ -2578,7 +2578,7 @@ export interface TransformCompress {
    */
   encoding?: CompressEncoding;
   /**
-   * 0 to 9 (default 6).
+   * 0 to 9.
    */
   level?: number;
   /**

@@ -1,4 +1,4 @@
-// Every jq program runs within a time and a size bound (docs/decisions.md, "Security: bounded jq").
+// Every jq program runs within a time and a size bound (docs/decisions.md, Security, "Bounded work").
 // Compiled code counts steps: each loop iteration over a stream (`.[]`, `range`, recursion) ticks, and the
 // clock is read every TICK_EVERY steps against the deadline set when the program starts; arrays it
 // builds grow through `push`, which refuses past the item bound. The engine (wasm) cannot be stopped from

@@ -2,7 +2,7 @@
 // carries it to the other nodes, whose hubs deliver it to theirs.
 //
 // The cost of a fan-out is one write system call per socket (CPU profiles of the fanout benchmark:
-// docs/decisions.md, "Realtime: fan-out latency"). So a message is encoded once, as the WebSocket
+// docs/decisions.md, Performance, "WebSocket fan-out"). So a message is encoded once, as the WebSocket
 // frame's bytes, for all its sockets, and the messages published before a flush are delivered
 // together: a socket that gets several gets their frames in one write.
 //
@@ -11,7 +11,7 @@
 // sustained fan-out takes at most half of the loop's time). A publish after a quiet spell goes out
 // at the end of its turn; publishes that keep coming are written in pairs or more, at half the system
 // calls per message on both ends of each socket, and the loop stays free half the time for the
-// requests and sockets that are not fan-out (docs/decisions.md, "Performance: fan-out (round 4)").
+// requests and sockets that are not fan-out (docs/decisions.md, Performance, "WebSocket fan-out").
 import type { ServerFrame } from './frames.ts';
 import { textFrame } from './wire.ts';
 import { DEFAULT_FANOUT_SHARE } from './limits.ts';

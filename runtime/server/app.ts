@@ -186,7 +186,7 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
   /** Every error answer, the handlers' and fastify's own (a URL it cannot route): a 4xx with its
    *  message or "internal error" (its stack logged), the run id, and the request's line. */
   function answerError(err: Error, req: FastifyRequest, reply: FastifyReply): void {
-    // The durable store out of reach is not a bug: 503 and when to come back (docs/decisions.md, Outages).
+    // The durable store out of reach is not a bug: 503 and when to come back (docs/decisions.md, "Outages: the durable store and the MQTT broker").
     // (An error that already says it is the client's, a 4xx, stays one.)
     const away = !(err instanceof BadRequest) && ((err as { statusCode?: number }).statusCode ?? 500) >= 500 && isStoreUnavailable(err);
     const status = away ? 503 : err instanceof BadRequest ? err.status : (err as { statusCode?: number }).statusCode ?? 500;

@@ -1,4 +1,4 @@
-// Operational settings read at start (README, "Settings"). A malformed value is a one-line startup
+// Operational settings read at start (docs/settings.md). A malformed value is a one-line startup
 // error naming the variable, never a silent default.
 export interface OpsSettings {
   /** SERVICE__RUN_DEADLINE_SECS (86400): no retry attempt of a run starts after its start + this. */

@@ -1,7 +1,7 @@
 // Key/value namespaces the runtime keeps for itself. A config's `state`/`only_new` namespace can
 // never be one of them: check refuses one written in the config, and the runtime refuses one that a
-// value (a var, or a config built without check) produces, with 400 (docs/decisions.md, "Security:
-// where request values may go").
+// value (a var, or a config built without check) produces, with 400 (docs/decisions.md, Security,
+// "Where request values may go").
 import { Refused } from '../refused.ts';
 
 /** Retained WebSocket channel values (runtime/realtime/channels.ts). */

@@ -1,6 +1,6 @@
 // A marker inside an MQTT topic fills exactly one level: its value can add no level (`/`), no
 // wildcard (`+`, `#`), no NUL, and cannot start a `$` topic or be empty. A bad value is the
-// client's mistake: 400, never retried, never published (docs/decisions.md, "Security: where
+// client's mistake: 400, never retried, never published (docs/decisions.md, Security, "Where
 // request values may go").
 import { Refused } from '../refused.ts';
 import { text } from './text.ts';

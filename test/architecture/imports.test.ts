@@ -40,8 +40,8 @@ describe('import graph', () => {
     expect(pulled).toEqual([]);
   });
 
-  it("the README's layout names exactly the runtime files the compiler may use", () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8');
+  it("docs/architecture.md's layout names exactly the runtime files the compiler may use", () => {
+    const readme = readFileSync(`${root}docs/architecture.md`, 'utf8');
     const at = readme.indexOf('The compiler uses the runtime only through light files');
     const listed = readme.slice(at, readme.indexOf('\n\n', at)).match(/`runtime\/[^`]+`/g)?.map((s) => s.slice(1, -1)) ?? [];
     expect([...listed].sort()).toEqual([...COMPILER_USES_RUNTIME].sort());

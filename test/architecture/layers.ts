@@ -1,4 +1,4 @@
-// The layer rules of the sources (README.md "Layout" describes them): which folders each folder may
+// The layer rules of the sources (docs/architecture.md "Layout" describes them): which folders each folder may
 // import. A folder is what test/architecture/graph.ts folderOf() says; a rule entry is a folder or a
 // single file. Folders without a rule may import anything in their own layer and nothing above it.
 
@@ -15,7 +15,6 @@ export const COMPILER_USES_RUNTIME = [
   'runtime/values/port.ts',
   'runtime/jq/text.ts',
   'runtime/jq/uses-regex.ts',
-  'runtime/jsonpath/simple.ts',
   'runtime/calc/parse.ts',
   'runtime/calc/round.ts',
   'runtime/contract/schema-from-tests.ts',

@@ -1,7 +1,7 @@
 // A target (or aggregate's `over`) in its normal form (compiler/jsonpath/records.ts), and the code that
 // finds its array and says which elements it picks. The specialised transforms run their loop on that
 // array when rt.sp.listAt finds it, and the general target rule otherwise (docs/decisions.md,
-// "Performance: targets by what they select").
+// Performance, "Targets by what they select").
 import type { Node } from '../../../runtime/ir.ts';
 import { _, lit } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';

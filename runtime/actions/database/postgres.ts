@@ -61,7 +61,7 @@ export function postgresDriver(db: DbSettings, onConnectFailure: () => void): Dr
 
 /** A query through pg's callback form, promised here. pg's own promise form made every result's rows
  *  survive young-generation GCs under load (~2 MB promoted per scavenge against ~0 with the callback;
- *  docs/decisions.md, "Performance: database action"). */
+ *  docs/decisions.md, Performance, "Database action"). */
 function submit(client: pg.PoolClient, q: string | pg.QueryConfig): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
     client.query(q as pg.QueryConfig, (e: Error | null, r: pg.QueryResult) => (e ? reject(e) : resolve(r)));

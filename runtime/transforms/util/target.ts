@@ -1,7 +1,7 @@
 // A transform's JSONPath `target`: the transform applies to EVERY place the path selects, and the
 // whole data comes back with each of them replaced (copying only the containers on the way, so
 // the input is never mutated). One mechanism for every transform with a `target` (math, filter,
-// flatten). Rules (docs/decisions.md, "Semantics"):
+// flatten). Rules (docs/decisions.md, "JSONPath targets"):
 // - no target: the transform applies to the data itself;
 // - a target that selects nothing, or only nulls: the data comes back unchanged;
 // - a selected scalar is refused (a target names an object or array to work on);
