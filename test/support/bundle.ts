@@ -1,6 +1,7 @@
 // A config compiled, bundled into a standalone server.mjs and served from a temporary folder with no
 // node_modules (as operators run it); resolves with its base URL. `stops` gets the kill; `signal`
-// (when given) is how to send the process a signal (SIGHUP: a reload).
+// (when given) is how to send the process a signal (SIGHUP: a reload). `tracing`: compiled with the
+// tracer beside it (compile --tracing).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,12 @@ import { generateModule } from '../../compiler/codegen/module.ts';
 import { bundleServer } from '../../compiler/bundle.ts';
 import { irOf } from './plans.ts';
 
-export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>, signal?: { send?: (s: NodeJS.Signals) => void; stdout?: () => string }): Promise<string> {
+export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>, signal?: { send?: (s: NodeJS.Signals) => void; stdout?: () => string }, o: { tracing?: boolean } = {}): Promise<string> {
   const build = mkdtempSync(join(tmpdir(), 'pw-bundle-'));
   const ir = irOf(file, config);
   const moduleFile = join(build, `${ir.name}.ts`);
   writeFileSync(moduleFile, await generateModule(ir));
-  await bundleServer(moduleFile, join(build, 'server.mjs'));
+  await bundleServer(moduleFile, join(build, 'server.mjs'), { tracing: o.tracing === true });
   const child: ChildProcess = spawn(process.execPath, ['server.mjs', '--port', '0'], { cwd: build, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   stops.push(() => child.kill('SIGKILL'));
   let out = '';
