@@ -108,8 +108,9 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree, tracer: boolean
         [runtimeFile('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
         [runtimeFile('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
         [runtimeFile('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],
-        // accepts.schema validators are generated code; ajv itself is for an embedded interpreter only.
-        [runtimeFile('contract', 'schema-compile'), uses.all, 'export function compileBodySchema() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
+        // accepts.schema validators are generated code; ajv itself is for an embedded interpreter and
+        // for MCP tools' input schemas (compiled at start: runtime/mcp/routes.ts).
+        [runtimeFile('contract', 'schema-compile'), uses.all || uses.mcp, 'export function compileBodySchema() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
         [runtimeFile('actions', 'database', 'mysql'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));
