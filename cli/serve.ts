@@ -95,7 +95,8 @@ async function compiledLater(files: string[], load: () => Promise<Served | numbe
   try {
     pending = await listenPending(at);
   } catch (e) {
-    const { startupMessage } = await import('../runtime/server/startup-errors.ts');
+    // The whole runtime, only on this way out (the port is taken, the host not local...).
+    const { startupMessage } = await import('../runtime/index.ts');
     const line = startupMessage(e, at);
     if (line === undefined) throw e;
     process.stderr.write(`pipewright: ${line}\n`);

@@ -34,7 +34,7 @@ export const TRACING_CHUNK = 'pipewright-tracing.cjs';
 const tracingLoader = (ext: string, beside: boolean) => beside ? `import { tracingWanted } from './settings${ext}';
 const file = __dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)};
 const tracing = tracingWanted(process.env) ? require(file) : undefined;
-export const loadTracing = async () => tracing ?? require(file);` : `import { StartupError } from '../startup-error${ext}';
+export const loadTracing = async () => tracing ?? require(file);` : `import { StartupError } from ${JSON.stringify(`../startup-error${ext}`)};
 export const loadTracing = async () => { throw new StartupError(${JSON.stringify(NO_TRACER)}); };`;
 
 /** Why a bundle compiled without --tracing does not start with OTEL_EXPORTER_OTLP_ENDPOINT set. */
