@@ -88,7 +88,7 @@ function watchConfigs(files: string[], changed: () => void): () => void {
 
 /** --watch and the configs do not compile at start: a placeholder answers 503 on the port
  *  (cli/serve-pending.ts) while the files are watched; once a save compiles, it is closed and what
- *  compiled is served on the same port. SIGTERM/SIGINT meanwhile end the process (exit 0). A number:
+ *  compiled is served on the same port. SIGHUP compiles again; SIGTERM/SIGINT end the process (exit 0). A number:
  *  the placeholder could not listen (its reason on stderr) or compiling was stopped. */
 async function compiledLater(files: string[], load: () => Promise<Served | number>, at: { port: number; host: string }): Promise<Served | number> {
   let pending: Pending;
@@ -108,19 +108,27 @@ async function compiledLater(files: string[], load: () => Promise<Served | numbe
   const stop = () => { void pending.close().then(() => process.exit(0)); };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // SIGHUP compiles again, as it reloads once serving (unhandled, it would end the process).
+  let again = (): void => {};
+  const hup = () => again();
+  process.on('SIGHUP', hup);
   const next = await new Promise<Served | number>((done) => {
-    let unwatch = (): void => {};
+    let unwatch = (): void => {}, settled = false;
     const attempt = reloader(async () => {
+      if (settled) return;
       let r: Served | number;
       try { r = await load(); } catch (e) { r = 1; process.stderr.write(`pipewright: ${(e as Error).message}\n`); }
       if (typeof r === 'number') { process.stderr.write(`pipewright: ${r === 1 ? 'the configs still have errors (above)' : 'compiling them was stopped'}; still watching them\n`); return; }
+      settled = true;
       unwatch();
       done(r);
     });
     unwatch = watchConfigs(files, attempt);
+    again = attempt;
   });
   process.off('SIGTERM', stop);
   process.off('SIGINT', stop);
+  process.off('SIGHUP', hup);
   await pending.close();
   return next;
 }

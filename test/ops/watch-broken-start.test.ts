@@ -1,7 +1,7 @@
 // `pipewright serve --watch` started on a config with errors, in both paths: its diagnostics on
 // stderr, then a placeholder on the port answering 503 with a JSON reason on every route,
-// /_ap/health 200 and /_ap/ready 503; once the file is fixed and saved, the config is served on the
-// same port. Without --watch the same config still stops the start (exit 1).
+// /_ap/health 200 and /_ap/ready 503; SIGHUP compiles again; once the file is fixed and saved, the
+// config is served on the same port. Without --watch the same config still stops the start (exit 1).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +41,11 @@ describe('serve --watch on a config with errors at start', () => {
     expect(await get(`${pending}/hello`)).toEqual({ status: 503, body: { error: { status: 503, message: expect.stringMatching(/^the configs do not compile: nothing is served until they do/) } } });
     expect(await get(`${pending}/_ap/health`)).toEqual({ status: 200, body: { ok: true } });
     expect(await get(`${pending}/_ap/ready`)).toEqual({ status: 503, body: { ready: false, not: ['config'] } });
+
+    // SIGHUP compiles again (and does not end the process).
+    child.kill('SIGHUP');
+    await until(() => err.includes('the configs still have errors (above); still watching them') || undefined, 60_000);
+    expect((await get(`${pending}/hello`)).status).toBe(503);
 
     writeFileSync(file, FIXED);
     const url = await until(() => /listening on (http:\/\/\S+)/.exec(err)?.[1], 60_000);
