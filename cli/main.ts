@@ -8,7 +8,7 @@ const USAGE = `usage:
   pipewright init [dir]
   pipewright --version
   pipewright serve <config.yaml>... [--port N] [--host H] [--no-fastpath] [--watch]
-  pipewright compile <config.yaml>... [--out DIR] [--no-bundle] [--one-server] [--inspector]
+  pipewright compile <config.yaml>... [--out DIR] [--no-bundle] [--one-server] [--inspector] [--tracing]
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>... [--format text|json|sarif|github]
   pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
@@ -18,7 +18,7 @@ const USAGE = `usage:
 
 const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
-  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' }, inspector: { type: 'boolean' }, watch: { type: 'boolean' },
+  param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' }, inspector: { type: 'boolean' }, tracing: { type: 'boolean' }, watch: { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
   'allow-breaking': { type: 'boolean' }, reporter: { type: 'string' }, 'pass-with-no-tests': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
 } as const;

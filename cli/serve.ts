@@ -8,15 +8,18 @@
 // diagnostics on stderr) and the running ones keep serving; good ones are swapped in on the same
 // listener (runtime/server/host.ts). A fast-path reload imports the new bundle, whose runtime makes
 // the new generation; the old bundle's code stays loaded (a few MB a reload: ESM cannot be unloaded).
+// With --watch, configs with errors at start do not stop it: a placeholder answers 503 until a saved
+// file compiles (compiledLater); without --watch they do (exit 1).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, watchFile } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deserialize } from 'node:v8';
 import type { ConfigIR, Host, Plan, PrepareGeneration } from '../runtime/index.ts';
 import { fastpathDisabled } from './fastpath.ts';
+import { listenPending, type Pending } from './serve-pending.ts';
 
 interface Served {
   plans: Plan[];
@@ -50,11 +53,14 @@ export async function serve(files: string[], o: { port?: string; host?: string; 
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  const served = await load();
+  const at = { port: Number(o.port ?? process.env.PORT ?? 8080), host: o.host ?? '127.0.0.1' };
+  let served = await load();
+  // Without --watch a config with errors stops the start; with it, serve waits for a fixed file.
+  if (served === 1 && o.watch) served = await compiledLater(files, load, at);
   if (typeof served === 'number') return 1;
   let host: Host;
   try {
-    host = await served.listen(served.plans, { port: Number(o.port ?? process.env.PORT ?? 8080), host: o.host ?? '127.0.0.1' });
+    host = await served.listen(served.plans, at);
   } catch (e) {
     if (!(e instanceof served.StartupError)) throw e;
     process.stderr.write(`pipewright: ${e.message}\n`);
@@ -69,10 +75,62 @@ export async function serve(files: string[], o: { port?: string; host?: string; 
     await host.reload(next.plans, next.prepareGeneration);
   });
   process.on('SIGHUP', reload);
-  if (o.watch) {
-    for (const f of files) watchFile(f, { interval: WATCH_INTERVAL_MS }, (now, before) => { if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) reload(); });
-  }
+  if (o.watch) watchConfigs(files, reload);
   return await new Promise<number>(() => {});
+}
+
+/** Calls `changed` when one of the files is saved; the returned function stops watching. */
+function watchConfigs(files: string[], changed: () => void): () => void {
+  const listener = (now: Stats, before: Stats) => { if (now.mtimeMs !== before.mtimeMs || now.size !== before.size || now.ino !== before.ino) changed(); };
+  for (const f of files) watchFile(f, { interval: WATCH_INTERVAL_MS }, listener);
+  return () => { for (const f of files) unwatchFile(f, listener); };
+}
+
+/** --watch and the configs do not compile at start: a placeholder answers 503 on the port
+ *  (cli/serve-pending.ts) while the files are watched; once a save compiles, it is closed and what
+ *  compiled is served on the same port. SIGHUP compiles again; SIGTERM/SIGINT end the process (exit 0). A number:
+ *  the placeholder could not listen (its reason on stderr) or compiling was stopped. */
+async function compiledLater(files: string[], load: () => Promise<Served | number>, at: { port: number; host: string }): Promise<Served | number> {
+  let pending: Pending;
+  try {
+    pending = await listenPending(at);
+  } catch (e) {
+    // The whole runtime, only on this way out (the port is taken, the host not local...).
+    const { startupMessage } = await import('../runtime/index.ts');
+    const line = startupMessage(e, at);
+    if (line === undefined) throw e;
+    process.stderr.write(`pipewright: ${line}\n`);
+    return 1;
+  }
+  at.port = pending.port;
+  const shown = at.host.includes(':') ? `[${at.host}]` : at.host;
+  process.stderr.write(`pipewright: the configs have errors (above); watching them: every route of http://${shown}:${at.port} answers 503 until a saved file compiles\n`);
+  const stop = () => { void pending.close().then(() => process.exit(0)); };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  // SIGHUP compiles again, as it reloads once serving (unhandled, it would end the process).
+  let again = (): void => {};
+  const hup = () => again();
+  process.on('SIGHUP', hup);
+  const next = await new Promise<Served | number>((done) => {
+    let unwatch = (): void => {}, settled = false;
+    const attempt = reloader(async () => {
+      if (settled) return;
+      let r: Served | number;
+      try { r = await load(); } catch (e) { r = 1; process.stderr.write(`pipewright: ${(e as Error).message}\n`); }
+      if (typeof r === 'number') { process.stderr.write(`pipewright: ${r === 1 ? 'the configs still have errors (above)' : 'compiling them was stopped'}; still watching them\n`); return; }
+      settled = true;
+      unwatch();
+      done(r);
+    });
+    unwatch = watchConfigs(files, attempt);
+    again = attempt;
+  });
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
+  process.off('SIGHUP', hup);
+  await pending.close();
+  return next;
 }
 
 /** One reload at a time; asked for while one runs, one more runs after it (with the files as they are then). */

@@ -1,5 +1,5 @@
 // A standalone server: the generated module plus the runtime and its packages in one ESM file.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
@@ -22,17 +22,21 @@ export const runtimeTree: RuntimeTree = { dir: join(root, fromDist ? 'dist/runti
 
 /** `outFile` (server.mjs: bundle/loader.ts) serving the plans of `moduleFiles` (one config, or several
  *  as one service: `compile --one-server`), and beside it V8's code cache of it (`outFile`.cache),
- *  unless `codeCache` is false; the inspector page's files only with `inspector` (`compile --inspector`).
- *  Returns esbuild's metafile: which inputs the bundle holds. */
-export async function bundleServer(moduleFiles: string | string[], outFile: string, o: { codeCache?: boolean; inspector?: boolean } = {}): Promise<Metafile> {
+ *  unless `codeCache` is false; the inspector page's files only with `inspector` (`compile --inspector`);
+ *  with `tracing` the tracer's file (else one left by an earlier build is removed: this bundle never
+ *  reads it). Returns esbuild's metafile: which inputs the bundle holds. */
+export async function bundleServer(moduleFiles: string | string[], outFile: string, o: { codeCache?: boolean; inspector?: boolean; tracing?: boolean } = {}): Promise<Metafile> {
   const files = typeof moduleFiles === 'string' ? [moduleFiles] : moduleFiles;
   const plans = files.map((_, i) => `p${i}`).join(', ');
   const entry = `${importPlans(files, dirname(outFile))}import { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([${plans}]);\nexport const warm = () => warmUp([${plans}]);\n`;
-  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true, o.inspector === true);
+  const tracing = o.tracing === true;
+  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true, o.inspector === true, tracing);
   writeFileSync(outFile, serverFile(text));
   if (o.codeCache !== false) await writeCodeCache(outFile);
-  // Whether to trace is the operator's choice at run time (OTEL_EXPORTER_OTLP_ENDPOINT): the tracer goes beside it.
-  await bundleTracing(dirname(outFile));
+  // The tracer (~490 KB) only when asked for; started with OTEL_EXPORTER_OTLP_ENDPOINT set, a bundle
+  // without it refuses to start, saying to compile with --tracing (bundle/slim.ts, NO_TRACER).
+  if (tracing) await bundleTracing(dirname(outFile));
+  else rmSync(join(dirname(outFile), TRACING_CHUNK), { force: true });
   return metafile;
 }
 
@@ -64,14 +68,15 @@ async function buildTracing(): Promise<string> {
  *  Importing it gives the serving process the slim runtime instead of the whole one. */
 export async function bundleForServe(moduleFiles: string[], outFile: string): Promise<void> {
   // The tracer beside it only when this serve will trace (its environment: OTEL_EXPORTER_OTLP_ENDPOINT).
-  if (tracingWanted(process.env)) await bundleTracing(dirname(outFile));
+  const tracing = tracingWanted(process.env);
+  if (tracing) await bundleTracing(dirname(outFile));
   const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, prepareGeneration, StartupError } from "pipewright/runtime";\n`;
   // `serve` always has the inspector page (behind SERVICE__ADMIN_TOKEN, like the runs API it shows).
-  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false, true)).text);
+  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false, true, tracing)).text);
 }
 
 /** The bundle's text: for a server (minified), a CommonJS script for loader.ts; for `serve`, an ES module. */
-async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean, inspector: boolean): Promise<{ text: string; metafile: Metafile }> {
+async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean, inspector: boolean, tracing: boolean): Promise<{ text: string; metafile: Metafile }> {
   // What the modules use together: the union of what each one's text asks for.
   const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
   // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.
@@ -93,7 +98,7 @@ async function bundle(entry: string, resolveDir: string, moduleFiles: string[], 
     logLevel: 'silent',
     legalComments: 'none',
     // Only what the config uses (bundle/slim.ts).
-    plugins: [slimPlugin(uses, runtimeTree), inspectorPlugin(runtimeTree, inspector), undiciPlugin(runtimeTree, root, uses), lazyPlugin(runtimeTree.dir, root), nativeAddonPlugin, startupPatchPlugin],
+    plugins: [slimPlugin(uses, runtimeTree, tracing), inspectorPlugin(runtimeTree, inspector), undiciPlugin(runtimeTree, root, uses), lazyPlugin(runtimeTree.dir, root), nativeAddonPlugin, startupPatchPlugin],
     // The MySQL driver (and its charset tables) is loaded on first use of a MySQL database: a config
     // with no database action or log never reaches it, so its bundle leaves it out.
     external: uses.databases ? [] : ['mysql2', 'mysql2/*'],

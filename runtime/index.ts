@@ -32,7 +32,7 @@ export { warmUp } from './server/warm.ts';
 export { openStore } from './store/index.ts';
 export { DEFAULT_MAX_DELAY_MS, systemClock, type Services } from './services.ts';
 export { closeDatabasePools } from './actions/database/pools.ts';
-export { StartupError } from './server/startup-errors.ts';
+export { StartupError, startupMessage } from './server/startup-errors.ts';
 export { stderrLogger } from './log/logger.ts';
 export { logRunLine } from './log/run-lines.ts';
 export { tracingWanted } from './trace/settings.ts';

@@ -29,11 +29,16 @@ export const TRACING_CHUNK = 'pipewright-tracing.cjs';
 /** runtime/trace/load.ts in a bundle: the tracer from that file. CommonJS, required: server.mjs runs
  *  its bundle through node:vm, where Node 20 has no import(). Required as the bundle is evaluated when
  *  tracing is on: `serve` removes its bundle's folder once it has imported it. (__dirname is the
- *  bundle's folder.) */
-const tracingLoader = (ext: string) => `import { tracingWanted } from './settings${ext}';
+ *  bundle's folder.) A bundle built without the file (`compile` without --tracing) refuses to start
+ *  when tracing is asked for: never silently untraced. */
+const tracingLoader = (ext: string, beside: boolean) => beside ? `import { tracingWanted } from './settings${ext}';
 const file = __dirname + ${JSON.stringify(`/${TRACING_CHUNK}`)};
 const tracing = tracingWanted(process.env) ? require(file) : undefined;
-export const loadTracing = async () => tracing ?? require(file);`;
+export const loadTracing = async () => tracing ?? require(file);` : `import { StartupError } from ${JSON.stringify(`../startup-error${ext}`)};
+export const loadTracing = async () => { throw new StartupError(${JSON.stringify(NO_TRACER)}); };`;
+
+/** Why a bundle compiled without --tracing does not start with OTEL_EXPORTER_OTLP_ENDPOINT set. */
+export const NO_TRACER = `OTEL_EXPORTER_OTLP_ENDPOINT asks for traces, but this server was compiled without the tracer: compile it again with \`pipewright compile --tracing\` (it writes ${TRACING_CHUNK} beside server.mjs), or unset OTEL_EXPORTER_OTLP_ENDPOINT (and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)`;
 
 const throwing = (what: string) => `{ throw new Error(${JSON.stringify(`${what} not in this bundle`)}); }`;
 const failing = (what: string) => `() => ${throwing(what)}`;
@@ -64,7 +69,8 @@ export function packageStubs(uses: RuntimeUses): Map<string, string> {
   return stubs;
 }
 
-export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
+/** `tracer`: the tracer's file is written beside the bundle (compile --tracing, serve when tracing). */
+export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree, tracer: boolean): Plugin {
   const runtimeDir = tree.dir;
   const runtimeFile = (...parts: string[]) => join(runtimeDir, ...parts) + tree.ext;
   const registry = runtimeFile('transforms', 'index');
@@ -80,7 +86,7 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
       // The tracer (OpenTelemetry's SDK and exporter, ~500 KB) is never in the bundle itself.
       const tracingLoad = runtimeFile('trace', 'load');
       b.onResolve({ filter: /\/load\.[jt]s$/ }, (a) => (join(dirname(a.importer), a.path) === tracingLoad ? { path: 'tracing:load', namespace: NS } : undefined));
-      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'ts', contents: tracingLoader(tree.ext), resolveDir: join(runtimeDir, 'trace') }));
+      b.onLoad({ filter: /^tracing:/, namespace: NS }, () => ({ loader: 'ts', contents: tracingLoader(tree.ext, tracer), resolveDir: join(runtimeDir, 'trace') }));
       b.onResolve({ filter: /^[@a-z]/ }, (a) => (packages.has(a.path) ? { path: `pkg:${a.path}`, namespace: NS } : undefined));
       b.onLoad({ filter: /^pkg:/, namespace: NS }, (a) => ({ loader: 'js', contents: packages.get(a.path.slice(4))! }));
       if (uses.all) return;
@@ -102,8 +108,9 @@ export function slimPlugin(uses: RuntimeUses, tree: RuntimeTree): Plugin {
         [runtimeFile('realtime', 'channels'), uses.realtime, 'export class Channels {}'],
         [runtimeFile('mqtt', 'index'), uses.mqtt, 'export async function startMqtt() { return undefined; }\nexport const usesMqtt = () => false;'],
         [runtimeFile('metrics', 'routes'), uses.metrics, 'export function registerMetrics() {}'],
-        // accepts.schema validators are generated code; ajv itself is for an embedded interpreter only.
-        [runtimeFile('contract', 'schema-compile'), uses.all, 'export function compileBodySchema() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
+        // accepts.schema validators are generated code; ajv itself is for an embedded interpreter and
+        // for MCP tools' input schemas (compiled at start: runtime/mcp/routes.ts).
+        [runtimeFile('contract', 'schema-compile'), uses.all || uses.mcp, 'export function compileBodySchema() { throw new Error("JSON Schema compilation is not in this bundle (its validators are compiled code)"); }'],
         [runtimeFile('actions', 'database', 'mysql'), uses.databases, 'export function mysqlDriver() { throw new Error("MySQL is not in this bundle (its config has no database)"); }'],
       ];
       const stubs = new Map(surfaces.filter(([, used]) => !used).map(([file, , stub]) => [file, stub]));

@@ -52,7 +52,8 @@ export function registerCaptureRoutes(app: FastifyInstance, o: CaptureRouteOptio
     const plan = o.plans.find((p) => p.name === c.config);
     try {
       if (!plan) throw new ReplayError(`config ${c.config} is not loaded`, 404);
-      const result = await replay(plan, c, o.runOpts);
+      // In the trace of this request (tracing on), not the captured one's.
+      const result = await replay(plan, c, { ...o.runOpts, traceFrom: req.headers });
       await o.afterRun?.(plan, plan.interfaces.find((i) => i.name === c.iface)!, result);
       const r = result.response;
       return reply.header('x-run-id', result.state.id).send({

@@ -37,7 +37,9 @@ export class ErrorHandlers {
     }
     const body = { config: plan.name, interface: iface, http_code: status, run_uuid: result.state.id, at: new Date(this.services.clock.now()).toISOString(), data: result.response.body };
     const raw = JSON.stringify(body);
-    const run = executeInterface(plan, target, { method: 'POST', path: target.route, params: {}, headers: { 'content-type': 'application/json' }, body, rawBody: raw }, { trigger: 'http', env: this.env, services: this.services })
+    // Tracing on: the handler's run is a child of the failed run's span, in its trace.
+    const headers = { 'content-type': 'application/json', ...result.state.trace };
+    const run = executeInterface(plan, target, { method: 'POST', path: target.route, params: {}, headers, body, rawBody: raw }, { trigger: 'http', env: this.env, services: this.services })
       .then((r) => { if (r.state.status === 'failed') this.log.warn(`on_error: handler ${h.interface} failed with ${r.response.status}`); })
       .catch((e: unknown) => this.log.warn(`on_error: handler ${h.interface} crashed: ${(e as Error).message}`))
       .finally(() => this.running.delete(run));

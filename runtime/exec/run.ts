@@ -21,6 +21,9 @@ export interface RunOptions {
   checkpoint?: (state: RunState) => Promise<void>;
   /** A scheduled tick's attempt, carried in the run state (RunState.tick). */
   tick?: RunState['tick'];
+  /** The inbound trace context when it is not the request's own headers: a re-run's or a replay's
+   *  is the management request's, not the recorded request's. */
+  traceFrom?: Readonly<Record<string, unknown>>;
 }
 
 export interface RunResult {
@@ -89,7 +92,7 @@ export function executeInterface(plan: Plan, i: InterfacePlan, request: RequestD
     if (!tracer) return begin(i, state, o);
     // The inbound W3C trace context: an HTTP request's headers, an MQTT v5 message's user
     // properties, a WebSocket upgrade's or an MCP request's headers.
-    tracer.startRun(state, request.headers);
+    tracer.startRun(state, o.traceFrom ?? request.headers);
     return traced(tracer, state, begin(i, state, o));
   } catch (e) { return Promise.reject(e); }
 }
@@ -141,7 +144,8 @@ export function refusedWithoutStore(plans: readonly Plan[], maxDelayMs: number):
 }
 
 /** How a suspended run is woken: its time came, a callback arrived, or a callback wait timed out. */
-export type Delivery = { kind: 'wake' } | { kind: 'callback'; body: unknown; /** the resume request's, for the log */ reqId?: string } | { kind: 'timeout' }
+export type Delivery = { kind: 'wake' } | { kind: 'timeout' }
+  | { kind: 'callback'; body: unknown; /** the resume request's, for the log */ reqId?: string; /** the resume request's headers (its trace context) */ headers?: Readonly<Record<string, unknown>> }
   /** Its node died mid-run: continue from the last checkpoint, re-running the action in flight. */
   | { kind: 'takeover' };
 
@@ -149,7 +153,10 @@ export function resumeRun(plan: Plan, state: RunState, delivery: Delivery, o: Co
   const tracer = o.services.tracer;
   if (!tracer) return resumed(plan, state, delivery, o);
   // The same trace: a child of the run's last span, from its stored context (whichever node wrote it).
-  tracer.startRun(state, state.trace, delivery.kind);
+  // A callback's own context (the resume request's traceparent) is linked; it is the parent only
+  // when the run has no stored context (it started while tracing was off).
+  const inbound = delivery.kind === 'callback' ? delivery.headers : undefined;
+  tracer.startRun(state, state.trace ?? inbound, delivery.kind, state.trace ? inbound : undefined);
   return traced(tracer, state, resumed(plan, state, delivery, o));
 }
 

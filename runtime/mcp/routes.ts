@@ -2,13 +2,13 @@
 // documents for horizontally scaled servers): `/<org>/<env>/mcp` for the default server and
 // `/<org>/<env>/mcp/<server>` for each named one. The SDK is loaded only when a config has tools.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { Plan, InterfacePlan } from '../plan.ts';
 import type { Environment } from '../scope.ts';
 import type { Services } from '../services.ts';
 import type { RunResult } from '../exec/run.ts';
 import { stringMap } from '../values/string-map.ts';
-import { linearRegExpEngine } from '../values/regex.ts';
+import { compileBodySchema } from '../contract/schema-compile.ts';
+import type { BodyCheck, Violation } from '../violations.ts';
 import { mcpCatalog, type McpServerEntry, type McpToolEntry } from './catalog.ts';
 import { runForMcp, toolResult, type McpRunContext } from './run-tool.ts';
 import { runSucceeded } from '../exec/run.ts';
@@ -31,12 +31,12 @@ export function registerMcpRoutes(app: FastifyInstance, plans: readonly Plan[], 
   if (!servers.size) return;
   const gate = gateOf(app.server);
   if (!gate) throw new Error('MCP routes need the inbound gate (runtime/server/gate-hooks.ts) on their server');
-  // Patterns (from accepts.schema, or a param's `regex`) run on RE2, as every config regex does.
-  const ajv = new Ajv({ strict: false, allErrors: true, code: { regExp: linearRegExpEngine } });
-  const validators = new Map<McpToolEntry, ValidateFunction>();
+  // The input schema is checked as `accepts.schema` is (the one ajv set-up: its formats, patterns on
+  // RE2, the first violation), and a violation is told in the same shape.
+  const validators = new Map<McpToolEntry, BodyCheck>();
   const validatorOf = (t: McpToolEntry) => {
     let v = validators.get(t);
-    if (!v) validators.set(t, (v = ajv.compile(t.inputSchema)));
+    if (!v) validators.set(t, (v = compileBodySchema(t.inputSchema)));
     return v;
   };
   for (const server of servers.values()) {
@@ -78,7 +78,7 @@ async function admit(server: McpServerEntry, message: unknown, req: FastifyReque
   return undefined;
 }
 
-async function handle(server: McpServerEntry, req: FastifyRequest, reply: FastifyReply, o: McpRouteOptions, validatorOf: (t: McpToolEntry) => ValidateFunction, gate: InboundGate) {
+async function handle(server: McpServerEntry, req: FastifyRequest, reply: FastifyReply, o: McpRouteOptions, validatorOf: (t: McpToolEntry) => BodyCheck, gate: InboundGate) {
   let message: unknown;
   // The same bound as request bodies: a 50,000-level `arguments` would overflow every later walk.
   try { message = parseJsonBounded(String(req.body ?? '')); } catch (e) {
@@ -113,11 +113,8 @@ async function handle(server: McpServerEntry, req: FastifyRequest, reply: Fastif
     const t = server.tools.get(call.params.name);
     if (!t || !(await allowed(t))) return { content: [{ type: 'text' as const, text: `unknown tool "${call.params.name}"` }], isError: true };
     const args = call.params.arguments ?? {};
-    const validate = validatorOf(t);
-    if (!validate(args)) {
-      const why = (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message}`).join('; ');
-      return { content: [{ type: 'text' as const, text: `invalid arguments for "${t.name}": ${why}` }], isError: true };
-    }
+    const violations = validatorOf(t)(args);
+    if (violations) return invalidArguments(t, violations);
     return toolResult(await runForMcp(t.plan, t.iface, args, cx));
   });
 
@@ -126,4 +123,12 @@ async function handle(server: McpServerEntry, req: FastifyRequest, reply: Fastif
   reply.raw.on('close', () => { void transport.close(); void mcp.close(); });
   await mcp.connect(transport);
   await transport.handleRequest(req.raw, reply.raw, message);
+}
+
+/** A tool error for arguments the input schema refuses: the message and `violations` an HTTP
+ *  request's body gets from `accepts.schema` (runtime/server/accepts.ts), as structured content. */
+function invalidArguments(t: McpToolEntry, violations: Violation[]) {
+  const first = violations[0];
+  const message = `invalid arguments for "${t.name}"${first ? ` at ${first.path === '' ? 'the arguments' : first.path}: ${first.message}` : ''}`;
+  return { content: [{ type: 'text' as const, text: message }], structuredContent: { error: { status: 400, message, violations } }, isError: true };
 }

@@ -34,7 +34,7 @@ export function registerRunRoutes(app: FastifyInstance, o: Omit<ResumerOptions, 
     if (claim.kind === 'cancelled') return reply.code(410).send({ error: { status: 410, message: 'this run was cancelled' } });
     const run = claim.state;
     // The rest of the run may be long: answer now, continue in the background.
-    void continueRun(o, run, { kind: 'callback', body, reqId: req.id });
+    void continueRun(o, run, { kind: 'callback', body, reqId: req.id, headers: req.headers });
     // The request's line names the run it resumed (run_id), as the run's "run resumed" line names the request (req_id).
     return reply.code(202).header('x-run-id', run.id).send({ run_id: run.id, status: 'resumed' });
   });

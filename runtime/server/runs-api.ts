@@ -80,8 +80,9 @@ export function registerRunsApi(app: FastifyInstance, o: RunsApiOptions): void {
     if (!run) return fail(reply, 404, 'unknown run: no run with this id is kept here');
     const target = rerunOf(o.plans, run);
     if ('reason' in target) return fail(reply, 409, `this run cannot be re-run: ${target.reason}`);
-    // The request as recorded (credential headers masked there stay masked), as a new run.
-    const result = await executeInterface(target.plan, target.iface, run.request, { trigger: run.trigger, env: o.env, services: o.services });
+    // The request as recorded (credential headers masked there stay masked), as a new run, in the
+    // trace of this request (tracing on), not the recorded one's.
+    const result = await executeInterface(target.plan, target.iface, run.request, { trigger: run.trigger, env: o.env, services: o.services, traceFrom: req.headers });
     o.afterRun(target.plan, target.iface, result);
     const res = result.response;
     return reply.header('x-run-id', result.state.id).send({

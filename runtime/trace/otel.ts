@@ -44,9 +44,11 @@ export function startTracing(o: TracingOptions): RunTracer & { flush(): Promise<
     return c.tracestate ? { traceparent: c.traceparent!, tracestate: c.tracestate } : { traceparent: c.traceparent! };
   };
   return {
-    startRun(run, parent, resumedBy) {
+    startRun(run, parent, resumedBy, link) {
       const ctx = parent ? propagator.extract(ROOT_CONTEXT, parent, getter) : ROOT_CONTEXT;
+      const linked = link ? trace.getSpanContext(propagator.extract(ROOT_CONTEXT, link, getter)) : undefined;
       const span = tracer.startSpan(`run ${run.config}.${run.iface}`, {
+        ...(linked ? { links: [{ context: linked }] } : {}),
         kind: run.trigger === 'http' && !resumedBy ? SpanKind.SERVER : SpanKind.INTERNAL,
         attributes: {
           'pipewright.run_id': run.id, 'pipewright.config': run.config, 'pipewright.interface': run.iface, 'pipewright.trigger': run.trigger,

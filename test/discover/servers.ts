@@ -118,8 +118,10 @@ async function listen(server: Server, where: number | string): Promise<void> {
  *  it serves https, as API servers do. */
 export async function kubernetesApi(token: string, pods: Pod[], tls?: { key: string; cert: string }) {
   const requests: string[] = [];
+  const traceparents: Array<string | undefined> = [];
   const handler: RequestListener = (req: IncomingMessage, res) => {
     requests.push(req.url!);
+    traceparents.push(req.headers.traceparent as string | undefined);
     if (req.headers.authorization !== `Bearer ${token}`) {
       return json(res, 401, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
     }
@@ -133,7 +135,7 @@ export async function kubernetesApi(token: string, pods: Pod[], tls?: { key: str
   const server = tls ? createTlsServer(tls, handler) : createServer(handler);
   await listen(server, 0);
   const addr = server.address() as { port: number };
-  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${addr.port}`, requests, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return { url: `${tls ? 'https' : 'http'}://127.0.0.1:${addr.port}`, requests, traceparents, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
 export interface ContainerSpec {
@@ -173,8 +175,10 @@ type Container = ReturnType<typeof container>;
 /** The Docker Engine API's container list on a unix socket in a fresh temp folder. */
 export async function dockerApi(containers: Container[]) {
   const requests: string[] = [];
+  const traceparents: Array<string | undefined> = [];
   const server = createServer((req, res) => {
     requests.push(req.url!);
+    traceparents.push(req.headers.traceparent as string | undefined);
     const url = new URL(req.url!, 'http://x');
     if (!/^(\/v1\.\d+)?\/containers\/json$/.test(url.pathname)) return json(res, 404, { message: 'page not found' });
     let filters: Record<string, string[]> = {};
@@ -186,5 +190,5 @@ export async function dockerApi(containers: Container[]) {
   });
   const socket = join(mkdtempSync(join(tmpdir(), 'pw-docker-')), 'docker.sock');
   await listen(server, socket);
-  return { socket, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { socket, requests, traceparents, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

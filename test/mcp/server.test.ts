@@ -113,7 +113,9 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       const c = await connect('/acme/prod/mcp');
       const r = await c.callTool({ name: 'add', arguments: { a: 'two', b: 300 } });
       expect(r.isError).toBe(true);
-      expect((r.content as Array<{ text: string }>)[0]!.text).toBe('invalid arguments for "add": /a must be number; /b must be <= 100');
+      // The first violation, as accepts.schema tells it (runtime/contract/body-check.ts).
+      const message = 'invalid arguments for "add" at /a: must be number';
+      expect(r).toMatchObject({ content: [{ type: 'text', text: message }], structuredContent: { error: { status: 400, message, violations: [{ path: '/a', rule: 'type', message: 'must be number' }] } } });
     });
 
     it('reports a failed run as a tool error with the run message, not a protocol error', async () => {

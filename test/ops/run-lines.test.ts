@@ -1,7 +1,8 @@
 // A log line for every run, whatever started it (issue 31): HTTP (the request's line carries the run's
 // trigger and run_status: one line per request), schedule, MQTT, WebSocket, MCP and a callback resume
 // (a "run finished" line; "run suspended" and "run resumed" around a wait, the resume request's line
-// naming the resumed run), in both execution paths, on one server as `serve` wires it. `pipewright
+// naming the resumed run), an operator's cancel (the cancelled run's line) and re-run (the new run's),
+// in both execution paths, on one server as `serve` wires it. `pipewright
 // run` writes the same line on stderr (test/cli.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
@@ -67,6 +68,7 @@ interfaces:
         output: http
 `;
 
+const ADMIN = 'admin-token-of-the-run-lines-test';
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
 let up: Up;
 let store: PostgresStore;
@@ -104,7 +106,7 @@ describe.each(['compiled', 'interpreted'] as const)('a line per run, whatever st
     plan.interfaces.find((i) => i.name === 'tick')!.schedule = { cron: '* * * * * *', enabled: true };
     const services: Services = { clock: systemClock, store, log, maxDelayMs: 100 };
     const hooks = runHooks({ env, services, warn: () => {} });
-    const app = buildApp([plan], { env, services, hooks, node: `n-${mode}`, warn: () => {} });
+    const app = buildApp([plan], { env, services, hooks, node: `n-${mode}`, adminToken: ADMIN, warn: () => {} });
     const mq = (await startMqtt(app, [plan], { environment: 'dev', env, services, node: `n-${mode}`, host: '127.0.0.1', port: 0, warn: () => {}, afterRun: hooks.afterRun }))!;
     const resumer = startResumer({ plans: [plan], store, env, services, node: `n-${mode}`, hooks, pollMs: 50 });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -200,5 +202,22 @@ describe.each(['compiled', 'interpreted'] as const)('a line per run, whatever st
     expect(resumed.req_id).toBe(resumeLine.req_id);
     expect(shape(finished)).toEqual({ level: 30, msg: 'run finished', config: 'runlines', interface: 'approval', trigger: 'http', status: 'succeeded', http_status: 200 });
     expect(JSON.stringify(lines)).not.toContain(token);
+  });
+
+  it('cancel and re-run: the cancelled run has its line (status cancelled), a re-run\'s new run its own', async () => {
+    const res = await fetch(`${http}/approval`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(202);
+    const id = res.headers.get('x-run-id')!;
+    const admin = { authorization: `Bearer ${ADMIN}` };
+    expect((await fetch(`${http}/_ap/runs/${id}/cancel`, { method: 'POST', headers: admin })).status).toBe(200);
+    const cancelled = await until(() => lines.find((l) => l.msg === 'run finished' && l.run_id === id));
+    expect(shape(cancelled)).toMatchObject({ msg: 'run finished', config: 'runlines', interface: 'approval', trigger: 'http', status: 'cancelled' });
+    const rerun = await fetch(`${http}/_ap/runs/${id}/rerun`, { method: 'POST', headers: admin });
+    expect(rerun.status).toBe(200);
+    const again = (await rerun.json() as { run_id: string }).run_id;
+    expect(again).not.toBe(id);
+    // It waits for its callback again: its line says so.
+    const line = await until(() => lines.find((l) => runLine(l) && l.run_id === again));
+    expect(shape(line)).toMatchObject({ msg: 'run suspended', config: 'runlines', interface: 'approval', trigger: 'http', status: 'suspended', http_status: 202 });
   });
 });

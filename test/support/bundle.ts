@@ -1,7 +1,8 @@
 // A config compiled, bundled into a standalone server.mjs and served from a temporary folder with no
 // node_modules (as operators run it); resolves with its base URL. `stops` gets the kill; `signal`
 // (when given) is how to send the process a signal (SIGHUP: a reload); `build`, how to bundle it
-// (`inspector`: with the inspector page, as `compile --inspector`).
+// (`inspector`: with the inspector page, as `compile --inspector`; `tracing`: with the tracer beside
+// it, as `compile --tracing`).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { generateModule } from '../../compiler/codegen/module.ts';
 import { bundleServer } from '../../compiler/bundle.ts';
 import { irOf } from './plans.ts';
 
-export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>, signal?: { send?: (s: NodeJS.Signals) => void; stdout?: () => string }, build: { inspector?: boolean } = {}): Promise<string> {
+export async function serveBundle(file: string, config: string, env: Record<string, string>, stops: Array<() => unknown>, signal?: { send?: (s: NodeJS.Signals) => void; stdout?: () => string }, build: { inspector?: boolean; tracing?: boolean } = {}): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), 'pw-bundle-'));
   const ir = irOf(file, config);
   const moduleFile = join(folder, `${ir.name}.ts`);

@@ -3,10 +3,14 @@
 // per attempt and the retry wait as an event, under the inbound W3C traceparent, and each outbound
 // call carries its attempt's context; an MQTT v5 traceparent user property and a WebSocket upgrade's
 // header parent the runs they start; a run suspended on one node and resumed by another's resumer
-// continues the same trace; a standalone bundle loads the tracer from the file beside it. Both
-// execution paths.
-import { createServer, type Server } from 'node:http';
+// continues the same trace; a standalone bundle loads the tracer from the file beside it (compile
+// --tracing) and one compiled without it refuses to start traced. Both execution paths.
 import type { AddressInfo } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { NO_TRACER } from '../../compiler/bundle/slim.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../runtime/server/app.ts';
@@ -23,37 +27,9 @@ import { serveBundle } from '../support/bundle.ts';
 import mqtt from 'mqtt';
 import { startMqtt } from '../../runtime/mqtt/index.ts';
 import { open } from '../realtime/helpers.ts';
+import { hex, otlpReceiver, plain } from '../support/otlp-receiver.ts';
 
 const MOSQUITTO = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-
-interface OtlpValue { stringValue?: string; intValue?: string | number; boolValue?: boolean }
-interface OtlpSpan {
-  traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number;
-  attributes: Array<{ key: string; value: OtlpValue }>;
-  events?: Array<{ name: string; attributes: Array<{ key: string; value: OtlpValue }> }>;
-  status?: { code?: number; message?: string };
-  resource: Record<string, unknown>;
-}
-const plain = (attrs: Array<{ key: string; value: OtlpValue }> = []) =>
-  Object.fromEntries(attrs.map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.boolValue)]));
-
-/** What the exporter POSTs to /v1/traces, decoded: every span with its resource's attributes. */
-async function otlpReceiver(): Promise<{ url: string; spans: OtlpSpan[]; paths: string[]; close(): Promise<void> }> {
-  const spans: OtlpSpan[] = [];
-  const paths: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      paths.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: Array<{ resource: { attributes: [] }; scopeSpans: Array<{ spans: OtlpSpan[] }> }> };
-      for (const rs of body.resourceSpans) for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, resource: plain(rs.resource.attributes) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/traces`, spans, paths, close: () => new Promise((r) => server.close(() => r())) };
-}
 
 const CONFIG = `
 interfaces:
@@ -94,8 +70,6 @@ beforeAll(async () => {
   await store.init();
 });
 afterAll(async () => { await store.close(); await dropSchema(schema); await receiver.close(); await up.close(); await closeHttpPools(); });
-
-const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 
 describe('tracing settings', () => {
   it('is on only with an OTLP endpoint, and not when the SDK or the traces exporter is switched off', () => {
@@ -221,11 +195,29 @@ describe('a standalone bundle', () => {
   it('loads the tracer from the file beside it when OTEL_EXPORTER_OTLP_ENDPOINT is set, and exports to <endpoint>/v1/traces', async () => {
     const url = await serveBundle('bundled.yaml', CONFIG, {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url.replace('/v1/traces', ''), OTEL_SERVICE_NAME: 'bundled', OTEL_BSP_SCHEDULE_DELAY: '50', SERVICE__VAR__API: up.url, SERVICE__MQTT_PORT: '0',
-    }, stops);
+    }, stops, undefined, { tracing: true });
     const traceId = hex(32);
     expect((await fetch(`${url}/order?k=bundle`, { headers: { traceparent: `00-${traceId}-${hex(16)}-01` } })).status).toBe(200);
     const mine = await until(() => { const s = receiver.spans.filter((x) => x.traceId === traceId); return s.length >= 3 ? s : undefined; });
     expect(mine.map((s) => s.name).sort()).toEqual(['action Fetch', 'action Fetch', 'run bundled.order']);
     expect(mine[0]!.resource['service.name']).toBe('bundled');
   }, 120_000);
+
+  it('`compile --tracing` writes the tracer beside server.mjs; without it none is written (an earlier one is removed), and such a server started with OTEL_EXPORTER_OTLP_ENDPOINT refuses to start, saying to compile with --tracing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-tracing-'));
+    const file = join(dir, 'plain.yaml');
+    writeFileSync(file, 'interfaces:\n  hi:\n    actions: [{ name: Say, input: { hi: 1 }, output: http }]\n');
+    const compile = (...args: string[]) => spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out'), ...args], { encoding: 'utf8' });
+    const server = join(dir, 'out', 'plain', 'server.mjs');
+    const tracer = join(dir, 'out', 'plain', 'pipewright-tracing.cjs');
+    expect(compile('--tracing').status).toBe(0);
+    expect(statSync(tracer).size).toBeGreaterThan(100_000);
+    expect(compile().status).toBe(0);
+    expect(existsSync(tracer)).toBe(false);
+    expect(compile('--tracing', '--no-bundle')).toMatchObject({ status: 2, stderr: expect.stringContaining('--tracing writes the tracer beside server.mjs: it cannot go with --no-bundle') });
+    const started = spawnSync(process.execPath, [server, '--port', '0'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' } });
+    expect(started.status).toBe(1);
+    expect(started.stderr).toBe(`pipewright: ${NO_TRACER}\n`);
+    expect(NO_TRACER).toContain('compile it again with `pipewright compile --tracing`');
+  }, 180_000);
 });

@@ -5,6 +5,7 @@ import { send } from '../http/send.ts';
 import { SendError } from '../http/transport-error.ts';
 import { checkUrl } from '../../network/dialer.ts';
 import { Refused } from '../../refused.ts';
+import { traceHeadersBeside, type TraceHeaders } from '../../tracing.ts';
 
 /** A model answer larger than this is refused (the HTTP action's bound). */
 const MAX_REPLY_BYTES = 32 * 1024 * 1024;
@@ -28,6 +29,8 @@ export interface ModelCall {
   temperature?: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The attempt's trace context (tracing on); a configured traceparent header wins, as in `http`. */
+  trace?: TraceHeaders;
 }
 
 export type ModelReply = { ok: true; message: ChatMessage } | { ok: false; outcome: ActionOutcome };
@@ -46,7 +49,7 @@ export async function callModel(c: ModelCall): Promise<ModelReply> {
     checkUrl(url.origin);
     const body = Buffer.from(JSON.stringify(payload));
     const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
-    res = await send(getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers }, body }, signal, MAX_REPLY_BYTES);
+    res = await send(getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...traceHeadersBeside(c.trace, c.headers), ...c.headers }, body }, signal, MAX_REPLY_BYTES);
   } catch (e) {
     const refused = e instanceof SendError ? e.cause : e;
     if (refused instanceof Refused) return fail(`${refused.message} (the model url)`, { kind: 'refused', status: refused.status });

@@ -6,6 +6,7 @@ import { toolInputSchema } from '../../tool-schema.ts';
 import type { ToolSpec } from './model.ts';
 import { checkUrl, dialerFetch } from '../../network/dialer.ts';
 import { Refused } from '../../refused.ts';
+import { traceHeadersBeside } from '../../tracing.ts';
 
 export interface RemoteServer { url: string; headers: Record<string, string>; only?: string[] }
 
@@ -25,7 +26,8 @@ function localTool(plan: Plan, i: InterfacePlan, ctx: ActionContext): Tool {
     source: 'interface',
     spec: { type: 'function', function: { name: i.name, ...(description ? { description } : {}), parameters: toolInputSchema(i) } },
     async call(args) {
-      const request = { method: 'AGENT', path: i.route, params: {}, headers: {}, body: args, rawBody: JSON.stringify(args) };
+      // Tracing on: the tool's run is a child of the agent's attempt, as a called service would be.
+      const request = { method: 'AGENT', path: i.route, params: {}, headers: ctx.trace ? { ...ctx.trace } : {}, body: args, rawBody: JSON.stringify(args) };
       const r = await ctx.services.runInterface!(plan, i, request, 'agent');
       const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? null);
       return { ok: !r.failed, text, data: r.body };
@@ -52,10 +54,11 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
     try {
       for (const r of remotes) {
         const client = new Client({ name: 'pipewright-agent', version: '1.0.0' });
-        // Every request of the transport (its redirects too) goes through the dialer's fetch.
+        // Every request of the transport (its redirects too) goes through the dialer's fetch, with
+        // the attempt's trace context (tracing on; a configured traceparent header wins, as in `http`).
         try {
           checkUrl(new URL(r.url).origin);
-          await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: r.headers }, fetch: dialerFetch }), ctx.signal ? { signal: ctx.signal } : undefined);
+          await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: { ...traceHeadersBeside(ctx.trace, r.headers), ...r.headers } }, fetch: dialerFetch }), ctx.signal ? { signal: ctx.signal } : undefined);
         } catch (e) {
           const refused = refusalIn(e);
           throw refused ? new Refused(`${refused.message} (mcp server ${r.url})`, refused.status) : e;

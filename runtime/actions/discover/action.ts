@@ -3,6 +3,7 @@
 // include/exclude and returned in one item shape. Answers are cached per resolved config.
 import { isUrlScheme } from '../../values/port.ts';
 import type { ActionKind } from '../types.ts';
+import type { TraceHeaders } from '../../tracing.ts';
 import { flagOn } from '../targets.ts';
 import { cached } from './cache.ts';
 import { dnsMembers } from './dns.ts';
@@ -34,7 +35,7 @@ export const discover: ActionKind = async (config, ctx) => {
     const settings = discoverSettings();
     const key = JSON.stringify([c, settings]);
     const load = async (): Promise<Member[]> => {
-      const found = (await Promise.all(set.map((b) => backend(b, c[b], port, settings, ctx.signal)))).flat().filter(keep);
+      const found = (await Promise.all(set.map((b) => backend(b, c[b], port, settings, ctx.signal, ctx.trace)))).flat().filter(keep);
       if (found.length > MAX_MEMBERS) throw new DiscoverError(`${found.length} members found, more than the limit of ${MAX_MEMBERS}; narrow the query or add an include filter`, 'config');
       return found.map((f) => member(f, scheme));
     };
@@ -47,10 +48,11 @@ export const discover: ActionKind = async (config, ctx) => {
   }
 };
 
-function backend(b: (typeof BACKENDS)[number], v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal): Promise<Found[]> | Found[] {
+/** `trace`: the attempt's context, sent on the HTTP APIs' calls (tracing on). */
+function backend(b: (typeof BACKENDS)[number], v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal, trace?: TraceHeaders): Promise<Found[]> | Found[] {
   if (b === 'dns') return dnsMembers(v, port, s.dnsServers, signal);
-  if (b === 'kubernetes') return kubernetesMembers(v, port, s, signal);
-  if (b === 'docker') return dockerMembers(v, port, s, signal);
+  if (b === 'kubernetes') return kubernetesMembers(v, port, s, signal, trace);
+  if (b === 'docker') return dockerMembers(v, port, s, signal, trace);
   return staticMembers(v, port);
 }
 

@@ -8,6 +8,7 @@ import { getJson } from './api.ts';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
 import type { DiscoverSettings } from './settings.ts';
+import type { TraceHeaders } from '../../tracing.ts';
 
 interface Container {
   Id?: string;
@@ -21,7 +22,7 @@ interface Container {
   NetworkSettings?: { Networks?: Record<string, { IPAddress?: string; GlobalIPv6Address?: string }> };
 }
 
-export async function dockerMembers(v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal): Promise<Found[]> {
+export async function dockerMembers(v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal, trace?: TraceHeaders): Promise<Found[]> {
   const o = (v ?? {}) as { labels?: unknown; network?: unknown; socket?: unknown };
   const labels = o.labels ?? {};
   if (typeof labels !== 'object' || Array.isArray(labels) || Object.values(labels as object).some((x) => typeof x !== 'string')) {
@@ -36,6 +37,7 @@ export async function dockerMembers(v: unknown, port: number | undefined, s: Dis
     origin: 'http://localhost',
     path: `/containers/json?filters=${encodeURIComponent(filters)}`,
     socketPath: socket,
+    ...(trace ? { headers: { ...trace } } : {}),
     ...(signal ? { signal } : {}),
   });
   if (!Array.isArray(list)) throw new DiscoverError(`docker API on ${socket} answered without a container list`, 'backend');

@@ -9,6 +9,7 @@ import { getJson } from './api.ts';
 import { DiscoverError } from './error.ts';
 import type { Found } from './member.ts';
 import type { DiscoverSettings } from './settings.ts';
+import type { TraceHeaders } from '../../tracing.ts';
 
 /** Pods read per discovery (one page); more is an error asking for a narrower selector. */
 export const MAX_PODS = 5000;
@@ -19,7 +20,7 @@ interface Pod {
   status?: { podIP?: string; conditions?: Array<{ type?: string; status?: string }> };
 }
 
-export async function kubernetesMembers(v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal): Promise<Found[]> {
+export async function kubernetesMembers(v: unknown, port: number | undefined, s: DiscoverSettings, signal?: AbortSignal, trace?: TraceHeaders): Promise<Found[]> {
   const o = (v ?? {}) as Record<string, unknown>;
   for (const f of ['namespace', 'label_selector', 'field_selector', 'port_name']) {
     if (o[f] !== undefined && o[f] !== null && typeof o[f] !== 'string') throw new DiscoverError(`kubernetes.${f} must be text`, 'config');
@@ -40,7 +41,7 @@ export async function kubernetesMembers(v: unknown, port: number | undefined, s:
     origin: api.origin,
     setting: 'SERVICE__KUBERNETES_API_URL',
     path,
-    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+    headers: { ...trace, ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(ca && api.protocol === 'https:' ? { ca } : {}),
     ...(signal ? { signal } : {}),
   })) as { items?: Pod[]; metadata?: { continue?: string } };
