@@ -12,7 +12,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FromClients, ToClients } from './fanout-clients.ts';
 import { readFileSync as read } from 'node:fs';
-
 import { cpuUs } from './proc.ts';
 import { Agent, request } from 'node:http';
 
