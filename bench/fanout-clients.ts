@@ -12,13 +12,14 @@
 // receipt and sent to the parent in batches (one IPC message per BATCH_MS, or at once when the
 // parent asks for prompt reports): the latency is the stamps', and fewer messages wake the parent
 // less often.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { openReader } from './ws-reader.ts';
 
 export type FromClients =
   | { kind: 'ready' }
   | { kind: 'all'; seqs: number[]; ats: number[]; firsts: number[] }
-  | { kind: 'cpu'; us: number; sysUs: number; switches: number; frames: number };
+  | { kind: 'cpu'; us: number; sysUs: number; switches: number; frames: number; loopP99Ms: number; loopMaxMs: number };
 /** `prompt`: report each publish as soon as all of this process's sockets have it (the parent waits
  *  for it), rather than in batches. */
 export type ToClients = { kind: 'cpu' } | { kind: 'prompt'; on: boolean } | { kind: 'stop' };
@@ -95,6 +96,10 @@ const leanClient = () => new Promise<void>((resolve, reject) => {
   }).then((r) => { closers.push(() => r.close()); r.send(SUBSCRIBE); }, reject);
 });
 
+// This process's event-loop delay since the last `cpu` report: a late last socket waited here or not.
+const loop = monitorEventLoopDelay({ resolution: 1 });
+loop.enable();
+
 const client = process.env.CLIENT_KIND === 'ws' ? wsClient : leanClient;
 await Promise.all(Array.from({ length: count }, client));
 send({ kind: 'ready' });
@@ -103,7 +108,9 @@ process.on('message', (m: ToClients) => {
   if (m.kind === 'cpu') {
     flush();
     const u = process.resourceUsage();
-    send({ kind: 'cpu', us: u.userCPUTime + u.systemCPUTime, sysUs: u.systemCPUTime, switches: u.voluntaryContextSwitches + u.involuntaryContextSwitches, frames });
+    send({ kind: 'cpu', us: u.userCPUTime + u.systemCPUTime, sysUs: u.systemCPUTime, switches: u.voluntaryContextSwitches + u.involuntaryContextSwitches, frames,
+      loopP99Ms: +(loop.percentile(99) / 1e6).toFixed(1), loopMaxMs: +(loop.max / 1e6).toFixed(1) });
+    loop.reset();
   }
   else if (m.kind === 'prompt') { flush(); prompt = m.on; }
   else { flush(); for (const close of closers) close(); process.disconnect(); }

@@ -2,9 +2,11 @@
 // process, in-memory store); publishes through ws_publish at a fixed rate, then as fast as they are
 // delivered. Reports delivery latency from the publish to the LAST socket (p50/p99), the CPU time of
 // the server and of the clients per delivered frame, delivered publishes per second, and server
-// memory per socket. Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS, CLIENT_KIND=ws to vary it;
-// the server sees this process's environment, so SERVICE__WS_FANOUT_SHARE=100 serves with a flush every turn)
-import { fork, spawn } from 'node:child_process';
+// memory per socket, and where the fixed-rate phase's publishes waited (run queue, event loops).
+// Run: npm run bench:fanout (SOCKETS, RATE, SECONDS, CLIENT_PROCS, CLIENT_KIND=ws to vary it; SESSIONS=0,
+// PRIORITY=rt below; the server sees this process's environment, so SERVICE__WS_FANOUT_SHARE=100
+// serves with a flush every turn)
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +25,10 @@ function serverKernel(pid: number | undefined): { sysUs: number; switches: numbe
   return { sysUs: (Number(f[12]) * 1e6) / 100, switches: n('voluntary_ctxt_switches') + n('nonvoluntary_ctxt_switches') };
 }
 
+const load0 = +loadavg()[0]!.toFixed(2);
+/** The process's scheduling group (Linux autogroup: one per session, CPU shared fairly between
+ *  groups, a nice value counting only within its group), or '' where there is none. */
+const groupOf = (pid: number | undefined) => { try { return read(`/proc/${pid}/autogroup`, 'utf8').trim(); } catch { return ''; } };
 const SOCKETS = Number(process.env.SOCKETS ?? 1000);
 const RATE = Number(process.env.RATE ?? 100);
 const SECONDS = Number(process.env.SECONDS ?? 5);
@@ -46,13 +52,35 @@ interfaces:
 // (the server's file name has its pid, printed below). TRACE_GC=1: they log their collections to stderr.
 const profile = process.env.PROFILE_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROFILE_DIR] : [];
 const traceGc = process.env.TRACE_GC ? ['--trace-gc'] : [];
-const server = spawn(process.execPath, [...profile, ...traceGc, 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+// SESSIONS=0: the server and the clients stay in this process's session. By default each starts a
+// session of its own (setsid), so it is scheduled as its own group, as a deployed server is, rather
+// than sharing one group's CPU with the clients and the publisher (see `groupOf` below).
+const OWN_SESSIONS = process.env.SESSIONS !== '0';
+const children: { kill(signal?: NodeJS.Signals): boolean }[] = [];
+// In sessions of their own the children outlive an interrupted bench unless it stops them.
+process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => process.exit(130));
+const server = spawn(process.execPath, [...profile, ...traceGc, '--import', './bench/fanout-probe.mjs', 'bin/pipewright.mjs', 'serve', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], detached: OWN_SESSIONS, env: { ...process.env, SERVICE__WS_MAX_SUBSCRIPTIONS: '10' } });
+children.push(server);
 if (profile.length) console.error(`server pid ${server.pid}`);
+/** The server's event-loop delay since the last ask (bench/fanout-probe.mjs, on SIGUSR2). */
+interface LoopDelay { p50Ms: number; p99Ms: number; maxMs: number }
+let probed: ((d: LoopDelay) => void) | undefined;
+const serverLoop = () => new Promise<LoopDelay>((resolve) => { probed = (d) => { probed = undefined; resolve(d); }; server.kill('SIGUSR2'); });
+/** ms a process's main thread has spent runnable but waiting for a core, from /proc/<pid>/schedstat
+ *  (time on a core, time on the run queue, in ns): where a late frame waits when the cores are busy. */
+const runQueueMs = (pid: number | undefined) => { try { return Number(read(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6; } catch { return NaN; } };
 const base = await new Promise<string>((resolve) => {
   let out = '';
   server.stdout!.on('data', (d) => { if (traceGc.length) process.stderr.write(d); });
   // The listening line is on stderr (stdout holds only JSON lines); the rest of stderr is passed on.
-  server.stderr!.on('data', (d) => { process.stderr.write(d); out += d; const m = /listening on http:\/\/(\S+)/.exec(out); if (m) resolve(m[1]!); });
+  server.stderr!.on('data', (d) => {
+    out += d;
+    for (let m; (m = /fanout-probe (\{.*\})\n/.exec(out)); out = out.slice(0, m.index) + out.slice(m.index + m[0].length)) probed?.(JSON.parse(m[1]!) as LoopDelay);
+    const m = /listening on http:\/\/(\S+)/.exec(out);
+    if (m) { resolve(m[1]!); }
+    if (!/fanout-probe/.test(String(d))) process.stderr.write(d);
+  });
 });
 const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]);
 await new Promise((r) => setTimeout(r, 500));
@@ -69,7 +97,8 @@ interface Arrival { sent: number; got: number; first: number; last: number; done
 const arrivals = new Map<number, Arrival>();
 const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
   const count = Math.floor(SOCKETS / CLIENT_PROCS) + (i < SOCKETS % CLIENT_PROCS ? 1 : 0);
-  const child = fork('bench/fanout-clients.ts', [], { execArgv: ['--import', 'tsx', ...profile, ...traceGc], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
+  const child = fork('bench/fanout-clients.ts', [], { detached: OWN_SESSIONS, execArgv: ['--import', 'tsx', ...profile, ...traceGc], env: { ...process.env, URL: `ws://${base}/ws/local/dev/feed`, COUNT: String(count) } });
+  children.push(child);
   const ready = new Promise<void>((resolve) => child.on('message', (m: FromClients) => {
     if (m.kind === 'ready') resolve();
     else if (m.kind === 'all') {
@@ -82,6 +111,14 @@ const clients = Array.from({ length: CLIENT_PROCS }, (_, i) => {
   return { child, ready };
 });
 await Promise.all(clients.map((c) => c.ready));
+// PRIORITY=rt (root): the server, the clients and this process run at real-time priority
+// (SCHED_RR 1, every thread) through the two latency phases, back to normal before saturation: on a
+// machine shared with other sessions' work, the fan-out measured as on cores of its own. Off by
+// default; the report and the summary line say which.
+const RT = process.env.PRIORITY === 'rt';
+const ours = () => [server.pid, ...clients.map(({ child }) => child.pid), process.pid];
+const policy = (args: string[]) => { for (const pid of ours()) execFileSync('chrt', ['-a', ...args, '-p', args[0] === '-r' ? '1' : '0', String(pid)]); };
+if (RT) policy(['-r']);
 await new Promise((r) => setTimeout(r, 500));
 const connected = rssKiB();
 /** CPU time (µs) used so far by the server and by all client processes, and the frames received. */
@@ -93,7 +130,11 @@ const cpu = async () => {
   })));
   const k = serverKernel(server.pid);
   const sum = (key: 'us' | 'sysUs' | 'switches' | 'frames') => fromClients.reduce((a, c) => a + c[key], 0);
-  return { server: cpuUs(server.pid), serverSys: k.sysUs, serverSwitches: k.switches, clients: sum('us'), clientsSys: sum('sysUs'), clientsSwitches: sum('switches'), frames: sum('frames') };
+  return {
+    server: cpuUs(server.pid), serverSys: k.sysUs, serverSwitches: k.switches, clients: sum('us'), clientsSys: sum('sysUs'), clientsSwitches: sum('switches'), frames: sum('frames'),
+    at: performance.now(), serverRunQueueMs: runQueueMs(server.pid), clientsRunQueueMs: clients.map(({ child }) => runQueueMs(child.pid)), benchRunQueueMs: runQueueMs(process.pid),
+    clientsLoop: fromClients.map((c) => ({ p99Ms: c.loopP99Ms, maxMs: c.loopMaxMs })),
+  };
 };
 
 // Publishes go out as plain HTTP/1.1 requests on kept-alive connections (node:http): the publisher
@@ -158,7 +199,18 @@ prompt(false);
 const oneAtATime = { publishes: ONE_AT_A_TIME, ...latencies(), cpu: cpuPerFrame(cpuA, cpuB) };
 arrivals.clear();
 
+// Where a phase's slow publishes waited: each process's main thread runnable but off a core (ms per
+// second of the phase, from /proc/<pid>/schedstat), and the server's and clients' event-loop delay.
+const waits = async (a: Awaited<ReturnType<typeof cpu>>, b: Awaited<ReturnType<typeof cpu>>) => {
+  const perS = (ms: number) => +((ms * 1000) / (b.at - a.at)).toFixed(0);
+  return {
+    runQueueMsPerS: { server: perS(b.serverRunQueueMs - a.serverRunQueueMs), clients: b.clientsRunQueueMs.map((x, i) => perS(x - a.clientsRunQueueMs[i]!)), bench: perS(b.benchRunQueueMs - a.benchRunQueueMs) },
+    serverLoopDelay: await serverLoop(), clientsLoopDelay: b.clientsLoop,
+  };
+};
+
 // Fixed rate: RATE publishes per second for SECONDS seconds.
+await serverLoop();
 const cpu0 = await cpu();
 const start = performance.now();
 for (let n = 0; n < RATE * SECONDS; n++) {
@@ -168,9 +220,11 @@ for (let n = 0; n < RATE * SECONDS; n++) {
   void publish();
 }
 await settle();
-const fixed = { publishes: RATE * SECONDS, ...latencies(), cpu: cpuPerFrame(cpu0, await cpu()) };
+const cpu1 = await cpu();
+const fixed = { publishes: RATE * SECONDS, ...latencies(), cpu: cpuPerFrame(cpu0, cpu1), waits: await waits(cpu0, cpu1) };
 
 // Saturation: publish back to back (8 in flight) for SECONDS seconds.
+if (RT) policy(['-o']); // never flat out at real-time priority
 arrivals.clear();
 const t0 = performance.now();
 const inflight = new Set<Promise<void>>();
@@ -188,6 +242,9 @@ const report = {
   date: new Date().toISOString().slice(0, 10),
   sockets: SOCKETS,
   loadAverage1m: +loadavg()[0]!.toFixed(2),
+  loadAverage1mAtStart: load0,
+  priority: RT ? 'SCHED_RR 1 (server, clients, publisher) for the latency phases' : 'normal',
+  schedulerGroups: [server.pid, ...clients.map(({ child }) => child.pid), process.pid].map(groupOf),
   oneAtATime,
   fixedRate: { ratePerSec: RATE, ...fixed },
   saturation: { deliveredPublishesPerSec: Math.round(full / elapsed), messagesPerSec: Math.round((full * SOCKETS) / elapsed) },
@@ -197,6 +254,7 @@ const report = {
   note: `the client sockets (${process.env.CLIENT_KIND === 'ws' ? 'ws WebSockets' : 'lean TCP readers, bench/ws-reader.ts'}) run in ${CLIENT_PROCS} processes of their own on the same cores as the server`,
 };
 console.log(JSON.stringify(report, null, 2));
+process.stderr.write(`fanout: 100/s p50 ${fixed.p50Ms} p99 ${fixed.p99Ms} ms, load ${load0} → ${report.loadAverage1m}, run queue ms/s server ${fixed.waits.runQueueMsPerS.server} clients ${fixed.waits.runQueueMsPerS.clients.join('/')} bench ${fixed.waits.runQueueMsPerS.bench}, server loop delay p99 ${fixed.waits.serverLoopDelay.p99Ms} ms, sessions ${OWN_SESSIONS ? 'own' : 'shared'}${RT ? ', real-time priority' : ''}\n`);
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/fanout.json', `${JSON.stringify(report, null, 2)}\n`);
 for (const { child } of clients) child.send({ kind: 'stop' } satisfies ToClients);

@@ -39,5 +39,5 @@ export function ownLines(name: OwnName, r: Record<string, unknown> | undefined):
   const sat = r.saturation as { deliveredPublishesPerSec: number };
   const mem = r.memory as { perSocketKiB: number };
   return ['', `| fanout (${r.sockets} sockets) | p50 | p99 | delivered to all | saturation | memory per socket | target |`, '|---|---|---|---|---|---|---|',
-    `| ${fixed.ratePerSec} publishes/s | ${fixed.p50Ms} ms | ${fixed.p99Ms} ms | ${fixed.deliveredToAll}/${fixed.publishes} | ${sat.deliveredPublishesPerSec} publishes/s | ${mem.perSocketKiB} KiB | ${r.target} ${mark(r.met)} |`];
+    `| ${fixed.ratePerSec} publishes/s${typeof r.priority === 'string' && r.priority !== 'normal' ? ' (real-time priority)' : ''} | ${fixed.p50Ms} ms | ${fixed.p99Ms} ms | ${fixed.deliveredToAll}/${fixed.publishes} | ${sat.deliveredPublishesPerSec} publishes/s | ${mem.perSocketKiB} KiB | ${r.target} ${mark(r.met)} |`];
 }

@@ -87,8 +87,12 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     ...(o.serverFactory ? { serverFactory: o.serverFactory } : {}),
   });
   // Bodies are read as text and decoded by us, so a|raw_body| is exact and the decoding is shared.
+  // Also named for application/json: fastify caches the parser it finds for a content type, but not
+  // the catch-all, which cost every JSON request another parse of its content type (~0.4 µs).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  const asText = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, asText);
+  app.addContentTypeParser('*', { parseAs: 'string' }, asText);
 
   // Before any route: it adds the line's hook to each route as it is registered.
   if (services.log) lines = registerRequestLog(app, services.log, env);

@@ -17,6 +17,21 @@ describe('target forms bench family', () => {
     expect(scenarios.map((s) => s.request.path)).toEqual(FORMS.map((f) => `/form-${f.slug}`));
   });
 
+  // The forms that take every record (array-first, `$.items`, `$.items[*]`, `$['items'][*]`, `items`,
+  // `$.a.b[*]`, `$..items[*]`) mean the same work: their fused loops are the same code but for the
+  // line that finds the array.
+  it('every form that takes all the records compiles to the same loop but for finding the array', async () => {
+    const loopOf = async (f: (typeof FORMS)[number]) => {
+      const text = await generateModule(irOf('form.yaml', formConfig(f)));
+      const loop = /\nfunction form_Report_post_fused\([\s\S]*?\n\}\n/.exec(text)![0];
+      return loop.replace(/\n {2}const list = [^\n]*\n/, '\n');
+    };
+    const slugs = ['array-first', 'items', 'items-wildcard', 'bracket-wildcard', 'dotted', 'nested-wildcard', 'descendant-wildcard'];
+    const all = slugs.map((slug) => FORMS.find((f) => f.slug === slug)!);
+    const first = await loopOf(all[0]!);
+    for (const f of all.slice(1)) expect(await loopOf(f), f.slug).toBe(first);
+  });
+
   for (const f of FORMS) {
     it(`${f.slug}: one fused loop on the array, and the hand-written answer on both paths`, async () => {
       const yaml = formConfig(f);
