@@ -6,7 +6,7 @@
 import { Ajv } from 'ajv';
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { runCase, type CaseFile } from '../runtime/testing/index.ts';
+import { runCase, sealGlobalDispatcher, type CaseFile } from '../runtime/testing/index.ts';
 import { loadCases } from './test-cases.ts';
 import { type InterfacePlan, type Plan, executeInterface, processEnvironment, type Services } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
@@ -49,15 +49,18 @@ export async function testConfigs(files: string[], o: TestOptions): Promise<numb
     }
   }
   await services.store?.close();
-  for (const f of caseFiles) {
-    for (const c of f.cases) {
-      const plan = plans.find((p) => p.name === c.config)!;
-      const i = plan.interfaces.find((x) => x.name === c.iface)!;
-      const t0 = performance.now();
-      const problems = await runCase(plans, plan, i, c, f, { maxDelayMs: services.maxDelayMs });
-      report({ config: plan.name, file: f.file, interface: i.name, case: c.name, problems, ms: performance.now() - t0 });
+  const unseal = caseFiles.length ? sealGlobalDispatcher() : undefined;
+  try {
+    for (const f of caseFiles) {
+      for (const c of f.cases) {
+        const plan = plans.find((p) => p.name === c.config)!;
+        const i = plan.interfaces.find((x) => x.name === c.iface)!;
+        const t0 = performance.now();
+        const problems = await runCase(plans, plan, i, c, f, { maxDelayMs: services.maxDelayMs });
+        report({ config: plan.name, file: f.file, interface: i.name, case: c.name, problems, ms: performance.now() - t0 });
+      }
     }
-  }
+  } finally { unseal?.(); }
   if (o['require-tests']) {
     const untested = plans.flatMap((p, n) => p.interfaces.filter((i) => !tested(i) && !withCases.has(`${p.name}.${i.name}`)).map((i) => ({ p, i, file: files[n]! })));
     for (const { p, i, file } of untested) report({ config: p.name, file, interface: i.name, problems: [`untested (--require-tests): give it a case in ${beside(file)}, or accepts.example, produces or tests`], ms: 0 });
