@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';
 import type { RequestData, Trigger } from './run-state.ts';
 import type { RunTracer } from './tracing.ts';
+import type { Dispatcher } from 'undici';
+import type { FailureInfo } from './run-state.ts';
+import type { Scope } from './scope.ts';
 
 export interface Clock {
   now(): number;
@@ -39,7 +42,22 @@ export interface Services {
   mqtt?: { publish(topics: string[], payload: string, qos: 0 | 1 | 2, retain: boolean): Promise<void> };
   /** OpenTelemetry spans of runs and attempts (OTEL_EXPORTER_OTLP_ENDPOINT); absent: tracing off. */
   tracer?: RunTracer;
+  /** `pipewright test` only: outbound HTTP and actions answered by a case's stand-ins (runtime/testing/stand-ins.ts). */
+  standIns?: StandIns;
 }
+
+/** `pipewright test` only: what answers a case's outbound calls instead of the network. The hooks are
+ *  described in runtime/testing/stand-ins.ts, which implements them; set by the test harness alone. */
+export interface StandIns {
+  /** Where every outbound HTTP request goes (the case's recordings; nothing connects). */
+  readonly dispatcher: Dispatcher;
+  /** Called as each attempt of each action starts: the outcome to use instead of the kind's work, or
+   *  undefined to run the kind. `real` runs the kind itself (a recorder calls it and keeps what it
+   *  answers). (An ActionOutcome, runtime/actions/types.ts, which this floor file cannot name.) */
+  attempt(action: { readonly name: string; readonly kind: string }, config: unknown, ctx: { readonly scope: Scope; readonly executionId: string }, real: () => Promise<StandInOutcome>): Promise<StandInOutcome> | undefined;
+}
+
+export interface StandInOutcome { ok: boolean; data?: unknown; status?: number; headers?: Record<string, string>; error?: string; failure?: FailureInfo }
 
 /** How an action runs another interface: the executor, handed down by whoever serves the plans. */
 export type RunInterface = (plan: Plan, iface: InterfacePlan, request: RequestData, trigger: Trigger) => Promise<{ status: number; body: unknown; failed: boolean }>;
@@ -60,7 +78,7 @@ export function withCancel(s: Services, cancel: RunCancel): Services {
   const all: { [K in keyof Required<Services>]: Services[K] } = {
     clock: s.clock, store: s.store, maxDelayMs: s.maxDelayMs, runDeadlineMs: s.runDeadlineMs, lookupMaxItems: s.lookupMaxItems, log: s.log, cancel,
     shutdown: s.shutdown, plans: s.plans, runInterface: s.runInterface, channels: s.channels, metrics: s.metrics, mqtt: s.mqtt,
-    tracer: s.tracer,
+    tracer: s.tracer, standIns: s.standIns,
   };
   return all;
 }
