@@ -193,7 +193,7 @@ describe('refund-approval', () => {
 });
 
 describe('mcp-inventory', () => {
-  it('serves both interfaces as tools of the inventory MCP server, with derived schemas', async () => {
+  it('serves both interfaces as tools of the inventory MCP server, their accepts.schema refusing bad arguments', async () => {
     const wh = await countingUpstream({
       '/stock/ABC-0001': (_q, res) => json(res, 200, { sku: 'ABC-0001', warehouses: { berlin: 4, lyon: 2 }, total: 6, cost: 3.1 }),
       '/reservations': (_q, res, _n, body) => json(res, 201, { reservation: 'r-1', ...JSON.parse(body) }),
@@ -208,6 +208,7 @@ describe('mcp-inventory', () => {
     expect((await rpc('tools/call', { name: 'stock_level', arguments: { sku: 'ABC-0001' } })).result.structuredContent).toEqual({ sku: 'ABC-0001', warehouses: { berlin: 4, lyon: 2 }, total: 6 });
     expect((await rpc('tools/call', { name: 'reserve_stock', arguments: { sku: 'ABC-0001', qty: 2, order_id: '7' } })).result.structuredContent).toEqual({ reservation: 'r-1', sku: 'ABC-0001', qty: 2, order_id: '7' });
     expect((await rpc('tools/call', { name: 'reserve_stock', arguments: { sku: 'ABC-0001', qty: 500, order_id: '7' } })).result).toMatchObject({ isError: true });
+    expect((await post(`${s.url}/reserve_stock`, { sku: 'ABC-0001', qty: 500, order_id: '7' })).status).toBe(400);
     expect(wh.count('/reservations')).toBe(1);
     expect(wh.hits[0]!.headers.authorization).toBe('Bearer wh-token');
     // The same interfaces over plain HTTP.
