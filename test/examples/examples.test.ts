@@ -1,5 +1,9 @@
-// Every example is complete (a config, its hermetic cases, a README) and linked from the guide, and
-// every example's and fixture's cases file names only interfaces its config has.
+// Every example is complete (a config, its hermetic cases, a README) and linked from the guide; every
+// example's and fixture's cases file covers its config's interfaces; and `pipewright test` passes
+// every case of all of them with no network: one spawn for all the configs, inside a network
+// namespace of its own (`unshare -rn`: no interface but a loopback that is down) where the machine
+// has it, so a case that tried to reach anything would fail instead of reaching it.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,4 +45,25 @@ describe.each(configsWithCases)('%s', (config) => {
     // Every interface is tested.
     expect(interfaces.filter((i) => !cases.cases.some((c) => c.interface === i))).toEqual([]);
   });
+});
+
+describe('pipewright test', () => {
+  const isolated = spawnSync('unshare', ['-rn', 'true']).status === 0;
+
+  it(`passes every hermetic case of the examples and fixtures${isolated ? ' (unshare -rn: no network)' : ''}`, () => {
+    const args = ['bin/pipewright.mjs', 'test', '--reporter', 'json', ...configsWithCases];
+    const r = isolated
+      ? spawnSync('unshare', ['-rn', process.execPath, ...args], { encoding: 'utf8', timeout: 300_000 })
+      : spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 300_000 });
+    expect(r.stdout, r.stderr).not.toBe('');
+    const report = JSON.parse(r.stdout) as { failed: number; tests: Array<{ file: string; interface: string; case?: string; ok: boolean; problems: string[] }> };
+    expect(report.tests.filter((t) => !t.ok).map((t) => `${t.file} ${t.interface} › ${t.case ?? '(example)'}: ${t.problems.join('; ')}`)).toEqual([]);
+    // Every case of every file ran.
+    for (const config of configsWithCases) {
+      const file = config.replace(/\.yaml$/, '.tests.yaml');
+      const names = (parse(readFileSync(file, 'utf8')) as { cases: Array<{ name: string }> }).cases.map((c) => c.name);
+      expect(report.tests.filter((t) => t.file === file && t.case !== undefined).map((t) => t.case).sort(), file).toEqual([...names].sort());
+    }
+    expect(r.status).toBe(0);
+  }, 320_000);
 });
