@@ -51,7 +51,7 @@ describe('pipewright test', () => {
   const isolated = spawnSync('unshare', ['-rn', 'true']).status === 0;
 
   it(`passes every hermetic case of the examples and fixtures${isolated ? ' (unshare -rn: no network)' : ''}`, () => {
-    const args = ['bin/pipewright.mjs', 'test', '--reporter', 'json', ...configsWithCases];
+    const args = ['bin/pipewright.mjs', 'test', '--require-tests', '--reporter', 'json', ...configsWithCases];
     const r = isolated
       ? spawnSync('unshare', ['-rn', process.execPath, ...args], { encoding: 'utf8', timeout: 300_000 })
       : spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 300_000 });
