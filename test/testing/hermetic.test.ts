@@ -7,6 +7,8 @@ import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { validateXML } from 'xmllint-wasm';
 import { testConfigs } from '../../cli/test-cmd.ts';
 
 const config = 'test/testing/fixtures/shop.yaml';
@@ -35,7 +37,7 @@ describe('hermetic cases', () => {
       const r = spawnSync('unshare', ['-rn', process.execPath, resolve('bin/pipewright.mjs'), 'test', config, ...path], { encoding: 'utf8', env: { ...process.env, PIPEWRIGHT_FROM_SOURCE: '1' }, timeout: 120_000 });
       expect(r.stderr).toContain('✓ shop.receive_order › an order is stored and announced');
       expect(r.stderr).toContain("✓ shop.slow › an hour's delay and a retry with backoff finish at once");
-      expect(r.stdout).toBe('5 passed, 0 failed\n');
+      expect(r.stdout).toBe('6 passed, 0 failed\n');
       expect(r.status).toBe(0);
     }
     // Not vacuous: inside the namespace nothing is reachable at all.
@@ -50,6 +52,11 @@ describe('hermetic cases', () => {
     const ok = await run([config], { 'no-fastpath': true, reporter: 'tap' });
     expect(ok.code).toBe(0);
     expect(ok.out).toContain("ok 2 - shop.slow › an hour's delay and a retry with backoff finish at once");
+    // JUnit: a testcase per case, still valid against the XSD.
+    const junit = await run([config], { cases: failing, reporter: 'junit' });
+    const v = await validateXML({ xml: [{ fileName: 'r.xml', contents: junit.out }], schema: [{ fileName: 'junit.xsd', contents: readFileSync('test/support/schemas/junit.xsd', 'utf8') }] });
+    expect(v.errors).toEqual([]);
+    expect(junit.out).toContain('<testcase name="receive_order › no recording" classname="shop"');
   }, 120_000);
 
   it('fails naming the request without a recording, the recording not used, the action without a stand-in, the callback not scripted', async () => {
