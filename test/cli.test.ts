@@ -1,6 +1,6 @@
 // The command line as a user runs it: real processes, real ports, real files.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
@@ -8,6 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compileConfig } from '../compiler/index.ts';
+import { fixtureConfigs } from './support/fixture-configs.ts';
 
 // Each test starts one to three CLI processes that compile a config: on a machine shared with other
 // work that takes longer than the suite's 20 s default (a limit, not a speed check; speed is in bench/).
@@ -73,7 +74,7 @@ hint: did you mean "GET"?
 
   // `serve --no-fastpath` gets the IR from the compiling process through v8's serialisation: the
   // interpreter must see the same values, plain objects all (no class, function or symbol in the IR).
-  it.each(readdirSync('fixtures').filter((f) => f.endsWith('.yaml')))('hands the interpreter the IR of %s unchanged', (f) => {
+  it.each(fixtureConfigs())('hands the interpreter the IR of %s unchanged', (f) => {
     const { ir } = compileConfig(join('fixtures', f));
     expect(ir).toBeDefined();
     // Node's strict comparison: vitest's reads `.constructor` of each object, which a config's own

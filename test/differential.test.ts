@@ -1,7 +1,7 @@
 // Every fixture with its recorded requests gives byte-identical responses through the fast path,
 // the interpreter, and the standalone bundle (with its code cache) run from a temporary folder with no node_modules.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +12,12 @@ import { closeHttpPools } from '../runtime/actions/http/pool.ts';
 import { irOf, planOf, serveOn, testEnv } from './support/plans.ts';
 import { startUpstream, type Upstream } from './support/upstream.ts';
 import { writeFileSync } from 'node:fs';
+import { fixtureConfigs } from './support/fixture-configs.ts';
 
 interface Recorded { method: string; path: string; body?: unknown; raw?: string; headers?: Record<string, string> }
 interface Answer { status: number; type: string | null; body: string; extra: Record<string, string> }
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = fixtureConfigs();
 let upstream: Upstream;
 const stops: Array<() => Promise<unknown> | unknown> = [];
 

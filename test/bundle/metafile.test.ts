@@ -4,12 +4,13 @@
 // not from the bundler's own reading of the generated module (compiler/bundle/uses.ts).
 // Always allowed, because a deployment setting reaches them whatever the config says: pg (the
 // Postgres store), maxmind (SERVICE__GEOIP_DB), jose (SERVICE__JWT_SECRET / JWKS), pino, fastify.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleServer, compileConfig, generateModule } from '../../compiler/index.ts';
 import type { ConfigIR } from '../../runtime/index.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
 interface Reach { ir: ConfigIR; kinds: Set<string>; ops: Set<string> }
 
@@ -71,7 +72,7 @@ function gateOf(input: string): string | undefined {
   return Object.keys(GATES).find((g) => g.startsWith('runtime/') && input.endsWith(g) && !input.startsWith('pipewright-absent:'));
 }
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = fixtureConfigs();
 const dir = mkdtempSync(join(tmpdir(), 'pw-meta-'));
 
 // One esbuild run per fixture (no minified output is written or started): a few seconds in all.

@@ -6,8 +6,9 @@ import { Project } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { generateModule } from '../../compiler/codegen/module.ts';
 import { irOf } from '../support/plans.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = fixtureConfigs();
 
 describe('out/ is fresh', () => {
   it.each(fixtures)('%s: regeneration changes nothing (run `npm run gen` if this fails)', async (file) => {

@@ -1,12 +1,13 @@
 // One walk builds both plans: for every fixture the generated module's plan and the interpreter's
 // have the same fields everywhere, the same static values, and functions in the same places, with
 // default-valued fields left out of both.
-import { readdirSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planOf } from '../support/plans.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = fixtureConfigs();
 
 /** The plan with every function replaced by a marker of its place, and the mode dropped. */
 function shape(v: unknown): unknown {

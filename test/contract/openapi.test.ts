@@ -1,14 +1,15 @@
 // Every config gets an OpenAPI 3.1 document: committed for each fixture (out/<name>/openapi.json),
 // valid for a standard validator, derived from params, asserts and accepts, and served by the server.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../runtime/contract/openapi.ts';
 import { buildApp } from '../../runtime/server/app.ts';
 import { irOf, planOf, testEnv } from '../support/plans.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml'));
+const fixtures = fixtureConfigs();
 
 async function validate(doc: unknown) {
   const v = new Validator();

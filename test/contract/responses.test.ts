@@ -3,7 +3,7 @@
 // interfaces' `accepts.example` are sent over HTTP, and every answer must be one the document
 // declares: the status (or `default`), the media type, and the body valid for that schema (ajv,
 // draft 2020-12, the dialect of OpenAPI 3.1), $refs resolved in the document itself.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -14,11 +14,12 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../runtime/server/app.ts';
 import { planOf, serveOn, testEnv } from '../support/plans.ts';
 import { startUpstream, type Upstream } from '../support/upstream.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
 interface Sent { method: string; path: string; body?: unknown; raw?: string; headers?: Record<string, string> }
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>> };
 
-const fixtures = readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).sort();
+const fixtures = fixtureConfigs();
 let upstream: Upstream;
 const stops: Array<() => Promise<unknown>> = [];
 beforeAll(async () => { upstream = await startUpstream(); });

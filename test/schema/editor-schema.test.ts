@@ -3,7 +3,7 @@
 // custom keyword, it accepts and refuses what pipewright's own validator does, every field has a
 // description, and the real yaml-language-server (1.25, run on this Node) reports a typo'd method
 // and completes action kinds from it.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
@@ -13,6 +13,7 @@ import { editorSchema, editorSchemaFile } from '../../compiler/schema/editor.ts'
 import { configValidator } from '../../compiler/schema/ajv.ts';
 import { LspClient } from '../support/lsp.ts';
 import * as configs from './configs.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
 const published = JSON.parse(readFileSync(editorSchemaFile, 'utf8'));
 
@@ -26,7 +27,7 @@ describe('published schema', () => {
     const strict = new Ajv({ strict: true }).compile(published);
     const ours = configValidator();
     const texts = [
-      ...readdirSync('fixtures').filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(join('fixtures', f), 'utf8')),
+      ...fixtureConfigs().map((f) => readFileSync(join('fixtures', f), 'utf8')),
       ...(Object.values(configs) as unknown[]).filter((v): v is string => typeof v === 'string'),
       'interfaces:\n  a:\n    method: GETT\n    actions: [{ name: A, input: { a: 1 } }]\n',
       'interfaces:\n  a:\n    method: get, Post\n    actions: [{ name: A, input: { a: 1 } }]\n',

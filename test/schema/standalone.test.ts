@@ -1,14 +1,15 @@
 // The pass/fail validator scripts/build-dist.mjs writes as standalone code (dist/ loads it instead
 // of compiling the schema at every start) must agree with the full validator on every config.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { configSchema, configValidator, STANDALONE_OPTIONS, withKeywords } from '../../compiler/schema/ajv.ts';
 import { JOBS, LEGACY, ORDERS, TRANSFORMS } from './configs.ts';
+import { fixtureConfigs } from '../support/fixture-configs.ts';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures');
-const valid = [ORDERS, JOBS, TRANSFORMS, LEGACY, ...readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(join(fixtures, f), 'utf8'))];
+const valid = [ORDERS, JOBS, TRANSFORMS, LEGACY, ...fixtureConfigs(fixtures).map((f) => readFileSync(join(fixtures, f), 'utf8'))];
 const action = (a: string) => `interfaces:\n  a:\n    method: GET\n    actions:\n      - name: X\n        url: http://x\n${a}`;
 const invalid = [
   action('        post_transforms:\n          - filter: { conditions: {} }\n            math: { expressions: {} }\n'),
