@@ -13,9 +13,14 @@ export interface TestOptions {
   'no-fastpath'?: boolean;
   reporter?: string;
   'pass-with-no-tests'?: boolean;
+  record?: boolean;
+  'from-run'?: string;
+  server?: string;
+  'admin-token-file'?: string;
 }
 
 export async function testConfigs(files: string[], o: TestOptions): Promise<number> {
+  if (o['from-run'] !== undefined) return (await import('./from-run.ts')).fromRun(files, o);
   const reporter = (o.reporter ?? 'default') as Reporter;
   if (!REPORTERS.includes(reporter)) { err(`--reporter must be one of ${REPORTERS.join(', ')}; got ${o.reporter}`); return 2; }
   const started = new Date();
