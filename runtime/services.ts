@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';
 import type { RequestData, Trigger } from './run-state.ts';
 import type { RunTracer } from './tracing.ts';
+import type { StandIns } from './testing/stand-ins.ts';
 
 export interface Clock {
   now(): number;
@@ -39,6 +40,8 @@ export interface Services {
   mqtt?: { publish(topics: string[], payload: string, qos: 0 | 1 | 2, retain: boolean): Promise<void> };
   /** OpenTelemetry spans of runs and attempts (OTEL_EXPORTER_OTLP_ENDPOINT); absent: tracing off. */
   tracer?: RunTracer;
+  /** `pipewright test` only: outbound HTTP and actions answered by a case's stand-ins (runtime/testing/stand-ins.ts). */
+  standIns?: StandIns;
 }
 
 /** How an action runs another interface: the executor, handed down by whoever serves the plans. */
@@ -60,7 +63,7 @@ export function withCancel(s: Services, cancel: RunCancel): Services {
   const all: { [K in keyof Required<Services>]: Services[K] } = {
     clock: s.clock, store: s.store, maxDelayMs: s.maxDelayMs, runDeadlineMs: s.runDeadlineMs, lookupMaxItems: s.lookupMaxItems, log: s.log, cancel,
     shutdown: s.shutdown, plans: s.plans, runInterface: s.runInterface, channels: s.channels, metrics: s.metrics, mqtt: s.mqtt,
-    tracer: s.tracer,
+    tracer: s.tracer, standIns: s.standIns,
   };
   return all;
 }

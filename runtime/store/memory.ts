@@ -23,7 +23,7 @@ const MAX_FINISHED_BYTES = 8 * 1024 * 1024;
 const TICK_MEMORY_MS = 86_400_000;
 
 export class MemoryStore implements Store {
-  readonly durable = false;
+  readonly durable: boolean = false;
   private readonly runs = new Map<string, RunRow>();
   private readonly tokens = new Map<string, string>();
   private readonly finished = new Set<string>();

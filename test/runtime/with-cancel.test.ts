@@ -8,7 +8,7 @@ it('copies every field of the services and sets the run\'s cancellation, leaving
   const full: Required<Services> = {
     clock: systemClock, store: {} as never, maxDelayMs: 1, runDeadlineMs: 2, lookupMaxItems: 3, log: {} as never, cancel: new RunCancel(),
     shutdown: new AbortController().signal, plans: new Map(), runInterface: async () => ({ status: 200, body: null, failed: false }),
-    channels: { publish: async () => {} }, metrics: { emit: () => undefined }, mqtt: { publish: async () => {} }, tracer: {} as never,
+    channels: { publish: async () => {} }, metrics: { emit: () => undefined }, mqtt: { publish: async () => {} }, tracer: {} as never, standIns: {} as never,
   };
   const cancel = new RunCancel();
   const run = withCancel(full, cancel);

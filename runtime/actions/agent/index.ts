@@ -49,7 +49,7 @@ export const agent: ActionKind = async (config, ctx) => {
     for (let iteration = 1; iteration <= maxIterations; iteration++) {
       const reply = await callModel({
         url: c.url, model: c.model, headers: strMap(c.headers), messages, tools: [...box.tools.values()].map((t) => t.spec),
-        ...(typeof c.temperature === 'number' ? { temperature: c.temperature } : {}), timeoutMs, signal: ctx.signal,
+        ...(typeof c.temperature === 'number' ? { temperature: c.temperature } : {}), timeoutMs, signal: ctx.signal, ...(ctx.services.standIns ? { dispatcher: ctx.services.standIns.dispatcher } : {}),
       });
       if (!reply.ok) return reply.outcome;
       const msg: ChatMessage = { role: 'assistant', content: reply.message.content ?? null, ...(reply.message.tool_calls?.length ? { tool_calls: reply.message.tool_calls } : {}) };

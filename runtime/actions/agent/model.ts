@@ -1,6 +1,7 @@
 // One chat-completions call over undici (the HTTP action's pools): the request shape most model servers speak, a timeout per
 // call, and failures classified like an HTTP action's so the action's retry rules apply.
 import { getDispatcher } from '../http/pool.ts';
+import type { Dispatcher } from 'undici';
 import { send } from '../http/send.ts';
 import { SendError } from '../http/transport-error.ts';
 import { checkUrl } from '../../network/dialer.ts';
@@ -28,6 +29,8 @@ export interface ModelCall {
   temperature?: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** `pipewright test`: the case's recordings instead of the pools (runtime/testing/stand-ins.ts). */
+  dispatcher?: Dispatcher;
 }
 
 export type ModelReply = { ok: true; message: ChatMessage } | { ok: false; outcome: ActionOutcome };
@@ -46,7 +49,7 @@ export async function callModel(c: ModelCall): Promise<ModelReply> {
     checkUrl(url.origin);
     const body = Buffer.from(JSON.stringify(payload));
     const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
-    res = await send(getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers }, body }, signal, MAX_REPLY_BYTES);
+    res = await send(c.dispatcher ?? getDispatcher(url.origin), { origin: url.origin, method: 'POST', path: `${url.pathname}${url.search}`, headers: { 'content-type': 'application/json', accept: 'application/json', ...c.headers }, body }, signal, MAX_REPLY_BYTES);
   } catch (e) {
     const refused = e instanceof SendError ? e.cause : e;
     if (refused instanceof Refused) return fail(`${refused.message} (the model url)`, { kind: 'refused', status: refused.status });

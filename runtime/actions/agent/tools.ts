@@ -55,7 +55,7 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
         // Every request of the transport (its redirects too) goes through the dialer's fetch.
         try {
           checkUrl(new URL(r.url).origin);
-          await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: r.headers }, fetch: dialerFetch }), ctx.signal ? { signal: ctx.signal } : undefined);
+          await client.connect(new StreamableHTTPClientTransport(new URL(r.url), { requestInit: { headers: r.headers }, fetch: fetchFor(ctx) }), ctx.signal ? { signal: ctx.signal } : undefined);
         } catch (e) {
           const refused = refusalIn(e);
           throw refused ? new Refused(`${refused.message} (mcp server ${r.url})`, refused.status) : e;
@@ -87,4 +87,11 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
 function refusalIn(e: unknown): Refused | undefined {
   for (let c = e, depth = 0; c && depth < 5; c = (c as { cause?: unknown }).cause, depth++) if (c instanceof Refused) return c;
   return undefined;
+}
+
+/** The MCP client's fetch: the dialer's, or in a test case its recordings (runtime/testing/stand-ins.ts). */
+function fetchFor(ctx: ActionContext): typeof fetch {
+  const replay = ctx.services.standIns?.dispatcher;
+  if (!replay) return dialerFetch;
+  return ((url: string | URL, init?: RequestInit) => fetch(url, { ...init, dispatcher: replay } as unknown as RequestInit)) as typeof fetch;
 }

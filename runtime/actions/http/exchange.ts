@@ -7,6 +7,7 @@ import { pageKey } from './idempotency.ts';
 import { outcome } from './outcome.ts';
 import type { Plan } from './plan.ts';
 import { getDispatcher } from './pool.ts';
+import type { Dispatcher } from 'undici';
 import { flattenHeaders } from './response-meta.ts';
 import { send, type RawResponse, type SendOptions } from './send.ts';
 import type { Abortable } from '../../run-cancel.ts';
@@ -42,8 +43,10 @@ export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: Ac
   let response: Promise<RawResponse>;
   try {
     const base = { origin: target.origin, method, path: target.path, headers, body };
-    const vetted = preflight(target.origin, plan.transport.proxy);
-    response = vetted ? vetted.then(() => request(plan, base, signal, maxBytes)) : request(plan, base, signal, maxBytes);
+    // In a test case requests go to its recordings: no proxy's name is resolved.
+    const replay = ctx.services.standIns?.dispatcher;
+    const vetted = preflight(target.origin, replay ? undefined : plan.transport.proxy);
+    response = vetted ? vetted.then(() => request(plan, base, signal, maxBytes, replay)) : request(plan, base, signal, maxBytes, replay);
   } catch (e) {
     return Promise.resolve(fail(e));
   }
@@ -51,8 +54,8 @@ export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: Ac
 }
 
 /** The request, and once more with digest credentials when a 401 asks for them. */
-function request(plan: Plan, base: SendOptions, signal: Abortable | undefined, maxBytes: number): Promise<RawResponse> {
-  const dispatcher = getDispatcher(base.origin, plan.transport);
+function request(plan: Plan, base: SendOptions, signal: Abortable | undefined, maxBytes: number, replay: Dispatcher | undefined): Promise<RawResponse> {
+  const dispatcher = replay ?? getDispatcher(base.origin, plan.transport);
   const first = send(dispatcher, base, signal, maxBytes);
   if (!plan.digest) return first;
   const digest = plan.digest;
