@@ -1,0 +1,135 @@
+// Loads a `*.tests.yaml` (hermetic test cases, docs/reference.md "Test cases"): the JSON Schema first
+// (unknown fields refused), then what the schema cannot say (the interface and the actions named
+// exist, a stand-in is for an action that takes one, jq/JSONPath/JSON Schema texts compile). Every
+// problem is a `file:line:col` diagnostic with a code frame, as `check` prints a config's.
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject } from 'ajv';
+import { formatDiagnostic, type Diagnostic } from '../compiler/index.ts';
+import { parseYamlWithPositions, type ConfigPath } from '../compiler/source/yaml.ts';
+import { didYouMean } from '../compiler/source/suggest.ts';
+import { checkJsonPath } from '../compiler/jsonpath/check.ts';
+import { jqCompileError } from '../runtime/jq/engine.ts';
+import { kindClass } from '../runtime/testing/stand-ins.ts';
+import type { CaseFile, TestCase } from '../runtime/testing/case-types.ts';
+import { CASES_SCHEMA } from './test-cases-schema.ts';
+import { color, err } from './output.ts';
+
+/** What the loader reads of a config: its interfaces' names, methods and actions (nested too). */
+export interface ActionView { name: string; kind: string; actions?: ActionView[] }
+export interface PlanView { name: string; interfaces: ReadonlyArray<{ name: string; method: string; actions: ActionView[] }> }
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile(CASES_SCHEMA);
+
+/** The cases of `file` for `plans`, or null after printing every problem. */
+export function loadCases(file: string, plans: readonly PlanView[]): CaseFile | null {
+  let text: string;
+  try { text = readFileSync(file, 'utf8'); } catch (e) { err(formatDiagnostic({ file, line: 0, col: 0, severity: 'error', message: `cannot read test cases: ${(e as Error).message}` }, '', { color })); return null; }
+  const { cases, diagnostics } = parseCases(file, text, plans);
+  for (const d of diagnostics) err(formatDiagnostic(d, text, { color }));
+  return cases;
+}
+
+/** For tests: the cases or the diagnostics, nothing printed. */
+export function parseCases(file: string, text: string, plans: readonly PlanView[]): { cases: CaseFile | null; diagnostics: Diagnostic[] } {
+  const y = parseYamlWithPositions(file, text);
+  if (y.diagnostics.some((d) => d.severity === 'error')) return { cases: null, diagnostics: y.diagnostics };
+  const ds: Diagnostic[] = [...y.diagnostics];
+  const error = (path: ConfigPath, message: string, at: 'key' | 'value' = 'key', hint?: string) => ds.push({ file, ...y.locate(path, at), severity: 'error', message, path, ...(hint ? { hint } : {}) });
+  if (!validate(y.value)) {
+    schemaErrors(validate.errors ?? [], error);
+    return { cases: null, diagnostics: ds };
+  }
+  const doc = y.value as { vars?: Record<string, unknown>; secrets?: Record<string, unknown>; env?: Record<string, unknown>; cases: TestCase[] };
+  const out: CaseFile = { file, cases: [] };
+  for (const k of ['vars', 'secrets', 'env'] as const) if (doc[k]) out[k] = Object.fromEntries(Object.entries(doc[k]).map(([n, v]) => [n, String(v)]));
+  const names = new Map<string, number>();
+  doc.cases.forEach((c, n) => {
+    const at: ConfigPath = ['cases', n];
+    const first = names.get(c.name);
+    if (first !== undefined) error([...at, 'name'], `case name "${c.name}" is used twice (first at case ${first + 1}): names identify cases in reports`, 'value');
+    names.set(c.name, n);
+    const found = resolveInterface(c.interface, plans);
+    if (typeof found === 'string') return error([...at, 'interface'], found, 'value');
+    checkCase(c, at, found.iface, error);
+    out.cases.push({ ...c, config: found.plan, line: y.locate(at, 'value').line });
+  });
+  return { cases: ds.some((d) => d.severity === 'error') ? null : out, diagnostics: ds };
+}
+
+type Report = (path: ConfigPath, message: string, at?: 'key' | 'value', hint?: string) => void;
+
+function schemaErrors(errors: ErrorObject[], error: Report): void {
+  // The branches of an anyOf each report why they failed: the anyOf's own line says it better.
+  const branched = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  for (const e of errors) {
+    const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+    const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replace(/\//g, '.');
+    if (e.keyword === 'additionalProperties') {
+      const field = String((e.params as { additionalProperty: string }).additionalProperty);
+      error([...path, field], `unknown field "${field}" in ${where}`, 'key', 'see docs/reference.md, "Test cases", for the fields a cases file takes');
+    } else if (e.keyword === 'anyOf') {
+      error(path, `${where} must be a stand-in result ({ data: ... } or { error: "..." }) or a list of them`, 'value');
+    } else if (!branched.some((p) => e.schemaPath.includes('/anyOf/') && e.instancePath.startsWith(p))) {
+      error(path, `${where} ${e.message ?? 'is invalid'}`, e.keyword === 'required' ? 'key' : 'value');
+    }
+  }
+}
+
+function resolveInterface(name: string, plans: readonly PlanView[]): string | { plan: string; iface: PlanView['interfaces'][number] } {
+  const dot = name.indexOf('.');
+  const scoped = dot > 0 ? plans.filter((p) => p.name === name.slice(0, dot)) : [];
+  const iname = scoped.length ? name.slice(dot + 1) : name;
+  const hits = (scoped.length ? scoped : plans).flatMap((p) => p.interfaces.filter((i) => i.name === iname).map((iface) => ({ plan: p.name, iface })));
+  if (hits.length === 1) return hits[0]!;
+  if (hits.length > 1) return `interface "${name}" is in configs ${hits.map((h) => h.plan).join(' and ')}: write config.interface`;
+  const all = plans.flatMap((p) => p.interfaces.map((i) => i.name));
+  return `no interface "${name}" in ${plans.map((p) => p.name).join(', ')}${maybe(didYouMean(name, all))}`;
+}
+
+const maybe = (s: string | undefined) => (s ? `: ${s}` : '');
+
+function actionsOf(list: readonly ActionView[]): ActionView[] {
+  return list.flatMap((a) => [a, ...actionsOf(a.actions ?? [])]);
+}
+
+function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][number], error: Report): void {
+  const methods = iface.method.split(',').map((m) => m.trim().toUpperCase());
+  if (c.request?.method && !methods.includes(c.request.method.toUpperCase())) error([...at, 'request', 'method'], `interface "${iface.name}" takes ${methods.join(', ')}, not ${c.request.method}`, 'value');
+  if (c.request?.body !== undefined && c.request.raw_body !== undefined) error([...at, 'request', 'raw_body'], 'a request has body or raw_body, not both');
+  const actions = new Map(actionsOf(iface.actions).map((a) => [a.name, a]));
+  const unknown = (path: ConfigPath, name: string) => error(path, `interface "${iface.name}" has no action "${name}"${maybe(didYouMean(name, actions.keys()))}`);
+  for (const [name, given] of Object.entries(c.actions ?? {})) {
+    const path = [...at, 'actions', name];
+    const a = actions.get(name);
+    if (!a) { unknown(path, name); continue; }
+    const cls = kindClass(a.kind);
+    if (a.kind === 'http') error(path, `action "${name}" is an http action: its upstream stands in through recordings (http:), not actions:`);
+    else if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
+    (Array.isArray(given) ? given : [given]).forEach((r, k) => {
+      const p = Array.isArray(given) ? [...path, k] : path;
+      if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');
+    });
+  }
+  c.callbacks?.forEach((cb, k) => {
+    const path = [...at, 'callbacks', k];
+    const a = actions.get(cb.action);
+    if (!a) unknown([...path, 'action'], cb.action);
+    else if (a.kind !== 'wait_for_callback') error([...path, 'action'], `action "${cb.action}" is a ${a.kind}, not a wait_for_callback`, 'value');
+    if (cb.timeout && (cb.body !== undefined || cb.headers)) error(path, 'a scripted callback either posts a body or times out, not both');
+  });
+  const e = c.expect;
+  if (!e) return;
+  if (e.jq !== undefined) { const bad = jqCompileError(e.jq); if (bad) error([...at, 'expect', 'jq'], `jq does not compile: ${bad.message.split('\n')[0]}`, 'value'); }
+  if (e.jsonpath !== undefined) { const bad = checkJsonPath(e.jsonpath); if (bad) error([...at, 'expect', 'jsonpath'], bad.message, 'value'); }
+  if (e.body_schema !== undefined) {
+    try { new Ajv({ strict: false }).compile(e.body_schema as object); } catch (x) { error([...at, 'expect', 'body_schema'], `body_schema is not a valid JSON Schema: ${(x as Error).message}`); }
+  }
+  e.published?.forEach((p, k) => {
+    const path = [...at, 'expect', 'published', k];
+    const kinds = (['mqtt', 'ws', 'email', 'metric'] as const).filter((x) => p[x] !== undefined);
+    if (kinds.length !== 1) return error(path, `a published entry names one of mqtt, ws, email or metric (got ${kinds.length ? kinds.join(', ') : 'none'})`, 'value');
+    if (p.message !== undefined && kinds[0] !== 'mqtt' && kinds[0] !== 'ws') error([...path, 'message'], 'message is for mqtt and ws entries');
+    if ((p.value !== undefined || p.labels !== undefined) && kinds[0] !== 'metric') error([...path, p.value !== undefined ? 'value' : 'labels'], 'value and labels are for metric entries');
+  });
+}
+

@@ -1,0 +1,72 @@
+// A hermetic test case as `*.tests.yaml` holds it (the file format: docs/reference.md, "Test cases").
+// Plain JSON after loading and checking (cli/test-cases.ts); run by ./run-case.ts.
+
+/** One result of an outbound action: its data, or the error it fails with. */
+export interface StandInResult {
+  data?: unknown;
+  error?: string;
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+export interface Recording {
+  request: { method?: string; url: string; body?: unknown; headers?: Record<string, string> };
+  response: { status?: number; headers?: Record<string, string>; body?: unknown };
+  times?: number;
+}
+
+export interface ScriptedCallback {
+  action: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  timeout?: true;
+}
+
+export interface PublishedExpectation {
+  mqtt?: string;
+  ws?: string;
+  email?: Record<string, unknown>;
+  metric?: string;
+  message?: unknown;
+  value?: number;
+  labels?: Record<string, string>;
+}
+
+export interface CaseExpect {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  body_includes?: unknown;
+  body_schema?: unknown;
+  jq?: string;
+  jsonpath?: string;
+  published?: PublishedExpectation[];
+}
+
+export interface CaseRequest {
+  method?: string;
+  params?: Record<string, string | number | boolean>;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  raw_body?: string;
+}
+
+export interface TestCase {
+  name: string;
+  interface: string;
+  request?: CaseRequest;
+  http?: Recording[];
+  actions?: Record<string, StandInResult | StandInResult[]>;
+  callbacks?: ScriptedCallback[];
+  expect?: CaseExpect;
+}
+
+/** A loaded cases file: its values for every case and its cases, each tied to its interface. */
+export interface CaseFile {
+  file: string;
+  vars?: Record<string, string>;
+  secrets?: Record<string, string>;
+  env?: Record<string, string>;
+  cases: Array<TestCase & { config: string; line: number }>;
+}
