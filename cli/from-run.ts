@@ -150,7 +150,6 @@ function findAction(list: readonly ActionPlan[], name: string): ActionPlan | und
 export function appendCase(file: string, c: RunCase, comment: string): string | undefined {
   const doc = existsSync(file) ? parseDocument(readFileSync(file, 'utf8')) : new Document({ cases: [] });
   if (doc.errors.length) return `not valid YAML, left as it is: ${doc.errors[0]!.message}`;
-  if (doc.contents === null) doc.contents = doc.createNode({ cases: [] }) as typeof doc.contents;
   let cases = doc.get('cases', true);
   if (cases === undefined) { doc.set('cases', doc.createNode([])); cases = doc.get('cases', true); }
   if (!isSeq(cases)) return '`cases` is not a list, left as it is';

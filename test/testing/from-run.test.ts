@@ -75,7 +75,7 @@ beforeAll(async () => {
 afterAll(async () => { for (const c of children) c.kill('SIGKILL'); await up.close().catch(() => undefined); });
 
 // A connection per request: the steps between requests outlast the server's keep-alive.
-const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, dispatcher: new Agent({ pipelining: 0 }) } as RequestInit);
+const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, dispatcher: new Agent({ pipelining: 0 }) } as unknown as RequestInit);
 const post = async (path: string, body: unknown) => {
   const res = await send(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': 'shop-web' }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json() as unknown, id: res.headers.get('x-run-id')! };
