@@ -13,9 +13,6 @@ const NOTE = 'written by pipewright test --record; secret values are replaced by
 
 export interface RecordingsFile { cases: Record<string, CaseRecording> }
 
-/** `api.yaml` → `api.recordings.json`. */
-export const recordingsFileOf = (config: string): string => `${config.replace(/\.ya?ml$/i, '')}.recordings.json`;
-
 /** A secret by name: its value never reaches the file; `[redacted:NAME]` stands in its place, so a
  *  replay can put the case's own value back where the request carried it (a key in a query string). */
 export interface NamedSecret { name: string; value: string }

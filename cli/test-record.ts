@@ -1,0 +1,40 @@
+// The recordings beside a cases file (`api.tests.yaml` → `api.recordings.json`): `--record` writes
+// them (runtime/testing/recordings-file.ts), and every later run gives each case without inline
+// `http:`/`actions:` the stand-ins recorded under its name, the case's own secret values put back
+// where the file holds `[redacted:NAME]`.
+import { existsSync } from 'node:fs';
+import type { CaseFile, TestCase } from '../runtime/testing/case-types.ts';
+import { readRecordings, secretsOf, unredacted, writeRecordings } from '../runtime/testing/recordings-file.ts';
+import type { Recorder } from '../runtime/testing/record.ts';
+
+/** `api.tests.yaml` (or any `*.yaml`) → `api.recordings.json` beside it. */
+export const recordingsFileOf = (casesFile: string): string => `${casesFile.replace(/(\.tests)?\.ya?ml$/i, '')}.recordings.json`;
+
+/** A case that takes its stand-ins from the recordings (and is recorded by --record): none inline. */
+export const recorded = (c: TestCase): boolean => c.http === undefined && c.actions === undefined;
+
+/** The cases, those without inline stand-ins given their recorded ones (when the file has them).
+ *  Throws the recordings file's problem (not one, another format). */
+export function withRecordings(cf: CaseFile, env: NodeJS.ProcessEnv = process.env): CaseFile {
+  const file = recordingsFileOf(cf.file);
+  if (!existsSync(file) || !cf.cases.some(recorded)) return cf;
+  const rec = readRecordings(file).cases;
+  // The value a replay puts back: the cases file's secret, else the process's (as the case run reads them).
+  const valueOf = (name: string) => cf.secrets?.[name] ?? env[`SERVICE__SECRET__${name}`];
+  return {
+    ...cf,
+    cases: cf.cases.map((c) => {
+      const r = recorded(c) && Object.hasOwn(rec, c.name) ? rec[c.name]! : undefined;
+      if (!r) return c;
+      const back = unredacted(r, valueOf);
+      return { ...c, ...(back.http.length ? { http: back.http } : {}), ...(Object.keys(back.actions).length ? { actions: back.actions } : {}) };
+    }),
+  };
+}
+
+/** Writes what `rec` recorded for the cases of `cf`: entries of its other cases are kept. */
+export function saveRecordings(cf: CaseFile, rec: Recorder, env: NodeJS.ProcessEnv = process.env): string {
+  const file = recordingsFileOf(cf.file);
+  writeRecordings(file, rec.cases, secretsOf(env, cf.secrets ?? {}), new Set(cf.cases.filter(recorded).map((c) => c.name)), env);
+  return file;
+}
