@@ -38,3 +38,10 @@ export function saveRecordings(cf: CaseFile, rec: Recorder, env: NodeJS.ProcessE
   writeRecordings(file, rec.cases, secretsOf(env, cf.secrets ?? {}), new Set(cf.cases.filter(recorded).map((c) => c.name)), env);
   return file;
 }
+
+/** The cases file's values for a recorded case: its secrets give way to the process's own
+ *  SERVICE__SECRET__<NAME> (the file's are test values; a recording needs the real ones). */
+export function recordingValues(cf: CaseFile, env: NodeJS.ProcessEnv = process.env): Pick<CaseFile, 'vars' | 'secrets' | 'env'> {
+  const secrets = Object.fromEntries(Object.entries(cf.secrets ?? {}).filter(([k]) => env[`SERVICE__SECRET__${k}`] === undefined && env[`SERVICE__SECRET__${k}_FILE`] === undefined));
+  return { ...(cf.vars ? { vars: cf.vars } : {}), ...(cf.env ? { env: cf.env } : {}), secrets };
+}

@@ -162,3 +162,15 @@ describe('pipewright test --from-run', () => {
     expect((parse(readFileSync(other, 'utf8')) as { cases: unknown[] }).cases).toHaveLength(1);
   });
 });
+
+describe('the exported cases pass with the upstream gone and no network', () => {
+  it('pipewright test on the file --from-run wrote (in an empty network namespace)', async () => {
+    await up.close();
+    for (const c of children) c.kill('SIGKILL');
+    // No SERVICE__ setting at all: the cases stand in for everything the runs reached.
+    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
+    expect(x.err).toContain(`✓`);
+    expect(x.out).toMatch(/\b3 passed, 0 failed/);
+    expect(x.code).toBe(0);
+  });
+});
