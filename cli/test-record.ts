@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import type { CaseFile, TestCase } from '../runtime/testing/case-types.ts';
 import { readRecordings, secretsOf, unredacted, writeRecordings } from '../runtime/testing/recordings-file.ts';
-import type { Recorder } from '../runtime/testing/record.ts';
+import { Recorder } from '../runtime/testing/record.ts';
+import type { StandIns } from '../runtime/testing/stand-ins.ts';
 
 /** `api.tests.yaml` (or any `*.yaml`) → `api.recordings.json` beside it. */
 export const recordingsFileOf = (casesFile: string): string => `${casesFile.replace(/(\.tests)?\.ya?ml$/i, '')}.recordings.json`;
@@ -44,4 +45,37 @@ export function saveRecordings(cf: CaseFile, rec: Recorder, env: NodeJS.ProcessE
 export function recordingValues(cf: CaseFile, env: NodeJS.ProcessEnv = process.env): Pick<CaseFile, 'vars' | 'secrets' | 'env'> {
   const secrets = Object.fromEntries(Object.entries(cf.secrets ?? {}).filter(([k]) => env[`SERVICE__SECRET__${k}`] === undefined && env[`SERVICE__SECRET__${k}_FILE`] === undefined));
   return { ...(cf.vars ? { vars: cf.vars } : {}), ...(cf.env ? { env: cf.env } : {}), secrets };
+}
+
+/** The recordings side of one `pipewright test` run: each cases file given its recordings (replay),
+ *  or, with `--record`, its recordable cases run for real and recorded, then written beside it. */
+export class CaseRecordings {
+  private readonly recorders = new Map<CaseFile, Recorder>();
+
+  constructor(private readonly record: boolean, private readonly env: NodeJS.ProcessEnv = process.env) {}
+
+  /** The cases file as it runs: with recorded stand-ins (replay), or as it is (recording). Throws
+   *  the recordings file's problem. */
+  prepare(cf: CaseFile): CaseFile {
+    if (!this.record) return withRecordings(cf, this.env);
+    this.recorders.set(cf, new Recorder());
+    return cf;
+  }
+
+  /** Runs one case through `run` (the harness), recording it when it is recorded. */
+  async run(cf: CaseFile, c: TestCase, run: (values: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, o: { standIns?: (base: StandIns) => StandIns }) => Promise<string[]>): Promise<string[]> {
+    const rec = this.recorders.get(cf);
+    if (!rec || !recorded(c)) return run(cf, {});
+    rec.begin(c.name);
+    try {
+      return await run(recordingValues(cf, this.env), { standIns: (base) => rec.standIns(base) });
+    } finally {
+      rec.end();
+    }
+  }
+
+  /** Writes the recordings of every file recorded; returns the files written. */
+  save(): string[] {
+    return [...this.recorders].map(([cf, rec]) => saveRecordings(cf, rec, this.env));
+  }
 }

@@ -5,7 +5,7 @@
 // action name at the same hook that stands it in during a replay (Services.standIns.attempt).
 import { Dispatcher } from 'undici';
 import { actionKinds } from '../actions/index.ts';
-import type { ActionOutcome } from '../actions/types.ts';
+import type { ActionContext, ActionOutcome } from '../actions/types.ts';
 import { getDispatcher } from '../actions/http/pool.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
 
@@ -46,7 +46,9 @@ export class Recorder {
       attempt(action, config, ctx) {
         if (kindClass(action.kind) !== 'outbound') return base?.attempt(action, config, ctx);
         const slot = rec.slot(action.name);
-        return actionKinds[action.kind]!(config, ctx).then(
+        // The executor hands the attempt's whole context (runtime/exec/action.ts `start`); the hook's type names
+        // only what a stand-in reads.
+        return actionKinds[action.kind]!(config, ctx as ActionContext).then(
           (o) => { fillCall(slot, o); return o; },
           (e: unknown) => { slot.error = e instanceof Error ? e.message : String(e); throw e; },
         );
