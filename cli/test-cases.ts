@@ -4,13 +4,8 @@
 // problem is a `file:line:col` diagnostic with a code frame, as `check` prints a config's.
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
-import { formatDiagnostic, type Diagnostic } from '../compiler/index.ts';
-import { parseYamlWithPositions, type ConfigPath } from '../compiler/source/yaml.ts';
-import { didYouMean } from '../compiler/source/suggest.ts';
-import { checkJsonPath } from '../compiler/jsonpath/check.ts';
-import { jqCompileError } from '../runtime/jq/engine.ts';
-import { kindClass } from '../runtime/testing/stand-ins.ts';
-import type { CaseFile, TestCase } from '../runtime/testing/case-types.ts';
+import { checkJsonPath, didYouMean, formatDiagnostic, parseYamlWithPositions, type ConfigPath, type Diagnostic } from '../compiler/index.ts';
+import { jqCompileError, kindClass, type CaseFile, type TestCase } from '../runtime/testing/index.ts';
 import { CASES_SCHEMA } from './test-cases-schema.ts';
 import { color, err } from './output.ts';
 
@@ -51,7 +46,7 @@ export function parseCases(file: string, text: string, plans: readonly PlanView[
     const found = resolveInterface(c.interface, plans);
     if (typeof found === 'string') return error([...at, 'interface'], found, 'value');
     checkCase(c, at, found.iface, error);
-    out.cases.push({ ...c, config: found.plan, line: y.locate(at, 'value').line });
+    out.cases.push({ ...c, config: found.plan, iface: found.iface.name, line: y.locate(at, 'value').line });
   });
   return { cases: ds.some((d) => d.severity === 'error') ? null : out, diagnostics: ds };
 }
@@ -103,8 +98,9 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     const a = actions.get(name);
     if (!a) { unknown(path, name); continue; }
     const cls = kindClass(a.kind);
-    if (a.kind === 'http') error(path, `action "${name}" is an http action: its upstream stands in through recordings (http:), not actions:`);
-    else if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
+    // An http action may be stood in by name too (then it sends nothing): --from-run writes them so,
+    // a run record keeping no URL.
+    if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
     (Array.isArray(given) ? given : [given]).forEach((r, k) => {
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');

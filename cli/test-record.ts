@@ -3,10 +3,7 @@
 // `http:`/`actions:` the stand-ins recorded under its name, the case's own secret values put back
 // where the file holds `[redacted:NAME]`.
 import { existsSync } from 'node:fs';
-import type { CaseFile, TestCase } from '../runtime/testing/case-types.ts';
-import { readRecordings, secretsOf, unredacted, writeRecordings } from '../runtime/testing/recordings-file.ts';
-import { Recorder } from '../runtime/testing/record.ts';
-import type { StandIns } from '../runtime/testing/stand-ins.ts';
+import { readRecordings, Recorder, secretsOf, unredacted, writeRecordings, type CaseFile, type StandIns, type TestCase } from '../runtime/testing/index.ts';
 
 /** `api.tests.yaml` (or any `*.yaml`) → `api.recordings.json` beside it. */
 export const recordingsFileOf = (casesFile: string): string => `${casesFile.replace(/(\.tests)?\.ya?ml$/i, '')}.recordings.json`;
@@ -63,7 +60,7 @@ export class CaseRecordings {
   }
 
   /** Runs one case through `run` (the harness), recording it when it is recorded. */
-  async run(cf: CaseFile, c: TestCase, run: (values: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, o: { standIns?: (base: StandIns) => StandIns }) => Promise<string[]>): Promise<string[]> {
+  async run(cf: CaseFile, c: TestCase, run: (values: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, hooks: { standIns?: (base: StandIns) => StandIns }) => Promise<string[]>): Promise<string[]> {
     const rec = this.recorders.get(cf);
     if (!rec || !recorded(c)) return run(cf, {});
     rec.begin(c.name);

@@ -12,6 +12,8 @@ export interface TestResult {
   config: string;
   file: string;
   interface: string;
+  /** A hermetic test case's name (`*.tests.yaml`); absent for the interface's own example and tests. */
+  case?: string;
   problems: string[];
   ms: number;
 }
@@ -36,7 +38,7 @@ function json(results: readonly TestResult[]) {
   return {
     passed: results.length - failed,
     failed,
-    tests: results.map((t) => ({ config: t.config, file: t.file, interface: t.interface, ok: !t.problems.length, problems: t.problems, duration_ms: Math.round(t.ms * 1000) / 1000 })),
+    tests: results.map((t) => ({ config: t.config, file: t.file, interface: t.interface, ...(t.case === undefined ? {} : { case: t.case }), ok: !t.problems.length, problems: t.problems, duration_ms: Math.round(t.ms * 1000) / 1000 })),
   };
 }
 
@@ -45,7 +47,7 @@ function tap(results: readonly TestResult[]): string {
   const lines = ['TAP version 14', `1..${results.length}`];
   results.forEach((t, n) => {
     // "#" starts a directive in a test line and a newline would end it: both are escaped/replaced.
-    const name = `${t.config}.${t.interface}`.replace(/\\/g, '\\\\').replace(/#/g, '\\#').replace(/[\r\n]+/g, ' ');
+    const name = `${t.config}.${caseName(t)}`.replace(/\\/g, '\\\\').replace(/#/g, '\\#').replace(/[\r\n]+/g, ' ');
     lines.push(`${t.problems.length ? 'not ok' : 'ok'} ${n + 1} - ${name}`);
     if (t.problems.length) {
       lines.push('  ---', `  file: ${JSON.stringify(t.file)}`, '  problems:', ...t.problems.map((p) => `    - ${JSON.stringify(p)}`), '  ...');
@@ -69,7 +71,7 @@ function junit(results: readonly TestResult[], info: RunInfo): string {
     out.push(`  <testsuite package=${attr(config)} id="${id}" name=${attr(config)} timestamp="${timestamp}" hostname=${attr(host)} tests="${tests.length}" failures="${failures}" errors="0" skipped="0" time="${secs(time)}">`);
     out.push('    <properties>', `      <property name="file" value=${attr(tests[0]!.file)}/>`, '    </properties>');
     for (const t of tests) {
-      const head = `    <testcase name=${attr(t.interface)} classname=${attr(config)} time="${secs(t.ms)}"`;
+      const head = `    <testcase name=${attr(caseName(t))} classname=${attr(config)} time="${secs(t.ms)}"`;
       if (!t.problems.length) { out.push(`${head}/>`); continue; }
       out.push(`${head}>`, `      <failure message=${attr(t.problems[0]!)} type="pipewright.test">${text(t.problems.join('\n'))}</failure>`, '    </testcase>');
     }
@@ -78,6 +80,9 @@ function junit(results: readonly TestResult[], info: RunInfo): string {
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }
+
+/** The interface, and the case's name after it when the result is a case's. */
+const caseName = (t: TestResult) => (t.case === undefined ? t.interface : `${t.interface} › ${t.case}`);
 
 // XML 1.0 cannot carry most control characters at all, even escaped: they are dropped.
 // eslint-disable-next-line no-control-regex

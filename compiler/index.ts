@@ -18,3 +18,7 @@ export { crossFileRouteConflicts } from './load/cross-routes.ts';
 export { loadAndCompile } from './project.ts';
 export { auditConfigs, isSeverity, severityRank, SEVERITIES, type AuditInput, type Finding, type Severity } from './audit/index.ts';
 export { diffConfigs, diffOpenApi, breakingCount, type Change, type ConfigDiff } from './contract-diff/index.ts';
+// `pipewright test` reads `*.tests.yaml` with the config's YAML positions, suggestions and JSONPath check.
+export { parseYamlWithPositions, type ConfigPath } from './source/yaml.ts';
+export { didYouMean } from './source/suggest.ts';
+export { checkJsonPath } from './jsonpath/check.ts';

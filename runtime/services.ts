@@ -5,7 +5,9 @@ import type { Logger } from 'pino';
 import type { InterfacePlan, Plan } from './plan.ts';
 import type { RequestData, Trigger } from './run-state.ts';
 import type { RunTracer } from './tracing.ts';
-import type { StandIns } from './testing/stand-ins.ts';
+import type { Dispatcher } from 'undici';
+import type { FailureInfo } from './run-state.ts';
+import type { Scope } from './scope.ts';
 
 export interface Clock {
   now(): number;
@@ -43,6 +45,18 @@ export interface Services {
   /** `pipewright test` only: outbound HTTP and actions answered by a case's stand-ins (runtime/testing/stand-ins.ts). */
   standIns?: StandIns;
 }
+
+/** `pipewright test` only: what answers a case's outbound calls instead of the network. The hooks are
+ *  described in runtime/testing/stand-ins.ts, which implements them; set by the test harness alone. */
+export interface StandIns {
+  /** Where every outbound HTTP request goes (the case's recordings; nothing connects). */
+  readonly dispatcher: Dispatcher;
+  /** Called as each attempt of each action starts: the outcome to use instead of the kind's work, or
+   *  undefined to run the kind. (An ActionOutcome, runtime/actions/types.ts, which this floor file cannot name.) */
+  attempt(action: { readonly name: string; readonly kind: string }, config: unknown, ctx: { readonly scope: Scope; readonly executionId: string }): Promise<StandInOutcome> | undefined;
+}
+
+export interface StandInOutcome { ok: boolean; data?: unknown; status?: number; headers?: Record<string, string>; error?: string; failure?: FailureInfo }
 
 /** How an action runs another interface: the executor, handed down by whoever serves the plans. */
 export type RunInterface = (plan: Plan, iface: InterfacePlan, request: RequestData, trigger: Trigger) => Promise<{ status: number; body: unknown; failed: boolean }>;

@@ -5,6 +5,7 @@
 import type { ActionContext, ActionOutcome } from '../actions/types.ts';
 import { mailOf } from '../actions/email/message.ts';
 import type { Dispatcher } from 'undici';
+import { Refused } from '../refused.ts';
 import type { StandInResult } from './case-types.ts';
 import type { Captures } from './captures.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
@@ -16,7 +17,7 @@ export class CaseStandIns implements StandIns {
 
   constructor(private readonly given: Readonly<Record<string, StandInResult | StandInResult[]>>, readonly dispatcher: Dispatcher, private readonly captures: Captures) {}
 
-  attempt(a: { name: string; kind: string }, config: unknown, ctx: ActionContext): Promise<ActionOutcome> | undefined {
+  attempt(a: { readonly name: string; readonly kind: string }, config: unknown, ctx: Pick<ActionContext, 'scope' | 'executionId'>): Promise<ActionOutcome> | undefined {
     const cls = kindClass(a.kind);
     if (Object.hasOwn(this.given, a.name)) return Promise.resolve(this.next(a.name, this.given[a.name]!));
     if (cls === undefined) return this.refuse(`action "${a.name}" is of kind ${a.kind}, which pipewright test does not classify as in-process or outbound (runtime/testing/stand-ins.ts KIND_CLASSES): it is not run`);
@@ -55,13 +56,13 @@ export class CaseStandIns implements StandIns {
   }
 
   /** The message checked as the email action checks it, then captured instead of sent. */
-  private email(c: Record<string, unknown>, ctx: ActionContext): ActionOutcome {
+  private email(c: Record<string, unknown>, ctx: Pick<ActionContext, 'scope' | 'executionId'>): ActionOutcome {
     let to: string[];
     try {
       const mail = mailOf(c, ctx.scope.env.env('SERVICE__SMTP_FROM'));
       to = [mail.to, mail.cc, mail.bcc].flatMap((l) => (Array.isArray(l) ? l : l ? [l] : [])).map(String);
     } catch (e) {
-      return { ok: false, error: (e as Error).message, failure: { kind: 'other' } };
+      return { ok: false, error: (e as Error).message, failure: e instanceof Refused ? { kind: 'refused', status: e.status } : { kind: 'other' } };
     }
     const fields = Object.fromEntries(Object.entries(c).filter(([k]) => k !== 'smtp' && k !== 'attachments').map(([k, v]) => [k, Array.isArray(v) ? v.map(String).join(', ') : v]));
     this.captures.email(fields);

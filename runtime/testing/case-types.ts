@@ -68,5 +68,6 @@ export interface CaseFile {
   vars?: Record<string, string>;
   secrets?: Record<string, string>;
   env?: Record<string, string>;
-  cases: Array<TestCase & { config: string; line: number }>;
+  /** Each case with the config and interface its `interface` names, resolved at load. */
+  cases: Array<TestCase & { config: string; iface: string; line: number }>;
 }

@@ -18,16 +18,11 @@
 //    virtual clock (./virtual-clock.ts: delays, retry waits and callback timeouts pass at once),
 //    `channels`, `mqtt` and `metrics` capturing what is published, `store` a fresh in-memory store
 //    per case that parks runs (./case-store.ts) so delays and wait_for_callback resume in process.
-import type { Dispatcher } from 'undici';
+// The interface itself, StandIns, is declared beside Services (runtime/services.ts), the floor every
+// layer reads; this folder implements it and is reachable only from `pipewright test` (./index.ts).
 import type { BuiltKind } from '../actions/kinds.ts';
-import type { ActionContext, ActionOutcome } from '../actions/types.ts';
 
-export interface StandIns {
-  /** Where every outbound HTTP request goes (a MockAgent, net connect disabled). */
-  readonly dispatcher: Dispatcher;
-  /** The outcome of this attempt instead of the kind's work, or undefined to run the kind. */
-  attempt(action: { name: string; kind: string }, config: unknown, ctx: ActionContext): Promise<ActionOutcome> | undefined;
-}
+export type { StandIns } from '../services.ts';
 
 /** How a kind is treated in a test: run as it is (`in-process`); run with its HTTP traffic sent to
  *  the recordings (`http`; an agent may also be stood in whole by name); answered from a declared or

@@ -34,6 +34,12 @@ describe('import graph', () => {
     expect([...reachable(files, 'cli/serve.ts')].filter((f) => f.startsWith('compiler/') || f === 'cli/serve-build.ts')).toEqual([]);
   });
 
+  it('the test stand-ins (runtime/testing) are reachable from `pipewright test` alone: not from serve, run, the runtime entry or the server', () => {
+    const from = ['cli/serve.ts', 'cli/run.ts', 'runtime/index.ts', 'runtime/server/app.ts'];
+    expect(from.flatMap((f) => [...reachable(files, f)].filter((r) => r.startsWith('runtime/testing/')).map((r) => `${f} -> ${r}`))).toEqual([]);
+    expect([...reachable(files, 'cli/test-cmd.ts')].some((r) => r.startsWith('runtime/testing/'))).toBe(true);
+  });
+
   it("the runtime files the compiler uses load no engine, server or registry", () => {
     const heavy = /^runtime\/(index\.ts|server\/|exec\/|interpret\/|store\/|actions\/index\.ts|transforms\/index\.ts)/;
     const pulled = COMPILER_USES_RUNTIME.flatMap((f) => [...reachable(files, f)].filter((r) => heavy.test(r)).map((r) => `${f} -> ${r}`));

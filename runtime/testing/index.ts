@@ -1,0 +1,12 @@
+// `pipewright test`'s entry into the runtime's test support (hermetic cases). Only cli/test-cmd.ts and
+// cli/test-cases.ts import it; nothing `serve` loads reaches this folder (test/architecture checks).
+export { runCase, type CaseLimits } from './run-case.ts';
+export { kindClass, KIND_CLASSES, type KindClass } from './stand-ins.ts';
+export type { CaseFile, TestCase, StandInResult, Recording } from './case-types.ts';
+export { jqCompileError } from '../jq/engine.ts';
+export type { CaseHooks } from './run-case.ts';
+export type { StandIns } from './stand-ins.ts';
+// `--record` and `--from-run` (cli/test-record.ts, cli/from-run.ts).
+export { Recorder, type CaseRecording } from './record.ts';
+export { readRecordings, secretsOf, unredacted, writeRecordings } from './recordings-file.ts';
+export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
