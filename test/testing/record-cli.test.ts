@@ -1,7 +1,7 @@
 // `pipewright test --record` as a user runs it: the cases run once against a real upstream and a real
 // Postgres, the recordings are written beside the config with no secret in their bytes, and a second
 // run replays them in an empty network namespace (nothing can connect) and passes.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,10 +41,14 @@ let config: string;
 let up: Awaited<ReturnType<typeof countingUpstream>>;
 let hits = 0;
 
-function cli(args: string[], env: Record<string, string>, wrap: string[] = []) {
+// Not spawnSync: the upstream answers from this process, whose event loop must keep running.
+function cli(args: string[], env: Record<string, string>, wrap: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
   const cmd = [...wrap, process.execPath, bin, ...args, '--no-fastpath'];
-  const r = spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8', env: { ...cleanEnv(), NO_COLOR: '1', ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+  const child = spawn(cmd[0]!, cmd.slice(1), { env: { ...cleanEnv(), NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  return new Promise((done) => child.on('close', (code) => done({ code, out, err })));
 }
 
 beforeAll(async () => {
@@ -75,8 +79,8 @@ cases:
 afterAll(async () => { await up.close().catch(() => undefined); });
 
 describe('pipewright test --record', () => {
-  it('records against the real upstream and database with the real secrets; the file holds none of them', () => {
-    const x = cli(['test', config, '--record'], { SERVICE__SECRET__API_KEY: REAL_KEY, SERVICE__SECRET__TOKEN: REAL_TOKEN, SERVICE__SECRET__PG_URL: PG });
+  it('records against the real upstream and database with the real secrets; the file holds none of them', async () => {
+    const x = await cli(['test', config, '--record'], { SERVICE__SECRET__API_KEY: REAL_KEY, SERVICE__SECRET__TOKEN: REAL_TOKEN, SERVICE__SECRET__PG_URL: PG });
     expect(x.err).toContain('✓');
     expect(x.code).toBe(0);
     expect(hits).toBe(1);
@@ -92,13 +96,13 @@ describe('pipewright test --record', () => {
     }]);
     expect(rec.cases['an order']!.actions).toEqual({ Count: [{ data: [{ next: 8 }] }] });
     // A second recording of the same answers writes the same bytes.
-    expect(cli(['test', config, '--record'], { SERVICE__SECRET__API_KEY: REAL_KEY, SERVICE__SECRET__TOKEN: REAL_TOKEN, SERVICE__SECRET__PG_URL: PG }).code).toBe(0);
+    expect((await cli(['test', config, '--record'], { SERVICE__SECRET__API_KEY: REAL_KEY, SERVICE__SECRET__TOKEN: REAL_TOKEN, SERVICE__SECRET__PG_URL: PG })).code).toBe(0);
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('replays from the recordings with no network at all, the test key of the case in the URL', async () => {
     await up.close();
-    const x = cli(['test', config], {}, ['unshare', '-rn']);
+    const x = await cli(['test', config], {}, ['unshare', '-rn']);
     expect(x.err).toContain('✓');
     expect(x.out).toMatch(/\b1 passed, 0 failed/);
     expect(x.code).toBe(0);
