@@ -158,6 +158,7 @@ export function appendCase(file: string, c: RunCase, comment: string): string | 
   const node = doc.createNode(c);
   node.commentBefore = comment;
   seq.items.push(node);
+  seq.flow = false; // `cases: []` becomes a block list: a case with a comment above it reads as one
   writeFileSync(file, doc.toString({ lineWidth: 0 }));
   return undefined;
 }
