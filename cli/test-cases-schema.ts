@@ -1,4 +1,4 @@
-// The JSON Schema of `*.tests.yaml` (docs/reference.md, "Test cases"). Unknown fields are refused
+// The JSON Schema of `*.tests.yaml` (docs/test-cases.md). Unknown fields are refused
 // everywhere: a misspelt `expect` key would otherwise make a case that checks nothing.
 const scalar = { type: ['string', 'number', 'boolean'] };
 const strings = { type: 'object', additionalProperties: { type: 'string' } };
@@ -45,7 +45,7 @@ export const CASES_SCHEMA = {
             type: 'array',
             items: {
               type: 'object', additionalProperties: false, required: ['action'],
-              properties: { action: { type: 'string' }, body: {}, headers: strings, timeout: { const: true } },
+              properties: { action: { type: 'string' }, body: {}, timeout: { const: true } },
             },
           },
           expect: {

@@ -1,4 +1,4 @@
-// Loads a `*.tests.yaml` (hermetic test cases, docs/reference.md "Test cases"): the JSON Schema first
+// Loads a `*.tests.yaml` (hermetic test cases, docs/test-cases.md): the JSON Schema first
 // (unknown fields refused), then what the schema cannot say (the interface and the actions named
 // exist, a stand-in is for an action that takes one, jq/JSONPath/JSON Schema texts compile). Every
 // problem is a `file:line:col` diagnostic with a code frame, as `check` prints a config's.
@@ -61,7 +61,7 @@ function schemaErrors(errors: ErrorObject[], error: Report): void {
     const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replace(/\//g, '.');
     if (e.keyword === 'additionalProperties') {
       const field = String((e.params as { additionalProperty: string }).additionalProperty);
-      error([...path, field], `unknown field "${field}" in ${where}`, 'key', 'see docs/reference.md, "Test cases", for the fields a cases file takes');
+      error([...path, field], `unknown field "${field}" in ${where}`, 'key', 'docs/test-cases.md lists the fields a cases file takes');
     } else if (e.keyword === 'anyOf') {
       error(path, `${where} must be a stand-in result ({ data: ... } or { error: "..." }) or a list of them`, 'value');
     } else if (!branched.some((p) => e.schemaPath.includes('/anyOf/') && e.instancePath.startsWith(p))) {
@@ -111,7 +111,7 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     const a = actions.get(cb.action);
     if (!a) unknown([...path, 'action'], cb.action);
     else if (a.kind !== 'wait_for_callback') error([...path, 'action'], `action "${cb.action}" is a ${a.kind}, not a wait_for_callback`, 'value');
-    if (cb.timeout && (cb.body !== undefined || cb.headers)) error(path, 'a scripted callback either posts a body or times out, not both');
+    if (cb.timeout && cb.body !== undefined) error(path, 'a scripted callback either posts a body or times out, not both');
   });
   const e = c.expect;
   if (!e) return;

@@ -77,7 +77,7 @@ export async function testConfigs(files: string[], o: TestOptions): Promise<numb
   else { process.stdout.write(formatTests(reporter, results, { started })); err(summary.trimEnd()); }
   // A run that tested nothing fails (as vitest and jest do) unless asked not to: a CI step that
   // checks nothing must not look green.
-  if (!results.length && !o['pass-with-no-tests']) { err('no test ran: give an interface accepts.example, produces or tests, or pass --pass-with-no-tests'); return 1; }
+  if (!results.length && !o['pass-with-no-tests']) { err('no test ran: give an interface a test case (<config>.tests.yaml), accepts.example, produces or tests, or pass --pass-with-no-tests'); return 1; }
   return results.some((t) => t.problems.length) ? 1 : 0;
 }
 

@@ -52,8 +52,9 @@ export interface StandIns {
   /** Where every outbound HTTP request goes (the case's recordings; nothing connects). */
   readonly dispatcher: Dispatcher;
   /** Called as each attempt of each action starts: the outcome to use instead of the kind's work, or
-   *  undefined to run the kind. (An ActionOutcome, runtime/actions/types.ts, which this floor file cannot name.) */
-  attempt(action: { readonly name: string; readonly kind: string }, config: unknown, ctx: { readonly scope: Scope; readonly executionId: string }): Promise<StandInOutcome> | undefined;
+   *  undefined to run the kind. `real` runs the kind itself (a recorder calls it and keeps what it
+   *  answers). (An ActionOutcome, runtime/actions/types.ts, which this floor file cannot name.) */
+  attempt(action: { readonly name: string; readonly kind: string }, config: unknown, ctx: { readonly scope: Scope; readonly executionId: string }, real: () => Promise<StandInOutcome>): Promise<StandInOutcome> | undefined;
 }
 
 export interface StandInOutcome { ok: boolean; data?: unknown; status?: number; headers?: Record<string, string>; error?: string; failure?: FailureInfo }

@@ -148,9 +148,11 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
   if (a.kind === 'lookup') return runLookup(a, s, run, services, signal ?? cancel);
   const config = a.config ? a.config(s) : undefined;
   const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace);
-  // `pipewright test`: a case's stand-in answers instead of the kind (runtime/testing/stand-ins.ts).
-  const standIn = services.standIns?.attempt(a, config, ctx);
-  return standIn ?? actionKinds[a.kind]!(config, ctx);
+  const kind = actionKinds[a.kind]!;
+  // `pipewright test`: a case's stand-in answers instead of the kind, or records it (runtime/testing/stand-ins.ts).
+  const standIns = services.standIns;
+  if (standIns) return standIns.attempt(a, config, ctx, () => kind(config, ctx)) ?? kind(config, ctx);
+  return kind(config, ctx);
 }
 
 /** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to fix). */

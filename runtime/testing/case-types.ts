@@ -1,4 +1,4 @@
-// A hermetic test case as `*.tests.yaml` holds it (the file format: docs/reference.md, "Test cases").
+// A hermetic test case as `*.tests.yaml` holds it (the file format: docs/test-cases.md).
 // Plain JSON after loading and checking (cli/test-cases.ts); run by ./run-case.ts.
 
 /** One result of an outbound action: its data, or the error it fails with. */
@@ -18,7 +18,6 @@ export interface Recording {
 export interface ScriptedCallback {
   action: string;
   body?: unknown;
-  headers?: Record<string, string>;
   timeout?: true;
 }
 

@@ -45,12 +45,25 @@ class Noting extends Dispatcher {
   constructor(private readonly agent: MockAgent, private readonly unmatched: string[]) { super(); }
 
   override dispatch(o: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    try {
-      return this.agent.dispatch(o, handler);
-    } catch (e) {
-      const what = `${o.method} ${String(o.origin ?? '').replace(/\/$/, '')}${o.path}`;
+    const what = `${o.method} ${String(o.origin ?? '').replace(/\/$/, '')}${o.path}`;
+    // The miss is thrown here when the origin has recordings, else handed to the handler's error callback.
+    const missed = (e: unknown) => {
+      if ((e as { code?: string })?.code !== 'UND_MOCK_ERR_MOCK_NOT_MATCHED') return e;
       this.unmatched.push(what);
-      throw new Error(`no recording matches ${what} (pipewright test: nothing leaves the process)`, { cause: e });
+      return new Error(`no recording matches ${what} (pipewright test: nothing leaves the process)`, { cause: e });
+    };
+    const noting = new Proxy(handler, {
+      get(target, key) {
+        const v = (target as Record<string | symbol, unknown>)[key];
+        if (typeof v !== 'function') return v;
+        if (key === 'onResponseError' || key === 'onError') return (...args: unknown[]) => v.apply(target, [...args.slice(0, -1), missed(args[args.length - 1])]);
+        return v.bind(target);
+      },
+    });
+    try {
+      return this.agent.dispatch(o, noting);
+    } catch (e) {
+      throw missed(e);
     }
   }
 

@@ -4,8 +4,7 @@
 // through the outbound dialer and its policy); every other outbound action's result is recorded by
 // action name at the same hook that stands it in during a replay (Services.standIns.attempt).
 import { Dispatcher } from 'undici';
-import { actionKinds } from '../actions/index.ts';
-import type { ActionContext, ActionOutcome } from '../actions/types.ts';
+import type { StandInOutcome } from '../services.ts';
 import { getDispatcher } from '../actions/http/pool.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
 
@@ -43,12 +42,10 @@ export class Recorder {
     const rec = this;
     return {
       dispatcher: this.dispatcher,
-      attempt(action, config, ctx) {
-        if (kindClass(action.kind) !== 'outbound') return base?.attempt(action, config, ctx);
+      attempt(action, config, ctx, real) {
+        if (kindClass(action.kind) !== 'outbound') return base?.attempt(action, config, ctx, real);
         const slot = rec.slot(action.name);
-        // The executor hands the attempt's whole context (runtime/exec/action.ts `start`); the hook's type names
-        // only what a stand-in reads.
-        return actionKinds[action.kind]!(config, ctx as ActionContext).then(
+        return real().then(
           (o) => { fillCall(slot, o); return o; },
           (e: unknown) => { slot.error = e instanceof Error ? e.message : String(e); throw e; },
         );
@@ -156,7 +153,7 @@ function bodyOf(bytes: Buffer | undefined, type: string | undefined): { body?: u
   return { body: text };
 }
 
-function fillCall(call: ActionCall, o: ActionOutcome): void {
+function fillCall(call: ActionCall, o: StandInOutcome): void {
   if (o.ok) call.data = o.data ?? null;
   else call.error = o.error ?? 'failed';
   if (o.status !== undefined) call.status = o.status;

@@ -12,7 +12,8 @@
 //    settings and the attempt's context. It answers the outcome to use instead of the kind's work (a
 //    declared result, a captured email, a failure naming an outbound action that has no stand-in),
 //    or undefined to let the kind run for real (in-process kinds; http and agent, whose traffic
-//    goes to `dispatcher`). KIND_CLASSES says which kind is which: a kind added to the build without
+//    goes to `dispatcher`). Its last argument runs the kind itself: a recorder (`--record`) calls it
+//    against the real services and keeps the outcome. KIND_CLASSES says which kind is which: a kind added to the build without
 //    a class fails the type check and test/testing/kind-classes.test.ts.
 //  - The rest are ordinary Services fields given test implementations by the harness: `clock` a
 //    virtual clock (./virtual-clock.ts: delays, retry waits and callback timeouts pass at once),

@@ -78,7 +78,7 @@ describe('test reporters', () => {
   it('default keeps the plain summary line on stdout; a run that tests nothing warns and fails unless --pass-with-no-tests', async () => {
     const none = await run([untested], { 'no-fastpath': true });
     expect(none.out).toBe('0 passed, 0 failed\n');
-    expect(none.err).toContain(`${untested}: no interface has accepts.example, produces or tests`);
+    expect(none.err).toContain(`${untested}: no interface has accepts.example, produces, tests or a test case`);
     expect(none.code).toBe(1);
     expect((await run([untested], { 'no-fastpath': true, 'pass-with-no-tests': true })).code).toBe(0);
     // A config without tests beside one with tests: a warning, and the run's own verdict.

@@ -1,0 +1,137 @@
+// `pipewright test` hermetic cases (issue 32 §1): a flow that calls an HTTP upstream, writes to
+// Postgres and publishes to MQTT passes with no network at all (a fresh network namespace), on both
+// paths; each way a case can fail says what failed; the loader refuses what it does not know with
+// file:line:col; --require-tests fails untested interfaces.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { validateXML } from 'xmllint-wasm';
+import { testConfigs } from '../../cli/test-cmd.ts';
+
+const config = 'test/testing/fixtures/shop.yaml';
+const failing = 'test/testing/fixtures/shop-failing.tests.yaml';
+
+async function run(files: string[], o: Parameters<typeof testConfigs>[1]) {
+  const out: string[] = [];
+  const errs: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
+  try { return { code: await testConfigs(files, o), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
+}
+afterEach(() => vi.restoreAllMocks());
+
+/** The problems of each case by name (json reporter). */
+async function problems(files: string[], o: Parameters<typeof testConfigs>[1]) {
+  const r = await run(files, { ...o, reporter: 'json' });
+  const doc = JSON.parse(r.out) as { tests: Array<{ case?: string; interface: string; problems: string[] }> };
+  return { code: r.code, err: r.err, by: Object.fromEntries(doc.tests.map((t) => [t.case ?? t.interface, t.problems])) };
+}
+
+describe('hermetic cases', () => {
+  const unshare = spawnSync('unshare', ['-rn', 'true']).status === 0;
+  it.skipIf(!unshare)('pass in a network namespace with nothing up (no upstream, no database, no broker, no DNS), on both paths', () => {
+    for (const path of [[], ['--no-fastpath']]) {
+      const r = spawnSync('unshare', ['-rn', process.execPath, resolve('bin/pipewright.mjs'), 'test', config, ...path], { encoding: 'utf8', env: { ...process.env, PIPEWRIGHT_FROM_SOURCE: '1' }, timeout: 120_000 });
+      expect(r.stderr).toContain('✓ shop.receive_order › an order is stored and announced');
+      expect(r.stderr).toContain("✓ shop.slow › an hour's delay and a retry with backoff finish at once");
+      expect(r.stdout).toBe('6 passed, 0 failed\n');
+      expect(r.status).toBe(0);
+    }
+    // Not vacuous: inside the namespace nothing is reachable at all.
+    const probe = spawnSync('unshare', ['-rn', process.execPath, '-e', "require('net').connect(5432,'127.0.0.1').on('error',e=>{console.log(e.code);process.exit(0)})"], { encoding: 'utf8' });
+    expect(probe.stdout.trim()).toMatch(/ENETUNREACH|ECONNREFUSED/);
+  }, 240_000);
+
+  it('gives the same results on the fast path and the interpreter', async () => {
+    const fast = await problems([config], { cases: failing });
+    const interpreted = await problems([config], { cases: failing, 'no-fastpath': true });
+    expect(interpreted.by).toEqual(fast.by);
+    const ok = await run([config], { 'no-fastpath': true, reporter: 'tap' });
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain("ok 2 - shop.slow › an hour's delay and a retry with backoff finish at once");
+    // JUnit: a testcase per case, still valid against the XSD.
+    const junit = await run([config], { cases: failing, reporter: 'junit' });
+    const v = await validateXML({ xml: [{ fileName: 'r.xml', contents: junit.out }], schema: [{ fileName: 'junit.xsd', contents: readFileSync('test/support/schemas/junit.xsd', 'utf8') }] });
+    expect(v.errors).toEqual([]);
+    expect(junit.out).toContain('<testcase name="receive_order › no recording" classname="shop"');
+  }, 120_000);
+
+  it('fails naming the request without a recording, the recording not used, the action without a stand-in, the callback not scripted', async () => {
+    const { code, by } = await problems([config], { cases: failing });
+    expect(code).toBe(1);
+    expect(by['no recording']).toEqual(['request without a recording: GET https://crm.test/customers/42', 'the stand-in for action "Save" was not used (the action did not run)']);
+    expect(by['unused recording']).toEqual(['recording not used: GET https://crm.test/customers/99']);
+    expect(by['no stand-in for the database']).toEqual(['action "Save" (database) has no stand-in: give it one under actions: in the case (outbound calls never leave a test)']);
+    expect(by['no scripted callback']![0]).toContain('the run waits for a callback in action "Approval"; the case scripts none');
+  }, 60_000);
+
+  it('says what each failed expectation expected and got', async () => {
+    const { by } = await problems([config], { cases: failing });
+    expect(by['every expectation kind fails']).toEqual([
+      'status: expected 201, got 200: {"items":[{"price":5},{"price":12}]}',
+      'header x-kind: expected "other", got "notice"',
+      'body: at /items: expected 1 items, got 2: [{"price":5},{"price":12}]',
+      'body_includes: at /items/1/price: expected 13, got 12',
+      "body_schema: / must have required property 'total'",
+      'jq .items | length == 3: expected true, got false',
+      'jsonpath $.items[?@.price > 100]: selects nothing in {"items":[{"price":5},{"price":12}]}',
+      'published: no mqtt message on orders/new; mqtt captured: none',
+      'published: no ws message on orders matching {"id":8}; ws captured: ws orders {"id":7}',
+      'published: no metric orders_total = 2; metric captured: metric orders_total 1 {"region":"eu"}',
+      'published: no email matching {"to":"sales@example.com"}; email captured: email {"from":"shop@example.com","to":"ops@example.com","subject":"Order 7","text":"An order came in."}',
+    ]);
+  }, 60_000);
+
+  it('--require-tests fails each interface nothing tests and lists them', async () => {
+    const r = await problems([config], { 'require-tests': true });
+    expect(r.code).toBe(1);
+    expect(r.by.untested).toEqual(['untested (--require-tests): give it a case in test/testing/fixtures/shop.tests.yaml, or accepts.example, produces or tests']);
+    expect(r.err).toContain('untested: shop.untested');
+    expect(Object.values(r.by).filter((p) => p.length)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the cases file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pw-cases-'));
+  const copy = join(dir, 'shop.yaml');
+  copyFileSync(config, copy);
+
+  it('is picked up beside the config; unknown fields, interfaces and actions are errors at load, with file:line:col', async () => {
+    writeFileSync(join(dir, 'shop.tests.yaml'), `cases:
+  - name: a
+    interface: recieve_order
+  - name: b
+    interface: receive_order
+    actions:
+      Sav: { data: 1 }
+      Customer: { data: 1 }
+    expect: { stauts: 200 }
+`);
+    const r = await run([copy], {});
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${join(dir, 'shop.tests.yaml')}:9:15: error: unknown field "stauts" in cases.1.expect`);
+    writeFileSync(join(dir, 'shop.tests.yaml'), `cases:
+  - name: a
+    interface: recieve_order
+  - name: b
+    interface: receive_order
+    actions:
+      Sav: { data: 1 }
+      Customer: { data: 1 }
+      Announce: { data: 1, error: x }
+    callbacks: [{ action: Save }]
+`);
+    const r2 = await run([copy], {});
+    expect(r2.code).toBe(1);
+    const f = join(dir, 'shop.tests.yaml');
+    expect(r2.err).toContain(`${f}:3:16: error: no interface "recieve_order" in shop: did you mean "receive_order"?`);
+    expect(r2.err).toContain(`${f}:7:7: error: interface "receive_order" has no action "Sav": did you mean "Save"?`);
+    expect(r2.err).toContain(`${f}:8:7: error: action "Customer" is an http action: its upstream stands in through recordings (http:), not actions:`);
+    expect(r2.err).toContain(`${f}:9:17: error: a stand-in result has either data or error (got both)`);
+    expect(r2.err).toContain(`${f}:10:27: error: action "Save" is a database, not a wait_for_callback`);
+    expect(r2.err).toContain('> 3 |     interface: recieve_order'); // a code frame, as check prints
+  }, 60_000);
+});
