@@ -6,7 +6,7 @@
 import { Ajv } from 'ajv';
 import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { runCase, type CaseFile } from '../runtime/testing/index.ts';
+import { runCase, sealGlobalDispatcher, type CaseFile } from '../runtime/testing/index.ts';
 import { loadCases } from './test-cases.ts';
 import { CaseRecordings } from './test-record.ts';
 import { type InterfacePlan, type Plan, executeInterface, processEnvironment, type Services } from '../runtime/index.ts';
@@ -57,15 +57,19 @@ export async function testConfigs(files: string[], o: TestOptions): Promise<numb
     }
   }
   await services.store?.close();
-  for (const f of caseFiles) {
-    for (const c of f.cases) {
-      const plan = plans.find((p) => p.name === c.config)!;
-      const i = plan.interfaces.find((x) => x.name === c.iface)!;
-      const t0 = performance.now();
-      const problems = await recordings.run(f, c, (values, hooks) => runCase(plans, plan, i, c, values, { maxDelayMs: services.maxDelayMs }, hooks));
-      report({ config: plan.name, file: f.file, interface: i.name, case: c.name, problems, ms: performance.now() - t0 });
+  // A recording run connects for real (its own dispatcher); any other seals the global one too.
+  const unseal = caseFiles.length && !o.record ? sealGlobalDispatcher() : undefined;
+  try {
+    for (const f of caseFiles) {
+      for (const c of f.cases) {
+        const plan = plans.find((p) => p.name === c.config)!;
+        const i = plan.interfaces.find((x) => x.name === c.iface)!;
+        const t0 = performance.now();
+        const problems = await recordings.run(f, c, (values, hooks) => runCase(plans, plan, i, c, values, { maxDelayMs: services.maxDelayMs }, hooks));
+        report({ config: plan.name, file: f.file, interface: i.name, case: c.name, problems, ms: performance.now() - t0 });
+      }
     }
-  }
+  } finally { unseal?.(); }
   for (const file of recordings.save()) err(`recorded: ${file}`);
   if (o['require-tests']) {
     const untested = plans.flatMap((p, n) => p.interfaces.filter((i) => !tested(i) && !withCases.has(`${p.name}.${i.name}`)).map((i) => ({ p, i, file: files[n]! })));

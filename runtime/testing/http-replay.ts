@@ -3,7 +3,7 @@
 // recording matches, by method and URL, so the case fails naming it even when the config handles
 // the action's failure; recordings left unused fail the case too.
 import { isDeepStrictEqual } from 'node:util';
-import { Dispatcher, MockAgent } from 'undici';
+import { Dispatcher, getGlobalDispatcher, MockAgent, setGlobalDispatcher } from 'undici';
 import type { Recording } from './case-types.ts';
 
 export class HttpReplay {
@@ -80,4 +80,15 @@ const hasHeader = (h: Record<string, string> | undefined, name: string) => !!h &
 function subsetHeaders(sent: Record<string, string | string[]> | undefined, want: Record<string, string>): boolean {
   const got = new Map(Object.entries(sent ?? {}).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
   return Object.entries(want).every(([k, v]) => got.get(k.toLowerCase()) === v);
+}
+
+/** While cases run, the process's global dispatcher (Node's fetch, undici's request) refuses every
+ *  connection too: a path that bypassed the stand-ins would fail instead of reaching the network.
+ *  Returns the undo. */
+export function sealGlobalDispatcher(): () => void {
+  const before = getGlobalDispatcher();
+  const sealed = new MockAgent();
+  sealed.disableNetConnect();
+  setGlobalDispatcher(sealed);
+  return () => { setGlobalDispatcher(before); void sealed.close(); };
 }

@@ -37,7 +37,7 @@ describe('hermetic cases', () => {
       const r = spawnSync('unshare', ['-rn', process.execPath, resolve('bin/pipewright.mjs'), 'test', config, ...path], { encoding: 'utf8', env: { ...process.env, PIPEWRIGHT_FROM_SOURCE: '1' }, timeout: 120_000 });
       expect(r.stderr).toContain('✓ shop.receive_order › an order is stored and announced');
       expect(r.stderr).toContain("✓ shop.slow › an hour's delay and a retry with backoff finish at once");
-      expect(r.stdout).toBe('6 passed, 0 failed\n');
+      expect(r.stdout).toBe('7 passed, 0 failed\n');
       expect(r.status).toBe(0);
     }
     // Not vacuous: inside the namespace nothing is reachable at all.
