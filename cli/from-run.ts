@@ -28,6 +28,18 @@ const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep
 /** `api.yaml` → `api.tests.yaml` (the cases file beside the config). */
 export const casesFileOf = (config: string): string => `${config.replace(/\.ya?ml$/i, '')}.tests.yaml`;
 
+/** Flags that do not go together with --from-run (or only with it): said, never ignored. */
+export function fromRunFlagProblem(o: FromRunOptions & { record?: boolean; reporter?: string; 'require-tests'?: boolean; 'pass-with-no-tests'?: boolean }): string | undefined {
+  if (o['from-run'] === undefined) {
+    const only = (['server', 'admin-token-file'] as const).filter((k) => o[k] !== undefined);
+    return only.length ? `--${only.join(' and --')} only go with --from-run <run id>` : undefined;
+  }
+  const not = (['record', 'reporter', 'require-tests', 'pass-with-no-tests'] as const).filter((k) => o[k] !== undefined);
+  if (not.length) return `--from-run writes a case and runs nothing: --${not.join(', --')} do not go with it (run pipewright test afterwards)`;
+  if (o['admin-token-file'] !== undefined && o.server === undefined) return '--admin-token-file goes with --server URL (the token of that server\'s runs API)';
+  return undefined;
+}
+
 export async function fromRun(files: string[], o: FromRunOptions): Promise<number> {
   const id = o['from-run']!;
   if (files.length !== 1) { err('--from-run takes one config: the one the run ran'); return 2; }

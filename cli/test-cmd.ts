@@ -28,7 +28,10 @@ export interface TestOptions {
 }
 
 export async function testConfigs(files: string[], o: TestOptions): Promise<number> {
-  if (o['from-run'] !== undefined) return (await import('./from-run.ts')).fromRun(files, o);
+  const fromRun = await import('./from-run.ts');
+  const flags = fromRun.fromRunFlagProblem(o);
+  if (flags) { err(`pipewright test: ${flags}`); return 2; }
+  if (o['from-run'] !== undefined) return fromRun.fromRun(files, o);
   const reporter = (o.reporter ?? 'default') as Reporter;
   if (!REPORTERS.includes(reporter)) { err(`--reporter must be one of ${REPORTERS.join(', ')}; got ${o.reporter}`); return 2; }
   const started = new Date();

@@ -146,6 +146,15 @@ describe('pipewright test --from-run', () => {
     expect(nowhere.err).toContain('--server URL');
   });
 
+  it('flags that do not go together are refused, never ignored', () => {
+    const both = cli(['test', config, '--from-run', okRun, '--server', base, '--record'], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--from-run writes a case and runs nothing: --record do not go with it');
+    const stray = cli(['test', config, '--server', base]);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain('--server only go with --from-run <run id>');
+  });
+
   it('a successful run of an interface without capture is not kept: the message says how to turn capture on', async () => {
     const res = await send('/plain');
     expect(res.status).toBe(200);
