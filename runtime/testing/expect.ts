@@ -12,6 +12,8 @@ export interface Answer { status: number; headers: Record<string, string>; body:
 export async function checkExpect(e: CaseExpect, r: Answer, published: readonly Published[]): Promise<string[]> {
   const problems: string[] = [];
   if (e.status !== undefined && r.status !== e.status) problems.push(`status: expected ${e.status}, got ${r.status}: ${short(r.body)}`);
+  // Without expect.status a case expects success, as an interface's example does.
+  if (e.status === undefined && r.status >= 400) problems.push(`status ${r.status} (set expect.status to expect a failure): ${short(r.body)}`);
   for (const [name, want] of Object.entries(e.headers ?? {})) {
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
     if (got !== want) problems.push(`header ${name}: expected ${JSON.stringify(want)}, got ${got === undefined ? 'none' : JSON.stringify(got)}`);

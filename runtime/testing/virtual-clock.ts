@@ -7,11 +7,12 @@ export class VirtualClock implements Clock {
 
   now(): number { return this.t; }
 
-  /** Waits that overlap (a lookup's items) end together: the clock moves to the latest end, not their sum. */
+  /** A wait ends at its start + ms, after a turn of the event loop. Waits that overlap (a lookup's
+   *  items) start at the same time, so the clock moves to the latest end, not to their sum. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    this.t = Math.max(this.t, this.t + Math.max(ms, 0));
-    return new Promise((resolve) => setImmediate(resolve));
+    const end = this.t + Math.max(ms, 0);
+    return new Promise((resolve) => setImmediate(() => { this.advanceTo(end); resolve(); }));
   }
 
   /** Moves to `at` (a parked run's wake time); never backwards. */

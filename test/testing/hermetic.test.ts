@@ -62,9 +62,14 @@ describe('hermetic cases', () => {
   it('fails naming the request without a recording, the recording not used, the action without a stand-in, the callback not scripted', async () => {
     const { code, by } = await problems([config], { cases: failing });
     expect(code).toBe(1);
-    expect(by['no recording']).toEqual(['request without a recording: GET https://crm.test/customers/42', 'the stand-in for action "Save" was not used (the action did not run)']);
+    expect(by['no recording']).toEqual([
+      'request without a recording: GET https://crm.test/customers/42',
+      'the stand-in for action "Save" was not used (the action did not run)',
+      'status 502 (set expect.status to expect a failure): {"error":{"status":502,"message":"action \\"Customer\\" failed","action":"Customer"}}',
+    ]);
     expect(by['unused recording']).toEqual(['recording not used: GET https://crm.test/customers/99']);
-    expect(by['no stand-in for the database']).toEqual(['action "Save" (database) has no stand-in: give it one under actions: in the case (outbound calls never leave a test)']);
+    expect(by['no stand-in for the database']![0]).toBe('action "Save" (database) has no stand-in: give it one under actions: in the case (outbound calls never leave a test)');
+    expect(by['no stand-in for the database']![1]).toMatch(/^status 500 \(set expect.status to expect a failure\)/);
     expect(by['no scripted callback']![0]).toContain('the run waits for a callback in action "Approval"; the case scripts none');
   }, 60_000);
 
