@@ -12,7 +12,8 @@ const USAGE = `usage:
   pipewright run <config.yaml> <interface> [--body JSON] [--param k=v]... [--no-fastpath]
   pipewright check <config.yaml>... [--format text|json|sarif|github]
   pipewright audit <config.yaml>... [--fail-on low|medium|high] [--format text|json]
-  pipewright test <config.yaml>... [--no-fastpath] [--reporter default|json|junit|tap] [--pass-with-no-tests] [--cases FILE] [--require-tests]
+  pipewright test <config.yaml>... [--no-fastpath] [--reporter default|json|junit|tap] [--pass-with-no-tests] [--cases FILE] [--require-tests] [--record]
+  pipewright test <config.yaml> --from-run <run id> [--server URL [--admin-token-file FILE]] [--cases FILE]
   pipewright diff <old.yaml> <new.yaml> | <config.yaml> --base REV [--head REV] [--format text|json|github] [--allow-breaking]
   pipewright schema`;
 
@@ -20,7 +21,8 @@ const OPTIONS = {
   port: { type: 'string' }, host: { type: 'string' }, out: { type: 'string' }, body: { type: 'string' },
   param: { type: 'string', multiple: true }, 'no-fastpath': { type: 'boolean' }, 'no-bundle': { type: 'boolean' }, 'one-server': { type: 'boolean' }, inspector: { type: 'boolean' }, tracing: { type: 'boolean' }, watch: { type: 'boolean' },
   'fail-on': { type: 'string' }, format: { type: 'string' }, base: { type: 'string' }, head: { type: 'string' },
-  'allow-breaking': { type: 'boolean' }, reporter: { type: 'string' }, 'pass-with-no-tests': { type: 'boolean' }, cases: { type: 'string' }, 'require-tests': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  'allow-breaking': { type: 'boolean' }, reporter: { type: 'string' }, 'pass-with-no-tests': { type: 'boolean' }, cases: { type: 'string' }, 'require-tests': { type: 'boolean' },
+  record: { type: 'boolean' }, 'from-run': { type: 'string' }, server: { type: 'string' }, 'admin-token-file': { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function main(argv: string[]): Promise<number> {

@@ -98,8 +98,9 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     const a = actions.get(name);
     if (!a) { unknown(path, name); continue; }
     const cls = kindClass(a.kind);
-    if (a.kind === 'http') error(path, `action "${name}" is an http action: its upstream stands in through recordings (http:), not actions:`);
-    else if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
+    // An http action may be stood in by name too (then it sends nothing): --from-run writes them so,
+    // a run record keeping no URL.
+    if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
     (Array.isArray(given) ? given : [given]).forEach((r, k) => {
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { runCase, sealGlobalDispatcher, type CaseFile } from '../runtime/testing/index.ts';
 import { loadCases } from './test-cases.ts';
+import { CaseRecordings } from './test-record.ts';
 import { type InterfacePlan, type Plan, executeInterface, processEnvironment, type Services } from '../runtime/index.ts';
 import { cliServices } from './services.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
@@ -20,16 +21,26 @@ export interface TestOptions {
   'pass-with-no-tests'?: boolean;
   cases?: string;
   'require-tests'?: boolean;
+  record?: boolean;
+  'from-run'?: string;
+  server?: string;
+  'admin-token-file'?: string;
 }
 
 export async function testConfigs(files: string[], o: TestOptions): Promise<number> {
+  const fromRun = await import('./from-run.ts');
+  const flags = fromRun.fromRunFlagProblem(o);
+  if (flags) { err(`pipewright test: ${flags}`); return 2; }
+  if (o['from-run'] !== undefined) return fromRun.fromRun(files, o);
   const reporter = (o.reporter ?? 'default') as Reporter;
   if (!REPORTERS.includes(reporter)) { err(`--reporter must be one of ${REPORTERS.join(', ')}; got ${o.reporter}`); return 2; }
   const started = new Date();
   const plans = await loadPlans(files, fastpathDisabled(o['no-fastpath']));
   if (!plans) return 1;
-  const caseFiles = casesOf(files, plans, o.cases);
+  const recordings = new CaseRecordings(o.record === true);
+  let caseFiles = casesOf(files, plans, o.cases);
   if (!caseFiles) return 1;
+  try { caseFiles = caseFiles.map((f) => recordings.prepare(f)); } catch (e) { err(`pipewright: ${(e as Error).message}`); return 1; }
   const withCases = new Set(caseFiles.flatMap((f) => f.cases.map((c) => `${c.config}.${c.iface}`)));
   const services = await cliServices();
   const results: TestResult[] = [];
@@ -49,18 +60,20 @@ export async function testConfigs(files: string[], o: TestOptions): Promise<numb
     }
   }
   await services.store?.close();
-  const unseal = caseFiles.length ? sealGlobalDispatcher() : undefined;
+  // A recording run connects for real (its own dispatcher); any other seals the global one too.
+  const unseal = caseFiles.length && !o.record ? sealGlobalDispatcher() : undefined;
   try {
     for (const f of caseFiles) {
       for (const c of f.cases) {
         const plan = plans.find((p) => p.name === c.config)!;
         const i = plan.interfaces.find((x) => x.name === c.iface)!;
         const t0 = performance.now();
-        const problems = await runCase(plans, plan, i, c, f, { maxDelayMs: services.maxDelayMs });
+        const problems = await recordings.run(f, c, (values, hooks) => runCase(plans, plan, i, c, values, { maxDelayMs: services.maxDelayMs }, hooks));
         report({ config: plan.name, file: f.file, interface: i.name, case: c.name, problems, ms: performance.now() - t0 });
       }
     }
   } finally { unseal?.(); }
+  for (const file of recordings.save()) err(`recorded: ${file}`);
   if (o['require-tests']) {
     const untested = plans.flatMap((p, n) => p.interfaces.filter((i) => !tested(i) && !withCases.has(`${p.name}.${i.name}`)).map((i) => ({ p, i, file: files[n]! })));
     for (const { p, i, file } of untested) report({ config: p.name, file, interface: i.name, problems: [`untested (--require-tests): give it a case in ${beside(file)}, or accepts.example, produces or tests`], ms: 0 });

@@ -5,3 +5,9 @@ export { sealGlobalDispatcher } from './http-replay.ts';
 export { kindClass, KIND_CLASSES, type KindClass } from './stand-ins.ts';
 export type { CaseFile, TestCase, StandInResult, Recording } from './case-types.ts';
 export { jqCompileError } from '../jq/engine.ts';
+export type { CaseHooks } from './run-case.ts';
+export type { StandIns } from './stand-ins.ts';
+// `--record` and `--from-run` (cli/test-record.ts, cli/from-run.ts).
+export { Recorder, type CaseRecording } from './record.ts';
+export { readRecordings, secretsOf, unredacted, writeRecordings } from './recordings-file.ts';
+export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';

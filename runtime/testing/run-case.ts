@@ -6,7 +6,7 @@
 import type { InterfacePlan, Plan } from '../plan.ts';
 import type { RequestData } from '../run-state.ts';
 import { executeInterface, resumeRun, runnerOf, type RunResult } from '../exec/run.ts';
-import { linkPlans, type Services } from '../services.ts';
+import { linkPlans, type Services, type StandIns } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { BadRequest, decodeBody } from '../server/request.ts';
 import { checkAccepts, checkBodySchema, checkBodyType } from '../server/accepts.ts';
@@ -23,12 +23,17 @@ const MAX_RESUMES = 1000;
 
 export interface CaseLimits { maxDelayMs?: number; runDeadlineMs?: number }
 
-export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePlan, c: TestCase, file: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, limits: CaseLimits = {}): Promise<string[]> {
+/** `standIns`: wraps the case's stand-ins (`--record` sends HTTP and outbound kinds to the real
+ *  upstreams through it, recording them: ./record.ts). */
+export interface CaseHooks { standIns?: (base: StandIns) => StandIns }
+
+export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePlan, c: TestCase, file: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, limits: CaseLimits = {}, hooks: CaseHooks = {}): Promise<string[]> {
   const clock = new VirtualClock();
   const store = new CaseStore();
   const replay = new HttpReplay(c.http ?? []);
   const captures = new Captures();
-  const standIns = new CaseStandIns(c.actions ?? {}, replay.dispatcher, captures);
+  const caseStandIns = new CaseStandIns(c.actions ?? {}, replay.dispatcher, captures);
+  const standIns = hooks.standIns ? hooks.standIns(caseStandIns) : caseStandIns;
   const env = processEnvironment(caseEnv(file));
   const services: Services = {
     clock, store, standIns, channels: captures.channels, mqtt: captures.mqtt,
@@ -67,10 +72,10 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
       for (const cb of callbacks) problems.push(`the scripted callback for action "${cb.action}" was not used (the run did not wait there)`);
       answer = r.response;
     }
-    problems.push(...standIns.problems);
+    problems.push(...caseStandIns.problems);
     for (const u of replay.unmatched) problems.push(`request without a recording: ${u}`);
     for (const u of replay.unused()) problems.push(`recording not used: ${u}`);
-    problems.push(...standIns.unused());
+    problems.push(...caseStandIns.unused());
     problems.push(...(await checkExpect(c.expect ?? {}, answer, captures.list)));
   } finally {
     await replay.close();

@@ -134,7 +134,8 @@ describe('the cases file', () => {
     const f = join(dir, 'shop.tests.yaml');
     expect(r2.err).toContain(`${f}:3:16: error: no interface "recieve_order" in shop: did you mean "receive_order"?`);
     expect(r2.err).toContain(`${f}:7:7: error: interface "receive_order" has no action "Sav": did you mean "Save"?`);
-    expect(r2.err).toContain(`${f}:8:7: error: action "Customer" is an http action: its upstream stands in through recordings (http:), not actions:`);
+    // An http action may be stood in by name (pipewright test --from-run writes them so).
+    expect(r2.err).not.toContain(`${f}:8:7:`);
     expect(r2.err).toContain(`${f}:9:17: error: a stand-in result has either data or error (got both)`);
     expect(r2.err).toContain(`${f}:10:27: error: action "Save" is a database, not a wait_for_callback`);
     expect(r2.err).toContain('> 3 |     interface: recieve_order'); // a code frame, as check prints

@@ -1,0 +1,176 @@
+// `pipewright test <config.yaml> --from-run <run id>`: a run kept by a server (the runs API, or the
+// store itself) becomes a case appended to `<config>.tests.yaml`, so a failure seen in production is
+// a regression test in one step. The run record keeps no outbound URL, so every outbound action is
+// stood in by its name (`actions:`), with the data (or error) the run recorded for it; the expected
+// answer is the status and body the run answered with. Values redacted in the record stay redacted.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
+import type { ActionPlan, Plan } from '../runtime/index.ts';
+import { runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
+import { fastpathDisabled, loadPlans } from './load-plans.ts';
+import { err } from './output.ts';
+
+export interface FromRunOptions {
+  'from-run'?: string;
+  server?: string;
+  'admin-token-file'?: string;
+  cases?: string;
+  'no-fastpath'?: boolean;
+}
+
+/** Kinds that run for real in a case (nothing to stand in). */
+const IN_PROCESS = new Set(['input', 'state', 'only_new', 'delay', 'lookup']);
+/** Kinds a case captures instead of sending (`expect.published`). */
+const CAPTURED = new Set(['ws_publish', 'mqtt_publish', 'emit_metric', 'email']);
+/** Request headers that belong to the connection that carried the run's request, not to the request. */
+const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'expect']);
+
+/** `api.yaml` → `api.tests.yaml` (the cases file beside the config). */
+export const casesFileOf = (config: string): string => `${config.replace(/\.ya?ml$/i, '')}.tests.yaml`;
+
+/** Flags that do not go together with --from-run (or only with it): said, never ignored. */
+export function fromRunFlagProblem(o: FromRunOptions & { record?: boolean; reporter?: string; 'require-tests'?: boolean; 'pass-with-no-tests'?: boolean }): string | undefined {
+  if (o['from-run'] === undefined) {
+    const only = (['server', 'admin-token-file'] as const).filter((k) => o[k] !== undefined);
+    return only.length ? `--${only.join(' and --')} only go with --from-run <run id>` : undefined;
+  }
+  const not = (['record', 'reporter', 'require-tests', 'pass-with-no-tests'] as const).filter((k) => o[k] !== undefined);
+  if (not.length) return `--from-run writes a case and runs nothing: --${not.join(', --')} do not go with it (run pipewright test afterwards)`;
+  if (o['admin-token-file'] !== undefined && o.server === undefined) return '--admin-token-file goes with --server URL (the token of that server\'s runs API)';
+  return undefined;
+}
+
+export async function fromRun(files: string[], o: FromRunOptions): Promise<number> {
+  const id = o['from-run']!;
+  if (files.length !== 1) { err('--from-run takes one config: the one the run ran'); return 2; }
+  // The run first: a refusal (no token, no such run) comes before the config is compiled.
+  let detail: RunDetail;
+  try {
+    detail = await readRun(id, o);
+  } catch (e) {
+    if (e instanceof RunSourceError) { err(`pipewright: --from-run ${id}: ${e.message}`); return 1; }
+    throw e;
+  }
+  const plans = await loadPlans(files, fastpathDisabled(o['no-fastpath']));
+  if (!plans) return 1;
+  const plan = plans[0]!;
+  let made;
+  try { made = runCase(plan, detail); } catch (e) {
+    if (e instanceof RunSourceError) { err(`pipewright: --from-run ${id}: ${e.message}`); return 1; }
+    throw e;
+  }
+  const file = o.cases ?? casesFileOf(files[0]!);
+  const problem = appendCase(file, made.case, made.comment);
+  if (problem) { err(`pipewright: ${file}: ${problem}`); return 1; }
+  err(`added case "${made.case.name}" to ${file}${made.notes.length ? `\n${made.notes.map((n) => `  note: ${n}`).join('\n')}` : ''}`);
+  return 0;
+}
+
+async function readRun(id: string, o: FromRunOptions): Promise<RunDetail> {
+  if (o.server !== undefined) {
+    const token = o['admin-token-file'] !== undefined ? readToken(o['admin-token-file']) : process.env.SERVICE__ADMIN_TOKEN;
+    if (!token) throw new RunSourceError('reading a run from --server needs the admin token: set SERVICE__ADMIN_TOKEN or pass --admin-token-file FILE');
+    return runFromServer(o.server, id, token);
+  }
+  if (!process.env.SERVICE__DATABASE_URL) throw new RunSourceError('say where the run is: --server URL (a serving node with SERVICE__ADMIN_TOKEN), or SERVICE__DATABASE_URL to read the store directly');
+  return runFromStore(process.env, id);
+}
+
+function readToken(file: string): string {
+  try { return readFileSync(file, 'utf8').trim(); } catch (e) { throw new RunSourceError(`--admin-token-file ${file}: ${(e as Error).message}`); }
+}
+
+export interface RunCase {
+  name: string;
+  interface: string;
+  request: Record<string, unknown>;
+  actions?: Record<string, Record<string, unknown>>;
+  callbacks?: Array<Record<string, unknown>>;
+  expect: Record<string, unknown>;
+}
+
+/** The case a run makes, the comment above it, and notes for the terminal. */
+export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: string; notes: string[] } {
+  if (d.config !== plan.name) throw new RunSourceError(`the run is of config "${d.config}", not of ${plan.name}: give that config`);
+  const iface = plan.interfaces.find((i) => i.name === d.interface);
+  if (!iface) throw new RunSourceError(`the run is of interface "${d.interface}", which ${plan.name} no longer has`);
+  if (!['succeeded', 'failed', 'cancelled'].includes(d.status)) throw new RunSourceError(`the run is ${d.status}: only a finished run can become a test case`);
+  if (!d.outcome) throw new RunSourceError('the run record holds no response: nothing to expect');
+  const notes: string[] = [];
+  const actions: Record<string, Record<string, unknown>> = {};
+  const callbacks: Array<Record<string, unknown>> = [];
+  for (const a of d.actions as Array<Record<string, unknown> & { name: string; outcome: string }>) {
+    const plain = findAction(iface.actions, a.name);
+    if (!plain) { notes.push(`action "${a.name}" is not in the config any more: left out`); continue; }
+    if (a.outcome !== 'succeeded' && a.outcome !== 'failed') continue; // skipped: it does not run again either
+    if (plain.kind === 'wait_for_callback') {
+      callbacks.push(a.outcome === 'succeeded' ? { action: a.name, body: a.data ?? null } : { action: a.name, timeout: true });
+      continue;
+    }
+    if (IN_PROCESS.has(plain.kind) || CAPTURED.has(plain.kind)) continue;
+    actions[a.name] = standIn(plain, a, notes);
+  }
+  const rq = d.request;
+  const request: Record<string, unknown> = { method: rq.method };
+  if (Object.keys(rq.params).length) request.params = rq.params;
+  const headers = Object.fromEntries(Object.entries(rq.headers).filter(([k]) => !TRANSPORT_HEADERS.has(k.toLowerCase())));
+  if (Object.keys(headers).length) request.headers = headers;
+  if (rq.body !== null && rq.body !== undefined) {
+    const json = /json/i.test(String(headers['content-type'] ?? ''));
+    if (typeof rq.body === 'string' && !json) request.raw_body = rq.body; else request.body = rq.body;
+  }
+  const expect: Record<string, unknown> = { status: d.outcome.http_code };
+  if (d.outcome.body !== undefined) expect.body = d.outcome.body;
+  const name = `run ${d.id}`;
+  const c: RunCase = { name, interface: d.interface, request, ...(Object.keys(actions).length ? { actions } : {}), ...(callbacks.length ? { callbacks } : {}), expect };
+  const redacted = JSON.stringify(c).includes('[redacted]');
+  const comment = [
+    ` From run ${d.id} (${d.config}.${d.interface}, ${d.status}, answered ${d.outcome.http_code}), started ${d.started_at}: pipewright test --from-run.`,
+    ' Outbound actions are stood in by name with what the run recorded for them.',
+    ...(redacted ? [' Values shown as [redacted] were secrets or credentials in the run record and stay redacted here: put test values in their place where the run needs them.'] : []),
+    ...notes.map((n) => ` Note: ${n}.`),
+  ].join('\n');
+  return { case: c, comment, notes };
+}
+
+/** The stand-in of an outbound action: what its kind gave the run (before post_transforms). */
+function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (a.outcome === 'failed') out.error = a.error ?? 'failed';
+  // An HTTP action's record keeps the body as received where post_transforms changed it (`body`).
+  else if (plan.kind === 'http' && 'body' in a) out.data = a.body;
+  else {
+    out.data = a.data ?? null;
+    if (plan.post || plan.jsonOutput) notes.push(`action "${a.name}" has post_transforms/json_output and its record keeps only their result: its stand-in data is that result, edit it to what the ${plan.kind} action returns`);
+  }
+  if (typeof a.http_status === 'number') out.status = a.http_status;
+  if (plan.kind === 'lookup' || plan.actions?.length) notes.push(`action "${a.name}" runs nested actions, which the run record does not keep one by one`);
+  return out;
+}
+
+function findAction(list: readonly ActionPlan[], name: string): ActionPlan | undefined {
+  for (const a of list) {
+    if (a.name === name) return a;
+    const inner = a.actions && findAction(a.actions, name);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Appends the case to the file's `cases:` list, keeping what is there (comments included);
+ *  returns the problem instead when it cannot. */
+export function appendCase(file: string, c: RunCase, comment: string): string | undefined {
+  const doc = existsSync(file) ? parseDocument(readFileSync(file, 'utf8')) : new Document({ cases: [] });
+  if (doc.errors.length) return `not valid YAML, left as it is: ${doc.errors[0]!.message}`;
+  let cases = doc.get('cases', true);
+  if (cases === undefined) { doc.set('cases', doc.createNode([])); cases = doc.get('cases', true); }
+  if (!isSeq(cases)) return '`cases` is not a list, left as it is';
+  const seq = cases as YAMLSeq;
+  if (seq.items.some((n) => (n as { get?: (k: string) => unknown }).get?.('name') === c.name)) return `a case named "${c.name}" is there already`;
+  const node = doc.createNode(c);
+  node.commentBefore = comment;
+  seq.items.push(node);
+  seq.flow = false; // `cases: []` becomes a block list: a case with a comment above it reads as one
+  writeFileSync(file, doc.toString({ lineWidth: 0 }));
+  return undefined;
+}

@@ -1,0 +1,58 @@
+// Where `pipewright test --from-run` reads a run: the runs API of a serving node (GET /_ap/runs/<id>
+// with the admin token) or the store itself (SERVICE__DATABASE_URL). Both give the runs API's
+// detail view (server/run-view.ts), so one converter reads either; every value in it was redacted
+// when the record was stored.
+import { openStore } from '../store/index.ts';
+import { recordedRun } from '../server/runs-api.ts';
+import { detailView } from '../server/run-view.ts';
+import { validRunId } from '../server/runs-query.ts';
+
+export type RunDetail = ReturnType<typeof detailView>;
+
+/** What to say when a run is not there: successful runs are kept only when their interface captures them. */
+export const NOT_KEPT = 'no run with this id is kept: a run that answered its caller with a success is kept only when its interface captures it. Set `capture: all` on the interface (or `capture: { mode: all, for_runs: 100 }` for a window; `capture: errors` keeps failed runs), reload, and send the request again';
+
+export class RunSourceError extends Error {}
+
+/** The run's detail from a server's runs API. */
+export async function runFromServer(server: string, id: string, token: string): Promise<RunDetail> {
+  let root: URL, url: URL;
+  try { root = new URL(server.endsWith('/') ? server : `${server}/`); url = new URL(`_ap/runs/${encodeURIComponent(id)}`, root); } catch { throw new RunSourceError(`--server must be a URL such as http://127.0.0.1:8080; got ${server}`); }
+  const get = async (u: URL) => {
+    try {
+      const res = await fetch(u, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      return { status: res.status, text: await res.text() };
+    } catch (e) {
+      throw new RunSourceError(`cannot reach ${u.origin}: ${((e as Error).cause as Error | undefined)?.message ?? (e as Error).message}`);
+    }
+  };
+  // The run's route answers 404 alike for an unknown run and for a token it does not take (it then
+  // reads only the runs table): the list, which only the admin token opens, tells them apart.
+  const list = await get(new URL('_ap/runs?limit=1', root));
+  if (list.status === 401 || list.status === 403) throw new RunSourceError(`${url.origin} refused the admin token (${list.status}): pass the server's SERVICE__ADMIN_TOKEN (environment) or --admin-token-file`);
+  if (list.status === 404) throw new RunSourceError(`${url.origin} has no runs API: start it with SERVICE__ADMIN_TOKEN set`);
+  const res = await get(url);
+  const text = res.text;
+  if (res.status === 404) throw new RunSourceError(`run ${id}: ${NOT_KEPT}`);
+  if (res.status !== 200) throw new RunSourceError(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  let detail: RunDetail;
+  try { detail = JSON.parse(text) as RunDetail; } catch { throw new RunSourceError(`GET ${url} did not answer JSON`); }
+  // Without the admin token (or on a server without one) the route answers the status view only.
+  if (!detail || typeof detail !== 'object' || !('request' in detail) || !Array.isArray(detail.actions)) {
+    throw new RunSourceError(`${url.origin} answered the run's status without its request and actions: the admin token was not accepted (is SERVICE__ADMIN_TOKEN set on the server, and the same here?)`);
+  }
+  return detail;
+}
+
+/** The run's detail from the store named by the environment (SERVICE__DATABASE_URL). */
+export async function runFromStore(env: NodeJS.ProcessEnv, id: string): Promise<RunDetail> {
+  if (!validRunId(id)) throw new RunSourceError(`${JSON.stringify(id)} is not a run id`);
+  const store = await openStore(env);
+  try {
+    const run = await recordedRun(store, id);
+    if (!run) throw new RunSourceError(`run ${id}: ${NOT_KEPT}`);
+    return detailView(run, { possible: true });
+  } finally {
+    await store.close();
+  }
+}

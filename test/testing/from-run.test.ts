@@ -1,0 +1,185 @@
+// `pipewright test --from-run`: a run a serving node captured becomes a case in <config>.tests.yaml
+// (real processes, a real upstream), and that case passes with the upstream gone and no network.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent } from 'undici';
+import { parse } from 'yaml';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { cleanEnv } from '../support/serve-cli.ts';
+
+// Each step is a CLI process that compiles the config (a limit, not a speed check).
+vi.setConfig({ testTimeout: 120_000 });
+
+const bin = resolve('bin/pipewright.mjs');
+const ADMIN = 'from-run-admin-token-0123456789';
+const UP_TOKEN = 'up-s3cret-token-for-from-run';
+const CONFIG = `
+interfaces:
+  order:
+    method: POST
+    capture: all
+    actions:
+      - name: Customer
+        url: a|var::API|/customers/a|body::id|
+        http: { bearer_auth: a|secret::UP_TOKEN| }
+      - name: Reply
+        input: { id: a|body::id|, name: a|Customer::name|, total: a|body::total| }
+        output: http
+  broken:
+    method: POST
+    response: { http_code_on_error: 502 }
+    actions:
+      - name: Down
+        url: a|var::API|/down
+        output: http
+  plain:
+    actions:
+      - name: Hello
+        input: hi
+        output: http
+`;
+
+const children: ChildProcess[] = [];
+let dir: string;
+let config: string;
+let up: Awaited<ReturnType<typeof countingUpstream>>;
+let base: string;
+const env = () => ({ ...cleanEnv(), NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__SECRET__UP_TOKEN: UP_TOKEN });
+
+function cli(args: string[], extra: Record<string, string> = {}, wrap: string[] = []) {
+  const cmd = [...wrap, process.execPath, bin, ...args, '--no-fastpath'];
+  const r = spawnSync(cmd[0]!, cmd.slice(1), { encoding: 'utf8', env: { ...env(), ...extra } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pw-from-run-'));
+  config = join(dir, 'shop.yaml');
+  writeFileSync(config, CONFIG);
+  up = await countingUpstream({
+    '/customers/7': (_q, res) => json(res, 200, { id: 7, name: 'Ada', tier: 'gold' }),
+    '/down': (_q, res) => json(res, 503, { down: true }),
+  });
+  const child = spawn(process.execPath, [bin, 'serve', config, '--port', '0'], { env: { ...env(), SERVICE__ADMIN_TOKEN: ADMIN }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  base = await new Promise<string>((ok, fail) => {
+    let err = '';
+    child.stdout!.resume();
+    child.stderr!.on('data', (d) => { err += d; const m = /listening on (http:\/\/\S+)/.exec(err); if (m) ok(m[1]!); });
+    child.on('exit', (c) => fail(new Error(`serve exited ${c}: ${err}`)));
+  });
+});
+afterAll(async () => { for (const c of children) c.kill('SIGKILL'); await up.close().catch(() => undefined); });
+
+// A connection per request: the steps between requests outlast the server's keep-alive.
+const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, { ...init, dispatcher: new Agent({ pipelining: 0 }) } as unknown as RequestInit);
+const post = async (path: string, body: unknown) => {
+  const res = await send(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': 'shop-web' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() as unknown, id: res.headers.get('x-run-id')! };
+};
+
+describe('pipewright test --from-run', () => {
+  let okRun: string;
+  let failedRun: string;
+
+  it('appends a captured run as a case: request, stand-ins by action name, the answer expected; secrets stay out', async () => {
+    const r = await post('/order', { id: 7, total: 12.5 });
+    expect(r).toMatchObject({ status: 200, body: { id: 7, name: 'Ada', total: 12.5 } });
+    okRun = r.id;
+    // Existing content and comments are kept.
+    writeFileSync(join(dir, 'shop.tests.yaml'), '# hand-written cases\ncases:\n  - name: plain says hi   # the simplest one\n    interface: plain\n    expect: { status: 200, body: hi }\n');
+    const x = cli(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.err).toContain(`added case "run ${okRun}"`);
+    expect(x.code).toBe(0);
+    const text = readFileSync(join(dir, 'shop.tests.yaml'), 'utf8');
+    expect(text).toContain('# hand-written cases');
+    expect(text).toContain('# the simplest one');
+    expect(text).toContain(`# From run ${okRun} (shop.order, succeeded, answered 200)`);
+    expect(text).not.toContain(UP_TOKEN);
+    const cases = (parse(text) as { cases: Array<Record<string, unknown>> }).cases;
+    expect(cases).toHaveLength(2);
+    expect(cases[1]).toEqual({
+      name: `run ${okRun}`,
+      interface: 'order',
+      request: { method: 'POST', headers: expect.objectContaining({ 'content-type': 'application/json', 'x-client': 'shop-web' }), body: { id: 7, total: 12.5 } },
+      actions: { Customer: { data: { id: 7, name: 'Ada', tier: 'gold' }, status: 200 } },
+      expect: { status: 200, body: { id: 7, name: 'Ada', total: 12.5 } },
+    });
+    expect((cases[1]!.request as { headers: object }).headers).not.toHaveProperty('host');
+  });
+
+  it('a failed run: the action fails as it did, the error answer is expected', async () => {
+    const r = await post('/broken', { n: 1 });
+    expect(r.status).toBe(502);
+    failedRun = r.id;
+    const tokenFile = join(dir, 'admin-token');
+    writeFileSync(tokenFile, `${ADMIN}\n`);
+    const x = cli(['test', config, '--from-run', failedRun, '--server', base, '--admin-token-file', tokenFile]);
+    expect(x.code).toBe(0);
+    const cases = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases;
+    const c = cases.find((k) => k.name === `run ${failedRun}`)!;
+    expect(c.actions.Down).toMatchObject({ error: expect.stringContaining('503'), status: 503 });
+    expect(c.expect.status).toBe(502);
+  });
+
+  it('the same run twice: refused, the file unchanged', () => {
+    const before = readFileSync(join(dir, 'shop.tests.yaml'), 'utf8');
+    const again = cli(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(again.code).toBe(1);
+    expect(again.err).toContain(`a case named "run ${okRun}" is there already`);
+    expect(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')).toBe(before);
+  });
+
+  it('an unknown run, a missing token, a wrong token, no source: clear refusals', () => {
+    const unknown = cli(['test', config, '--from-run', 'no-such-run', '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('Set `capture: all` on the interface');
+    const none = cli(['test', config, '--from-run', okRun, '--server', base]);
+    expect(none.err).toContain('needs the admin token: set SERVICE__ADMIN_TOKEN or pass --admin-token-file');
+    const wrong = cli(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: 'not-the-admin-token-at-all' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toContain('refused the admin token (401)');
+    const nowhere = cli(['test', config, '--from-run', okRun]);
+    expect(nowhere.err).toContain('--server URL');
+  });
+
+  it('flags that do not go together are refused, never ignored', () => {
+    const both = cli(['test', config, '--from-run', okRun, '--server', base, '--record'], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--from-run writes a case and runs nothing: --record do not go with it');
+    const stray = cli(['test', config, '--server', base]);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain('--server only go with --from-run <run id>');
+  });
+
+  it('a successful run of an interface without capture is not kept: the message says how to turn capture on', async () => {
+    const res = await send('/plain');
+    expect(res.status).toBe(200);
+    const x = cli(['test', config, '--from-run', res.headers.get('x-run-id')!, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code).toBe(1);
+    expect(x.err).toMatch(/kept only when its interface captures it\. Set `capture: all` on the interface/);
+  });
+
+  it('writes a new cases file when there is none', () => {
+    const other = join(dir, 'other.tests.yaml');
+    const x = cli(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code).toBe(0);
+    expect(existsSync(other)).toBe(true);
+    expect((parse(readFileSync(other, 'utf8')) as { cases: unknown[] }).cases).toHaveLength(1);
+  });
+});
+
+describe('the exported cases pass with the upstream gone and no network', () => {
+  it('pipewright test on the file --from-run wrote (in an empty network namespace)', async () => {
+    await up.close();
+    for (const c of children) c.kill('SIGKILL');
+    // No SERVICE__ setting at all: the cases stand in for everything the runs reached.
+    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
+    expect(x.err).toContain(`✓`);
+    expect(x.out).toMatch(/\b3 passed, 0 failed/);
+    expect(x.code).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+// Recording (pipewright test --record), at the runtime's hooks: a run against a real upstream and a
+// real Postgres, its HTTP exchanges and its database action's result kept, written redacted and
+// deterministic; a secret never reaches the file (searched for in its bytes, every encoding).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import { closeDatabasePools } from '../../runtime/actions/database/pools.ts';
+import { executeInterface } from '../../runtime/exec/run.ts';
+import { processEnvironment } from '../../runtime/environment.ts';
+import { systemClock } from '../../runtime/services.ts';
+import { Recorder } from '../../runtime/testing/record.ts';
+import { readRecordings, secretsOf, unredacted, writeRecordings } from '../../runtime/testing/recordings-file.ts';
+import { planOf, postRequest } from '../support/plans.ts';
+import { countingUpstream, json } from '../support/counting-upstream.ts';
+
+const KEY = 'k3y/with+odd=chars-0042';
+const TOKEN = 'bearer-s3cret-for-recording';
+const PG = 'postgres://postgres@127.0.0.1:5432/test';
+const CONFIG = `
+databases:
+  main: { url: a|secret::PG_URL| }
+interfaces:
+  order:
+    method: POST
+    actions:
+      - name: Customer
+        url: a|var::API|/customers/a|body::id|?key=a|secret::API_KEY|
+        http: { bearer_auth: a|secret::TOKEN| }
+      - name: Stock
+        http: { url: a|var::API|/stock, method: POST, body: { sku: a|body::sku|, key: a|secret::API_KEY| } }
+      - name: Count
+        database: main
+        query: SELECT $1::int + 1 AS next, 'x' AS label
+        params: [a|body::id|]
+      - name: Reply
+        input: { name: a|Customer::name|, stock: a|Stock::left|, next: a|Count->0.next| }
+        output: http
+`;
+
+let up: Awaited<ReturnType<typeof countingUpstream>>;
+beforeAll(async () => {
+  up = await countingUpstream({
+    '/customers/7': (_q, res) => {
+      res.setHeader('set-cookie', `session=${TOKEN}`);
+      res.setHeader('x-trace', 'abc');
+      json(res, 200, { id: 7, name: 'Ada', echoed: KEY });
+    },
+    '/stock': (_q, res, _n, body) => json(res, 200, { left: 3, got: JSON.parse(body) as unknown }),
+  });
+});
+afterAll(async () => { await up.close(); await closeHttpPools(); await closeDatabasePools(); });
+
+describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pw-record-'));
+  const file = join(dir, `shop-${mode}.recordings.json`);
+  const processEnv = { SERVICE__VAR__API: '', SERVICE__SECRET__API_KEY: KEY, SERVICE__SECRET__TOKEN: TOKEN, SERVICE__SECRET__PG_URL: PG };
+
+  it('records each exchange and the database result; writes them redacted, sorted, stable', async () => {
+    processEnv.SERVICE__VAR__API = up.url;
+    const plan = await planOf(`record_${mode}.yaml`, mode, CONFIG);
+    const rec = new Recorder();
+    rec.begin('an order');
+    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/order', { id: 7, sku: 'A1' }), {
+      trigger: 'test', env: processEnvironment(processEnv), services: { clock: systemClock, standIns: rec.standIns(undefined) },
+    });
+    rec.end();
+    expect(r.response.body).toEqual({ name: 'Ada', stock: 3, next: 8 });
+    const secrets = secretsOf(processEnv);
+    const text = writeRecordings(file, rec.cases, secrets);
+    // No secret in any form: as is, URL-encoded, JSON-escaped, base64.
+    for (const s of [KEY, TOKEN, PG, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64')]) expect(text).not.toContain(s);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    const got = readRecordings(file).cases['an order']!;
+    expect(got.http).toEqual([
+      {
+        request: { method: 'GET', url: `${up.url}/customers/7?key=[redacted:API_KEY]` },
+        response: { status: 200, headers: { 'content-type': 'application/json', 'set-cookie': '[redacted]', 'x-trace': 'abc' }, body: { id: 7, name: 'Ada', echoed: '[redacted:API_KEY]' } },
+      },
+      {
+        request: { method: 'POST', url: `${up.url}/stock`, body: { sku: 'A1', key: '[redacted:API_KEY]' } },
+        response: { status: 200, headers: { 'content-type': 'application/json' }, body: { left: 3, got: { sku: 'A1', key: '[redacted:API_KEY]' } } },
+      },
+    ]);
+    expect(got.actions).toEqual({ Count: [{ data: [{ next: 8, label: 'x' }] }] });
+    // Keys sorted at every level.
+    expect(text.indexOf('"cases"')).toBeLessThan(text.indexOf('"format"'));
+    expect(text.indexOf('"request"')).toBeLessThan(text.indexOf('"response"'));
+    expect(text.endsWith('}\n')).toBe(true);
+    // A replay puts the test's own value back: URL-encoded in the URL, as is elsewhere.
+    const back = unredacted(got.http, (n) => (n === 'API_KEY' ? 'test-key?&' : undefined));
+    expect(back[0]!.request.url).toBe(`${up.url}/customers/7?key=${encodeURIComponent('test-key?&')}`);
+    expect(back[1]!.request.body).toEqual({ sku: 'A1', key: 'test-key?&' });
+  });
+
+  it('a second recording of other cases keeps the entries of cases still listed, drops the rest', () => {
+    const again = new Recorder();
+    again.begin('another');
+    again.end();
+    writeRecordings(file, again.cases, [], new Set(['an order', 'another']));
+    expect(Object.keys(readRecordings(file).cases).sort()).toEqual(['an order', 'another']);
+    writeRecordings(file, again.cases, [], new Set(['another']));
+    expect(Object.keys(readRecordings(file).cases)).toEqual(['another']);
+  });
+});
