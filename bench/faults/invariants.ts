@@ -22,6 +22,10 @@ export interface Invariants {
   duplicated: string[];
   /** Side effects recorded twice with a kill, pause or outage in flight (documented: counted). */
   duplicatedByFaults: string[];
+  /** Side effects recorded twice by attempts of one action execution (every record with the same
+   *  Idempotency-Key): the upstream answered after the action's timeout and the retry called again.
+   *  At least once per action by design; an upstream honouring the key records it once. Counted. */
+  duplicatedSameKey: string[];
   /** Runs still `running` past their lease, or suspended past their wake time, after the drain. */
   stuck: string[];
   /** Minutes with more than one schedule tick, or ticks the ledger and the store disagree on. */
@@ -96,19 +100,23 @@ export async function checkInvariants(c: {
 
   // Duplicates: an effect recorded twice is documented when a kill, pause, store outage or hang was in
   // flight between the first one's start (its action began up to a few seconds before) and the second.
-  const seen = new Map<string, number[]>();
+  const seen = new Map<string, Array<{ at: number; key?: string }>>();
   for (const e of ledger.effects) {
     const k = `${e.id}\u0000${e.action}`;
-    seen.set(k, [...(seen.get(k) ?? []), e.at]);
+    const list = seen.get(k);
+    if (list) list.push(e); else seen.set(k, [e]);
   }
   const duplicated: string[] = [];
   const duplicatedByFaults: string[] = [];
-  for (const [k, ats] of seen) {
-    if (ats.length < 2) continue;
+  const duplicatedSameKey: string[] = [];
+  for (const [k, es] of seen) {
+    if (es.length < 2) continue;
     const [id, action] = k.split('\u0000');
+    const ats = es.map((e) => e.at);
     const first = Math.min(...ats); const last = Math.max(...ats);
     const cut = windows.some((w) => w.kind !== 'broker' && w.from <= last && w.to + c.leaseMs >= first - 5000);
-    (cut ? duplicatedByFaults : duplicated).push(`${action} of ${id} x${ats.length}`);
+    const sameKey = es[0]!.key !== undefined && es.every((e) => e.key === es[0]!.key);
+    (cut ? duplicatedByFaults : sameKey ? duplicatedSameKey : duplicated).push(`${action} of ${id} x${es.length}`);
   }
 
   // The store after the drain: nothing held past its lease, nothing suspended past its wake.
@@ -177,7 +185,7 @@ export async function checkInvariants(c: {
   }
 
   const crashes = c.nodes.flatMap((n) => [...n.crashes, ...alarming(n)]);
-  const inv = { lost, failed, mqttLostAtKill, duplicated, duplicatedByFaults, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, memory, memoryNotBack, ok: false };
+  const inv = { lost, failed, mqttLostAtKill, duplicated, duplicatedByFaults, duplicatedSameKey, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, memory, memoryNotBack, ok: false };
   inv.ok = !lost.length && !duplicated.length && !stuck.length && !ticks.length && !wsMissed.length && !crashes.length && !memoryNotBack.length;
   return inv;
 }
