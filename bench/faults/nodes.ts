@@ -87,7 +87,7 @@ export async function probe(n: Node, ms = 10_000): Promise<Memory | undefined> {
   try { process.kill(pid, 'SIGUSR2'); } catch { return undefined; }
   const end = Date.now() + ms;
   while (!existsSync(file)) {
-    if (Date.now() > end) return undefined;
+    if (Date.now() > end || n.child?.exitCode !== null || n.child?.signalCode !== null) return undefined;
     await new Promise((r) => setTimeout(r, 50));
   }
   const p = JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number; external: number; resources: number };

@@ -97,17 +97,22 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
         .then((ms) => log(`sample: ${ms.map((m, i) => `${nodes[i]!.name} ${m ? `heap ${m.heapKb} KiB, RSS ${m.rssKb} KiB, ${m.fds} fds` : 'no answer'}`).join('; ')}; load ${loadavg()[0]!.toFixed(2)}`));
     }, o.sampleEveryMs) : undefined;
     const windows: FaultWindow[] = [];
+    // Each node's memory baseline after the warm-up, before any fault (a slow probe delays them).
+    const firstFault = Math.min(...o.faults.map((f) => f.atMs - 500));
+    const warmup = Math.min(o.warmupMs ?? Math.max(2000, Math.min(60_000, o.durationMs * 0.05)), firstFault, o.durationMs);
+    const baseline = new Map<string, Memory>();
+    const baselineTaken = (async () => {
+      await sleep(warmup);
+      await Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) baseline.set(n.name, m); }));
+      log(`memory baseline after ${Date.now() - t0} ms: ${[...baseline].map(([k, m]) => `${k} heap ${m.heapKb} KiB`).join(', ')}`);
+    })();
     const applied = o.faults.map((f) => (async () => {
+      await baselineTaken;
       await sleep(f.atMs - (Date.now() - t0));
       const w = await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log });
       windows.push(w);
     })());
-    const firstFault = Math.min(...o.faults.map((f) => f.atMs - 500));
-    const warmup = Math.min(o.warmupMs ?? Math.max(2000, Math.min(60_000, o.durationMs * 0.05)), firstFault, o.durationMs);
-    await sleep(warmup);
-    const baseline = new Map<string, Memory>();
-    await Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) baseline.set(n.name, m); }));
-    log(`memory baseline after ${Date.now() - t0} ms: ${[...baseline].map(([k, m]) => `${k} heap ${m.heapKb} KiB`).join(', ')}`);
+    await baselineTaken;
     await sleep(o.durationMs - (Date.now() - t0));
     await Promise.all(applied);
     await load.stop();

@@ -59,12 +59,13 @@ async function twoNodes(yaml: string, mode: string, up: Up, schema: string, t: T
     const seen = (re: RegExp) => until(() => re.test(out) || undefined, 150_000).catch(() => { throw new Error(`node: no ${re} in:\n${out}`); });
     return { child, seen, out: () => out };
   };
+  const t0 = Date.now();
   const nodes = [start(), start()];
   await Promise.all(nodes.map((n) => n.seen(/^compiled$/m)));
-  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat;
-  // what is left of starting, the store opened on a migrated schema and the listener, takes well
-  // under a second, more on a loaded machine).
-  const at = new Date(Date.now() + 4000);
+  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat).
+  // What is left of starting (the store opened on a migrated schema, the listener) is a small part of
+  // what compiling took: the lead scales with that, so a loaded machine gets a longer one.
+  const at = new Date(Date.now() + Math.min(30_000, Math.max(3000, (Date.now() - t0) / 4)));
   const cron = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
   for (const n of nodes) n.child.stdin!.end(`${cron}\n`);
   await Promise.all(nodes.map((n) => n.seen(/listening on/)));
