@@ -1,7 +1,10 @@
 // `npm run bench:faults [-- --duration S] [--nodes N] [--own-postgres] [--soak MIN]`: the fault
 // harness under load (bench/faults/run.ts). Prints the invariants and the figures as a table.
 // Without --soak: 1 node and N nodes without faults (throughput), then N nodes with the fault plan.
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { memoryBack } from './faults/invariants.ts';
+import type { Memory } from './faults/nodes.ts';
 import { runFaults, type Fault, type FaultsReport } from './faults/run.ts';
 
 const { values: a } = parseArgs({ options: { duration: { type: 'string' }, nodes: { type: 'string' }, 'own-postgres': { type: 'boolean' }, soak: { type: 'string' } } });
@@ -9,6 +12,9 @@ const durationMs = Number(a.duration ?? 60) * 1000;
 const nodes = Number(a.nodes ?? 3);
 const ownPostgres = a['own-postgres'] === true;
 const log = (l: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${l}\n`);
+const loads = () => `load average ${loadavg().map((x) => x.toFixed(2)).join(' / ')} (1/5/15 min)`;
+console.log(`started ${new Date().toISOString()}, ${loads()}`);
+process.on('exit', () => console.log(`\nended ${new Date().toISOString()}, ${loads()}`));
 
 /** The plan, spread over the run: each fault once, with time to recover between them. */
 export function faultPlan(durationMs: number): Fault[] {
@@ -31,9 +37,14 @@ function table(title: string, r: FaultsReport): string {
     for (const w of [...r.windows].sort((x, y) => x.from - y.from)) lines.push(`| ${w.kind} | ${w.node ?? '-'} | ${w.to - w.from} | ${w.recoveredMs ?? '-'} |`);
   }
   const i = r.invariants;
-  lines.push('', `invariants ${i.ok ? 'held' : 'VIOLATED'}: lost ${i.lost.length} (failed by the rules after being accepted: ${i.failed.length}), duplicated ${i.duplicated.length} (+${i.duplicatedByFaults.length} cut in flight by a fault), stuck ${i.stuck.length}, tick problems ${i.ticks.length}, ws missed ${i.wsMissed.length} (+${i.wsMissedInFaults} inside fault windows), MQTT publishes in the broker's restart gap ${i.mqttInBrokerGap}, MQTT runs lost with their node ${i.mqttLostAtKill.length}, crashes ${i.crashes.length}`);
-  for (const x of [...i.lost, ...i.duplicated, ...i.stuck, ...i.ticks, ...i.wsMissed, ...i.crashes].slice(0, 20)) lines.push(`- ${x}`);
-  lines.push('', `memory (RSS KiB start → end): ${f.memory.map((m) => `${m.node} ${m.startKb} → ${m.endKb}`).join(', ')}`);
+  lines.push('', `invariants ${i.ok ? 'held' : 'VIOLATED'}: lost ${i.lost.length} (failed by the rules after being accepted: ${i.failed.length}), duplicated ${i.duplicated.length} (+${i.duplicatedByFaults.length} cut in flight by a fault, +${i.duplicatedSameKey.length} retried after a timeout with the same Idempotency-Key), stuck ${i.stuck.length}, tick problems ${i.ticks.length}, ws missed ${i.wsMissed.length} (+${i.wsMissedInFaults} inside fault windows), MQTT publishes in the broker's restart gap ${i.mqttInBrokerGap}, MQTT runs lost with their node ${i.mqttLostAtKill.length}, crashes ${i.crashes.length}, memory not back ${i.memoryNotBack.length}`);
+  for (const x of [...i.lost, ...i.duplicated, ...i.stuck, ...i.ticks, ...i.wsMissed, ...i.crashes, ...i.memoryNotBack].slice(0, 20)) lines.push(`- ${x}`);
+  const kb = (m: Memory | undefined, k: keyof Memory) => m?.[k] ?? '-';
+  lines.push('', '| node | heap KiB baseline → after GC | external KiB | grew / allowed KiB | RSS KiB | fds | active handles |', '|---|---|---|---|---|---|---|');
+  for (const { node, baseline: b, after: a } of f.memory) {
+    const m = b && a ? memoryBack(b, a) : undefined;
+    lines.push(`| ${node} | ${kb(b, 'heapKb')} → ${kb(a, 'heapKb')} | ${kb(b, 'externalKb')} → ${kb(a, 'externalKb')} | ${m ? `${m.grewKb} / ${m.allowedKb}` : '-'} | ${kb(b, 'rssKb')} → ${kb(a, 'rssKb')} | ${kb(b, 'fds')} → ${kb(a, 'fds')} | ${kb(b, 'resources')} → ${kb(a, 'resources')} |`);
+  }
   return lines.join('\n');
 }
 
@@ -43,7 +54,9 @@ if (a.soak) {
   console.log(table(`soak, ${minutes} min`, r));
   for (const node of new Set(r.figures.samples.map((s) => s.node))) {
     const xs = r.figures.samples.filter((s) => s.node === node);
-    console.log(`${node}: RSS slope ${slope(xs.map((s) => [s.at / 60_000, s.rssKb / 1024]))} MiB/min, fds slope ${slope(xs.map((s) => [s.at / 60_000, s.fds]))}/min over ${xs.length} samples`);
+    const per = (y: (s: (typeof xs)[number]) => number) => slope(xs.map((s) => [s.at / 60_000, y(s)]));
+    console.log(`${node}: per minute over ${xs.length} samples: heap after GC ${per((s) => (s.heapKb ?? 0) / 1024)} MiB, external ${per((s) => (s.externalKb ?? 0) / 1024)} MiB, RSS ${per((s) => s.rssKb / 1024)} MiB, fds ${per((s) => s.fds)}, active handles ${per((s) => s.resources ?? 0)}`);
+    console.log(`${node}: samples (min: heap MiB / RSS MiB / fds): ${xs.map((s) => `${Math.round(s.at / 60_000)}: ${((s.heapKb ?? 0) / 1024).toFixed(1)}/${(s.rssKb / 1024).toFixed(0)}/${s.fds}`).join(', ')}`);
   }
 } else {
   const one = await runFaults({ nodes: 1, durationMs: Math.min(durationMs, 30_000), faults: [], ownPostgres, log });

@@ -1,7 +1,7 @@
 // The `pipewright` command line: the composition root. It uses the compiler through compiler/index.ts
 // and the runtime through runtime/index.ts, nothing deeper.
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { err } from './output.ts';
 
 const USAGE = `usage:
@@ -42,7 +42,8 @@ async function command(argv: string[]): Promise<number> {
   if (cmd === '--version' || cmd === '-v') { process.stdout.write(`${(await import('./version.ts')).version()}\n`); return 0; }
   let parsed;
   try { parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }); } catch (e) { err(`${(e as Error).message}\n${USAGE}`); return 2; }
-  const { values: o, positionals: files } = parsed;
+  const { values: o } = parsed;
+  const files = configFiles(cmd, parsed.positionals);
   const needFiles = (min: number) => { if (files.length < min) { err(USAGE); return false; } return true; };
   switch (cmd) {
     // Each command loads what it uses when it runs: check and compile never load the whole runtime,
@@ -60,4 +61,19 @@ async function command(argv: string[]): Promise<number> {
     case 'gen-types': await (await import('../compiler/index.ts')).writeTypes(); return 0;
     default: err(USAGE); return cmd === undefined || o.help ? 0 : 2;
   }
+}
+
+/** A test cases file (`api.tests.yaml`) is not a config, yet a glob such as `configs/*.yaml` takes it
+ *  in: `test` runs the config beside it (which reads it), every other command leaves it out, saying so. */
+function configFiles(cmd: string | undefined, positionals: string[]): string[] {
+  const cases = /\.tests\.ya?ml$/;
+  if (cmd === 'run' || !positionals.some((f) => cases.test(f))) return positionals;
+  const files: string[] = [];
+  for (const f of positionals) {
+    if (!cases.test(f)) { if (!files.includes(f)) files.push(f); continue; }
+    const config = f.replace(cases, (m) => m.replace('.tests', ''));
+    if (cmd === 'test' && existsSync(config)) { if (!files.includes(config)) files.push(config); continue; }
+    err(`note: ${f} is a test cases file, not a config: left out (pipewright test reads it beside ${config})`);
+  }
+  return files;
 }

@@ -11,6 +11,7 @@ interfaces:
           method: POST
           body: { id: a|body::id|, action: Charge }
           timeout: 1500ms
+          idempotency: {}
         retry: { attempts: 5, delay: 100ms, exponential_backoff: true, max_delay: 1s }
         output: http
   slow:

@@ -1,11 +1,12 @@
 // What must hold after the load and the faults, checked from the independent ledger (each side effect
 // with its request id and action) and the store: every accepted run completed, nothing ran twice but
 // what a fault cut in flight, no run held past its lease, each tick and each callback once, every ws
-// publish reached the subscribers that were there for it, and no node crashed.
+// publish reached the subscribers that were there for it, no node crashed, and each node's retained
+// memory came back to its baseline after the load.
 import pg from 'pg';
 import type { Ledger } from './ledger.ts';
 import type { Load, Sent } from './load.ts';
-import { alarmingLines, type Node } from './nodes.ts';
+import { alarmingLines, type Memory, type Node } from './nodes.ts';
 import type { FaultWindow } from './run.ts';
 
 export interface Invariants {
@@ -21,6 +22,10 @@ export interface Invariants {
   duplicated: string[];
   /** Side effects recorded twice with a kill, pause or outage in flight (documented: counted). */
   duplicatedByFaults: string[];
+  /** Side effects recorded twice by attempts of one action execution (every record with the same
+   *  Idempotency-Key): the upstream answered after the action's timeout and the retry called again.
+   *  At least once per action by design; an upstream honouring the key records it once. Counted. */
+  duplicatedSameKey: string[];
   /** Runs still `running` past their lease, or suspended past their wake time, after the drain. */
   stuck: string[];
   /** Minutes with more than one schedule tick, or ticks the ledger and the store disagree on. */
@@ -33,12 +38,36 @@ export interface Invariants {
   /** MQTT publishes the broker accepted while no node could be subscribed (just after its restart). */
   mqttInBrokerGap: number;
   crashes: string[];
+  /** Each node's memory at its baseline (after the warm-up) and after the drain, a settle and a full
+   *  GC both times. */
+  memory: Array<{ node: string; baseline?: Memory; after?: Memory }>;
+  /** Nodes whose retained memory (heap + external) did not come back within the tolerance. */
+  memoryNotBack: string[];
   ok: boolean;
+}
+
+/** "Back to its baseline": the retained memory (V8 heap used + external buffers, both after a full
+ *  GC) at most this much above the baseline: max(MEMORY_SLACK_KB, MEMORY_SLACK_SHARE × baseline).
+ *  RSS is reported, not judged: V8 and malloc keep freed pages, so RSS stays near its high-water
+ *  mark after any load, leak or not. The slack covers code optimised after the warm-up and pools
+ *  and caches that grow to their bound under load; a per-run leak grows past it with the run count. */
+export const MEMORY_SLACK_KB = 8 * 1024;
+export const MEMORY_SLACK_SHARE = 0.25;
+const SETTLE_MS = 2000;
+
+export function memoryBack(b: Memory, a: Memory): { grewKb: number; allowedKb: number; ok: boolean } {
+  const retained = (m: Memory) => (m.heapKb ?? 0) + (m.externalKb ?? 0);
+  const grewKb = retained(a) - retained(b);
+  const allowedKb = Math.round(Math.max(MEMORY_SLACK_KB, MEMORY_SLACK_SHARE * retained(b)));
+  return { grewKb, allowedKb, ok: grewKb <= allowedKb };
 }
 
 const WS_GRACE_MS = 3000;
 
-export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: Node[]; windows: FaultWindow[]; db: { url: string; schema: string }; drainMs: number; leaseMs: number }): Promise<Invariants> {
+export async function checkInvariants(c: {
+  load: Load; ledger: Ledger; nodes: Node[]; windows: FaultWindow[]; db: { url: string; schema: string }; drainMs: number; leaseMs: number;
+  baseline: Map<string, Memory>; probe: (n: Node) => Promise<Memory | undefined>;
+}): Promise<Invariants> {
   const { load, ledger, windows } = c;
   const accepted = (s: Sent) => typeof s.status === 'number' && s.status >= 200 && s.status < 300;
   // Indexed as the ledger grows (a soak records hundreds of thousands of effects).
@@ -71,19 +100,23 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
 
   // Duplicates: an effect recorded twice is documented when a kill, pause, store outage or hang was in
   // flight between the first one's start (its action began up to a few seconds before) and the second.
-  const seen = new Map<string, number[]>();
+  const seen = new Map<string, Array<{ at: number; key?: string }>>();
   for (const e of ledger.effects) {
     const k = `${e.id}\u0000${e.action}`;
-    seen.set(k, [...(seen.get(k) ?? []), e.at]);
+    const list = seen.get(k);
+    if (list) list.push(e); else seen.set(k, [e]);
   }
   const duplicated: string[] = [];
   const duplicatedByFaults: string[] = [];
-  for (const [k, ats] of seen) {
-    if (ats.length < 2) continue;
+  const duplicatedSameKey: string[] = [];
+  for (const [k, es] of seen) {
+    if (es.length < 2) continue;
     const [id, action] = k.split('\u0000');
+    const ats = es.map((e) => e.at);
     const first = Math.min(...ats); const last = Math.max(...ats);
     const cut = windows.some((w) => w.kind !== 'broker' && w.from <= last && w.to + c.leaseMs >= first - 5000);
-    (cut ? duplicatedByFaults : duplicated).push(`${action} of ${id} x${ats.length}`);
+    const sameKey = es[0]!.key !== undefined && es.every((e) => e.key === es[0]!.key);
+    (cut ? duplicatedByFaults : sameKey ? duplicatedSameKey : duplicated).push(`${action} of ${id} x${es.length}`);
   }
 
   // The store after the drain: nothing held past its lease, nothing suspended past its wake.
@@ -137,9 +170,23 @@ export async function checkInvariants(c: { load: Load; ledger: Ledger; nodes: No
     }
   }
 
+  // Memory: the drain is over (nothing owed is still running); a settle for timers and sockets to
+  // close, then each node's retained memory against its baseline.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const memory: Invariants['memory'] = [];
+  const memoryNotBack: string[] = [];
+  for (const n of c.nodes) {
+    const baseline = c.baseline.get(n.name);
+    const after = await c.probe(n);
+    memory.push({ node: n.name, ...(baseline ? { baseline } : {}), ...(after ? { after } : {}) });
+    if (!baseline || !after) { memoryNotBack.push(`${n.name}: no ${baseline ? 'reading after the load' : 'baseline'} (the probe did not answer)`); continue; }
+    const m = memoryBack(baseline, after);
+    if (!m.ok) memoryNotBack.push(`${n.name}: retained heap + external ${after.heapKb! + after.externalKb!} KiB after the load, ${m.grewKb} KiB above its baseline (allowed ${m.allowedKb})`);
+  }
+
   const crashes = c.nodes.flatMap((n) => [...n.crashes, ...alarming(n)]);
-  const inv = { lost, failed, mqttLostAtKill, duplicated, duplicatedByFaults, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, ok: false };
-  inv.ok = !lost.length && !duplicated.length && !stuck.length && !ticks.length && !wsMissed.length && !crashes.length;
+  const inv = { lost, failed, mqttLostAtKill, duplicated, duplicatedByFaults, duplicatedSameKey, stuck, ticks, wsMissed, wsMissedInFaults, wsMissedByFault, mqttInBrokerGap, crashes, memory, memoryNotBack, ok: false };
+  inv.ok = !lost.length && !duplicated.length && !stuck.length && !ticks.length && !wsMissed.length && !crashes.length && !memoryNotBack.length;
   return inv;
 }
 

@@ -3,7 +3,8 @@
 // past any timeout and drops them unrecorded: an upstream that stopped answering.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
-export interface Effect { id: string; action: string; at: number; by?: string }
+/** `key`: the Idempotency-Key the call carried (the same on every attempt of one action execution). */
+export interface Effect { id: string; action: string; at: number; by?: string; key?: string }
 
 export interface Ledger {
   url: string;
@@ -28,7 +29,8 @@ export async function startLedger(): Promise<Ledger> {
       let body: Record<string, unknown> = {};
       try { body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>; } catch { /* recorded as empty */ }
       const ok = () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"ok":true}'); };
-      const record = () => effects.push({ id: String(body.id), action: String(body.action), at: Date.now(), ...(body.by ? { by: String(body.by) } : {}) });
+      const key = req.headers['idempotency-key'];
+      const record = () => effects.push({ id: String(body.id), action: String(body.action), at: Date.now(), ...(body.by ? { by: String(body.by) } : {}), ...(typeof key === 'string' ? { key } : {}) });
       switch (req.url) {
         case '/flaky':
           if (hanging) {

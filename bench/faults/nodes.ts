@@ -2,9 +2,10 @@
 // `node server.mjs` processes on fixed ports, so a node killed and started again keeps its address.
 // Every process started here is stopped by its pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface Node {
   name: string;
@@ -36,7 +37,9 @@ export async function makeNode(name: string, dir: string): Promise<Node> {
 
 export async function startNode(n: Node, server: string, env: Record<string, string>): Promise<void> {
   const log = createWriteStream(n.logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [server, '--port', String(n.port), '--host', '127.0.0.1'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The probe (bench/faults/probe.mjs) answers SIGUSR2 with a full GC and the process's own figures.
+  const args = ['--expose-gc', '--import', PROBE, server, '--port', String(n.port), '--host', '127.0.0.1'];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PW_FAULTS_PROBE_DIR: dirname(n.logFile) }, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
   n.child = child;
@@ -68,6 +71,28 @@ export function resumeNode(n: Node): void { n.child?.kill('SIGCONT'); }
 
 export async function stopAll(nodes: Node[]): Promise<void> {
   await Promise.all(nodes.map(async (n) => { resumeNode(n); await killNode(n); }));
+}
+
+const PROBE = pathToFileURL(resolve('bench/faults/probe.mjs')).href;
+
+export interface Memory { rssKb: number; fds: number; heapKb?: number; externalKb?: number; resources?: number }
+
+/** A live node's memory after a full GC: RSS and fds from /proc, retained heap, external memory
+ *  (buffers) and active handles from the probe. Undefined when the node is down, paused or silent. */
+export async function probe(n: Node, ms = 10_000): Promise<Memory | undefined> {
+  const pid = n.child?.pid;
+  if (!pid || n.child?.exitCode !== null || n.child?.signalCode !== null) return undefined;
+  const file = join(dirname(n.logFile), `${pid}.probe.json`);
+  rmSync(file, { force: true });
+  try { process.kill(pid, 'SIGUSR2'); } catch { return undefined; }
+  const end = Date.now() + ms;
+  while (!existsSync(file)) {
+    if (Date.now() > end || n.child?.exitCode !== null || n.child?.signalCode !== null) return undefined;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const p = JSON.parse(readFileSync(file, 'utf8')) as { heapUsed: number; external: number; resources: number };
+  const s = sample(n);
+  return s && { ...s, heapKb: Math.round(p.heapUsed / 1024), externalKb: Math.round(p.external / 1024), resources: p.resources };
 }
 
 /** Resident memory (KiB) and open file descriptors of a live node, from /proc. */

@@ -5,14 +5,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { FAULTS_CONFIG } from './config.ts';
 import { startLedger, type Ledger } from './ledger.ts';
 import { startLoad, KINDS, type Kind, type Load } from './load.ts';
-import { alarmingLines, compileBundle, freePort, killNode, makeNode, pauseNode, resumeNode, sample, startNode, stopAll, type Node } from './nodes.ts';
+import { compileBundle, freePort, killNode, makeNode, pauseNode, probe, resumeNode, startNode, stopAll, type Memory, type Node } from './nodes.ts';
 import { pgProxy, type PgProxy } from './pg-proxy.ts';
 import { checkInvariants, type Invariants } from './invariants.ts';
 
@@ -34,6 +34,9 @@ export interface FaultsOptions {
   databaseUrl?: string;
   /** Memory and handles of every node every this many ms (the soak). */
   sampleEveryMs?: number;
+  /** Load before each node's memory baseline is taken (default 5% of the duration, 2 to 60 s, and
+   *  before the first fault). */
+  warmupMs?: number;
   log?: (line: string) => void;
 }
 
@@ -49,8 +52,9 @@ export interface FaultsReport {
     durableCompleted: number;
     pgRoundTripsPerDurableRun: number;
     pgBytesPerDurableRun: number;
-    memory: Array<{ node: string; startKb: number; endKb: number }>;
-    samples: Array<{ at: number; node: string; rssKb: number; fds: number }>;
+    /** Each node after the warm-up and after the drain, both after a full GC. */
+    memory: Array<{ node: string; baseline?: Memory; after?: Memory }>;
+    samples: Array<{ at: number; node: string } & Memory>;
   };
 }
 
@@ -83,27 +87,40 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
     // One node first (it migrates the schema), then the rest together.
     await startNode(nodes[0]!, server, env);
     await Promise.all(nodes.slice(1).map((n) => startNode(n, server, env)));
-    const startMem = nodes.map((n) => sample(n)?.rssKb ?? 0);
     const counters0 = { ...proxy.counters };
     const load = startLoad(nodes, ledger, { workers: o.workers ?? 6, pauseMs: o.pauseMs ?? 20, mqttUrl: broker.url, tag: schema });
     const t0 = Date.now();
     const samples: FaultsReport['figures']['samples'] = [];
-    const sampler = o.sampleEveryMs ? setInterval(() => { for (const n of nodes) { const s = sample(n); if (s) samples.push({ at: Date.now() - t0, node: n.name, ...s }); } }, o.sampleEveryMs) : undefined;
+    const probeLive = (n: Node) => (load.paused.has(n.name) ? Promise.resolve(undefined) : probe(n));
+    const sampler = o.sampleEveryMs ? setInterval(() => {
+      void Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) samples.push({ at: Date.now() - t0, node: n.name, ...m }); return m; }))
+        .then((ms) => log(`sample: ${ms.map((m, i) => `${nodes[i]!.name} ${m ? `heap ${m.heapKb} KiB, RSS ${m.rssKb} KiB, ${m.fds} fds` : 'no answer'}`).join('; ')}; load ${loadavg()[0]!.toFixed(2)}`));
+    }, o.sampleEveryMs) : undefined;
     const windows: FaultWindow[] = [];
+    // Each node's memory baseline after the warm-up, before any fault (a slow probe delays them).
+    const firstFault = Math.min(...o.faults.map((f) => f.atMs - 500));
+    const warmup = Math.min(o.warmupMs ?? Math.max(2000, Math.min(60_000, o.durationMs * 0.05)), firstFault, o.durationMs);
+    const baseline = new Map<string, Memory>();
+    const baselineTaken = (async () => {
+      await sleep(warmup);
+      await Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) baseline.set(n.name, m); }));
+      log(`memory baseline after ${Date.now() - t0} ms: ${[...baseline].map(([k, m]) => `${k} heap ${m.heapKb} KiB`).join(', ')}`);
+    })();
     const applied = o.faults.map((f) => (async () => {
+      await baselineTaken;
       await sleep(f.atMs - (Date.now() - t0));
       const w = await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log });
       windows.push(w);
     })());
-    await sleep(o.durationMs);
+    await baselineTaken;
+    await sleep(o.durationMs - (Date.now() - t0));
     await Promise.all(applied);
     await load.stop();
     if (sampler) clearInterval(sampler);
     log(`load stopped after ${Date.now() - t0} ms: ${load.sent.length} sent`);
     const elapsed = Date.now() - t0;
     await load.finishApprovals(o.drainMs ?? 20_000);
-    const invariants = await checkInvariants({ load, ledger, nodes, windows, db: { url: dbUrl, schema }, drainMs: o.drainMs ?? 20_000, leaseMs: (o.leaseSecs ?? 2) * 1000 });
-    const endMem = nodes.map((n) => sample(n)?.rssKb ?? 0);
+    const invariants = await checkInvariants({ load, ledger, nodes, windows, db: { url: dbUrl, schema }, drainMs: o.drainMs ?? 20_000, leaseMs: (o.leaseSecs ?? 2) * 1000, baseline, probe });
     const accepted = load.sent.filter((s) => typeof s.status === 'number' && s.status < 300);
     const latency: FaultsReport['figures']['latency'] = {};
     for (const k of KINDS) {
@@ -120,7 +137,7 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
         latency, durableCompleted,
         pgRoundTripsPerDurableRun: durableCompleted ? Math.round(((c.roundTrips - counters0.roundTrips) / durableCompleted) * 10) / 10 : 0,
         pgBytesPerDurableRun: durableCompleted ? Math.round((c.bytesOut - counters0.bytesOut + c.bytesIn - counters0.bytesIn) / durableCompleted) : 0,
-        memory: nodes.map((n, i) => ({ node: n.name, startKb: startMem[i]!, endKb: endMem[i]! })),
+        memory: invariants.memory,
         samples,
       },
     };

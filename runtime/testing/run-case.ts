@@ -10,6 +10,8 @@ import { linkPlans, type Services, type StandIns } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
 import { BadRequest, decodeBody } from '../server/request.ts';
 import { checkAccepts, checkBodySchema, checkBodyType } from '../server/accepts.ts';
+import { encodeResponse } from '../server/reply.ts';
+import type { HttpResponse } from '../exec/response.ts';
 import { CaseStandIns } from './case-stand-ins.ts';
 import type { CaseFile, CaseRequest, TestCase } from './case-types.ts';
 import { CaseStore } from './case-store.ts';
@@ -70,7 +72,7 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
         }
       }
       for (const cb of callbacks) problems.push(`the scripted callback for action "${cb.action}" was not used (the run did not wait there)`);
-      answer = r.response;
+      answer = asClientSees(r.response, i);
     }
     problems.push(...caseStandIns.problems);
     for (const u of replay.unmatched) problems.push(`request without a recording: ${u}`);
@@ -82,6 +84,19 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
     await store.close();
   }
   return problems;
+}
+
+/** The answer as the server sends it and a client reads it (runtime/server/reply.ts): a string body
+ *  holding JSON (a `custom_body`) is JSON on the wire, `output: none` answers 204 with no body. */
+function asClientSees(r: HttpResponse, i: InterfacePlan): { status: number; headers: Record<string, string>; body: unknown } {
+  const enc = encodeResponse(r, i.output);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(enc.headers)) headers[k.toLowerCase()] = v;
+  const json = /^application\/(?:[\w.+-]+\+)?json\b/i.test(headers['content-type'] ?? '');
+  let body: unknown = enc.payload;
+  if (enc.payload === '') body = null;
+  else if (json) { try { body = JSON.parse(enc.payload); } catch { /* the text as it is */ } }
+  return { status: enc.status, headers, body };
 }
 
 /** The process environment, with the file's env, vars and secrets over it (as SERVICE__VAR__ and

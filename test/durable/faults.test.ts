@@ -3,7 +3,8 @@
 // runs with retries, suspending delays, callback waits, MQTT-triggered runs and ws publishes, while a
 // node is SIGKILLed and restarted, the upstream hangs, the store goes away for 3 s, a node is
 // SIGSTOPped past its lease, and the broker restarts. The ledger then says: nothing accepted was
-// lost, nothing ran twice but what a fault cut in flight, nothing is stuck, no node crashed.
+// lost, nothing ran twice but what a fault cut in flight, nothing is stuck, no node crashed, and
+// each node's retained memory came back to its baseline.
 import { describe, expect, it } from 'vitest';
 import { runFaults } from '../../bench/faults/run.ts';
 
@@ -23,6 +24,8 @@ describe('faults under load', () => {
     expect(r.windows.map((w) => w.kind).sort()).toEqual(['broker', 'hang', 'kill', 'pause', 'store']);
     expect(r.figures.accepted).toBeGreaterThan(100);
     expect(r.figures.durableCompleted).toBeGreaterThan(10);
-    expect({ lost: i.lost, duplicated: i.duplicated, stuck: i.stuck, ticks: i.ticks, wsMissed: i.wsMissed, crashes: i.crashes }).toEqual({ lost: [], duplicated: [], stuck: [], ticks: [], wsMissed: [], crashes: [] });
+    expect({ lost: i.lost, duplicated: i.duplicated, stuck: i.stuck, ticks: i.ticks, wsMissed: i.wsMissed, crashes: i.crashes, memoryNotBack: i.memoryNotBack }).toEqual({ lost: [], duplicated: [], stuck: [], ticks: [], wsMissed: [], crashes: [], memoryNotBack: [] });
+    // Every node's memory was read after a full GC at its baseline and after the load.
+    expect(i.memory.map((m) => [m.node, typeof m.baseline?.heapKb, typeof m.after?.heapKb])).toEqual([0, 1, 2].map((n) => [`node${n}`, 'number', 'number']));
   }, 150_000);
 });

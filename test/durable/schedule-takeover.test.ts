@@ -2,27 +2,22 @@
 // one Postgres (a schema per test). The other node takes the run over once its lease expires and
 // continues it from its last completed action (those are not run again; the action in flight runs
 // again with the same idempotency key); when the continued run fails, the schedule retries the tick
-// by its rules (max_attempts, retry_backoff_seconds), and the retry runs once.
+// by its rules (max_attempts, retry_backoff_seconds), and the retry runs once. The two cases of a path
+// run side by side (each its own schema, upstream and nodes): most of their time is waiting.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, type TestContext } from 'vitest';
+import { PostgresStore } from '../../runtime/store/postgres.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { DATABASE_URL, dropSchema, schemaName, until } from './helpers.ts';
 
 type Up = Awaited<ReturnType<typeof countingUpstream>>;
-const children: ChildProcess[] = [];
 const schemas: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'pw-tick-takeover-'));
-let cleanup: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-  for (const f of cleanup.splice(0)) await f();
-});
 afterAll(async () => { for (const s of schemas) await dropSchema(s); });
 
 const config = (maxAttempts: number) => `
@@ -38,10 +33,16 @@ interfaces:
         http: { url: a|var::API|/done, method: POST }
 `;
 
-/** Two nodes serving `yaml` on one schema, compiled and waiting for their cron. */
-async function twoNodes(yaml: string, mode: string, up: Up, schema: string) {
+/** Two nodes serving `yaml` on one schema, compiled and waiting for their cron; killed when the test ends. */
+async function twoNodes(yaml: string, mode: string, up: Up, schema: string, t: TestContext) {
   const file = join(dir, `jobs_${schema}.yaml`);
   writeFileSync(file, yaml);
+  // The schema made beforehand: between the cron line and listening the nodes only open the store.
+  const store = new PostgresStore({ url: DATABASE_URL, schema });
+  await store.init();
+  await store.close();
+  const children: ChildProcess[] = [];
+  t.onTestFinished(() => { for (const c of children) c.kill('SIGKILL'); });
   const start = () => {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve('test/durable/schedule-node.ts'), file, mode], {
       env: {
@@ -54,14 +55,17 @@ async function twoNodes(yaml: string, mode: string, up: Up, schema: string) {
     let out = '';
     child.stdout!.on('data', (d) => { out += d; });
     child.stderr!.on('data', (d) => { out += d; });
-    const seen = (re: RegExp) => until(() => re.test(out) || undefined, 60_000).catch(() => { throw new Error(`node: no ${re} in:\n${out}`); });
+    // A limit, not a speed check: four nodes compile at once, and a shared machine may be slow.
+    const seen = (re: RegExp) => until(() => re.test(out) || undefined, 150_000).catch(() => { throw new Error(`node: no ${re} in:\n${out}`); });
     return { child, seen, out: () => out };
   };
+  const t0 = Date.now();
   const nodes = [start(), start()];
   await Promise.all(nodes.map((n) => n.seen(/^compiled$/m)));
-  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat;
-  // starting takes a second or two, more on a loaded machine).
-  const at = new Date(Date.now() + 7000);
+  // One tick, a few seconds from now, when both nodes have started (a daily cron: it does not repeat).
+  // What is left of starting (the store opened on a migrated schema, the listener) is a small part of
+  // what compiling took: the lead scales with that, so a loaded machine gets a longer one.
+  const at = new Date(Date.now() + Math.min(30_000, Math.max(3000, (Date.now() - t0) / 4)));
   const cron = `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} * * *`;
   for (const n of nodes) n.child.stdin!.end(`${cron}\n`);
   await Promise.all(nodes.map((n) => n.seen(/listening on/)));
@@ -82,8 +86,8 @@ async function killHolder(nodes: Awaited<ReturnType<typeof twoNodes>>, schema: s
     const r = await query(`SELECT claimed_by FROM "${schema}".runs WHERE status = 'running'`);
     return r.length ? r : undefined;
   });
-  const victim = nodes.find((n) => String(row!.claimed_by).includes(`-${n.child.pid}-`))!;
-  expect(victim).toBeDefined();
+  const victim = nodes.find((n) => String(row!.claimed_by).includes(`-${n.child.pid}-`));
+  if (!victim) throw new Error(`no node of the two claimed the run (${String(row!.claimed_by)})`);
   victim.child.kill('SIGKILL');
   await new Promise((r) => victim.child.once('exit', r));
   for (const r of hanging.splice(0)) r.destroy();
@@ -91,7 +95,8 @@ async function killHolder(nodes: Awaited<ReturnType<typeof twoNodes>>, schema: s
 }
 
 describe.each(['compiled', 'interpreted'] as const)('a scheduled tick under way when its node is killed (%s)', (mode) => {
-  it('is taken over by the other node and completes exactly once for its completed actions', async () => {
+  it.concurrent('is taken over by the other node and completes exactly once for its completed actions', async (t) => {
+    const { expect } = t;
     const hanging: ServerResponse[] = [];
     const up = await countingUpstream({
       '/first': (_q, res) => json(res, 200, {}),
@@ -99,10 +104,10 @@ describe.each(['compiled', 'interpreted'] as const)('a scheduled tick under way 
       '/slow': (_q, res, n) => (n === 1 ? void hanging.push(res) : json(res, 200, {})),
       '/done': (_q, res) => json(res, 200, { ok: true }),
     });
-    cleanup.push(() => up.close());
+    t.onTestFinished(() => up.close());
     const schema = schemaName(`tick_${mode}`);
     schemas.push(schema);
-    const nodes = await twoNodes(config(1), mode, up, schema);
+    const nodes = await twoNodes(config(1), mode, up, schema, t);
     const survivor = await killHolder(nodes, schema, hanging);
 
     const rows = await until(async () => {
@@ -118,9 +123,10 @@ describe.each(['compiled', 'interpreted'] as const)('a scheduled tick under way 
     expect(slow[1]).toBe(slow[0]);
     // One tick claimed, no retry attempt.
     expect(await query(`SELECT schedule FROM "${schema}".ticks`)).toHaveLength(1);
-  }, 120_000);
+  }, 240_000);
 
-  it('fails after the takeover and is retried by its schedule rules, once', async () => {
+  it.concurrent('fails after the takeover and is retried by its schedule rules, once', async (t) => {
+    const { expect } = t;
     const hanging: ServerResponse[] = [];
     const up = await countingUpstream({
       '/first': (_q, res) => json(res, 200, {}),
@@ -128,10 +134,10 @@ describe.each(['compiled', 'interpreted'] as const)('a scheduled tick under way 
       // The taken-over run fails at its last action; the schedule's second attempt succeeds.
       '/done': (_q, res, n) => json(res, n === 1 ? 500 : 200, {}),
     });
-    cleanup.push(() => up.close());
+    t.onTestFinished(() => up.close());
     const schema = schemaName(`tickretry_${mode}`);
     schemas.push(schema);
-    const nodes = await twoNodes(config(2), mode, up, schema);
+    const nodes = await twoNodes(config(2), mode, up, schema, t);
     const survivor = await killHolder(nodes, schema, hanging);
 
     const rows = await until(async () => {
@@ -147,5 +153,5 @@ describe.each(['compiled', 'interpreted'] as const)('a scheduled tick under way 
     // The retry waited retry_backoff_seconds after the failed attempt.
     expect(at('/first', 1) - at('/done', 0)).toBeGreaterThanOrEqual(450);
     expect((await query(`SELECT schedule FROM "${schema}".ticks ORDER BY schedule`)).map((r) => String(r.schedule).replace(/^.*\./, ''))).toEqual(['nightly', 'nightly#2']);
-  }, 120_000);
+  }, 240_000);
 });

@@ -46,7 +46,8 @@ export async function startSftpServer(): Promise<TestSftpServer> {
   const [host, hostPublic] = parsedKeyPair();
   const fingerprint = `SHA256:${createHash('sha256').update(hostPublic.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
   const passphrase = 'correct horse battery';
-  const [userKey, userPublic] = parsedKeyPair({ passphrase, cipher: 'aes256-ctr', rounds: 16 });
+  // 2 bcrypt rounds: an encrypted key all the same (ssh-keygen's 16 cost seconds to make and to parse).
+  const [userKey, userPublic] = parsedKeyPair({ passphrase, cipher: 'aes256-ctr', rounds: 2 });
   const user = 'deploy', password = 'pa55-w0rd-for-tests';
   let connections = 0, open = 0, stalled = false;
   const same = (a: Buffer, b: Buffer) => a.length === b.length && timingSafeEqual(a, b);

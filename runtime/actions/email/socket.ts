@@ -30,7 +30,15 @@ export function policedSocket(signal?: AbortSignal, setting?: string) {
     };
     const timer = setTimeout(() => finish(Object.assign(new Error(`no connection to ${host}:${port} within ${options.connectionTimeout} ms`), { code: 'ETIMEDOUT' })), options.connectionTimeout ?? 10_000);
     const abort = () => finish(new Error('cancelled'));
-    sock.once('connect', () => finish(null));
+    // Connected, the socket is nodemailer's, which knows nothing of the signal: destroyed on abort,
+    // the send fails at once (else it waits out nodemailer's own greeting or socket timeout).
+    sock.once('connect', () => {
+      finish(null);
+      if (!signal) return;
+      const cut = () => sock.destroy();
+      signal.addEventListener('abort', cut, { once: true });
+      sock.once('close', () => signal.removeEventListener('abort', cut));
+    });
     sock.once('error', finish);
     signal?.addEventListener('abort', abort, { once: true });
   };
