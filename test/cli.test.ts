@@ -167,7 +167,8 @@ describe('pipewright test and schema', () => {
   it('runs the configs\' own examples and tests', () => {
     const r = cli(['test', 'fixtures/quickstart.yaml']);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toBe('2 passed, 0 failed\n');
+    // Two interfaces' examples, then the five cases of fixtures/quickstart.tests.yaml.
+    expect(r.out).toBe('7 passed, 0 failed\n');
     const dir = mkdtempSync(join(tmpdir(), 'pw-test-'));
     const file = join(dir, 'contract.yaml');
     writeFileSync(file, `interfaces:

@@ -121,8 +121,10 @@ describe('assistant.yaml', () => {
       structuredContent: { sku: 'abc', qty: 3, unit: 2.5, stock: 42, total: 7.5 },
     });
     expect((await rpc(4, 'tools/call', { name: 'price', arguments: { sku: 'ABC', qty: 0 } })).result).toEqual({
-      content: [{ type: 'text', text: 'invalid arguments for "price": /sku must match pattern "^[a-z]+$"; /qty must be >= 1' }],
+      content: [{ type: 'text', text: 'invalid arguments for "price" at /sku: must match pattern "^[a-z]+$"' }],
       isError: true,
+      // The same check, and the same body, as an HTTP request refused by accepts.schema (the first violation).
+      structuredContent: { error: { status: 400, message: 'invalid arguments for "price" at /sku: must match pattern "^[a-z]+$"', violations: [{ path: '/sku', rule: 'pattern', message: 'must match pattern "^[a-z]+$"' }] } },
     });
   });
 });

@@ -21,6 +21,9 @@ writeFileSync(failing, `interfaces:
     tests: [{ jq: .n, is_equal_to: 3 }]
     actions: [{ name: Out, input: a|body|, output: http }]
 `);
+// The quickstart without its cases file (fixtures/quickstart.tests.yaml): its two example checks only.
+const quickstart = join(dir, 'quickstart.yaml');
+writeFileSync(quickstart, readFileSync('fixtures/quickstart.yaml', 'utf8'));
 const untested = join(dir, 'untested.yaml');
 writeFileSync(untested, `interfaces:
   plain:
@@ -43,7 +46,7 @@ const validJunit = async (xml: string) => validateXML({ xml: [{ fileName: 'repor
 
 describe('test reporters', () => {
   it('junit: valid against the JUnit XSD, a suite per config, a failure per failed test; the summary line on stderr', async () => {
-    const r = await run(['fixtures/quickstart.yaml', failing], { reporter: 'junit', 'no-fastpath': true });
+    const r = await run([quickstart, failing], { reporter: 'junit', 'no-fastpath': true });
     expect(r.code).toBe(1);
     const v = await validJunit(r.out);
     expect(v.errors).toEqual([]);
@@ -60,7 +63,7 @@ describe('test reporters', () => {
   }, 60_000);
 
   it('tap: a TAP 14 stream with a plan, ok / not ok lines and the problems as YAML', async () => {
-    const r = await run(['fixtures/quickstart.yaml', failing], { reporter: 'tap', 'no-fastpath': true });
+    const r = await run([quickstart, failing], { reporter: 'tap', 'no-fastpath': true });
     const lines = r.out.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual(['TAP version 14', '1..3']);
     expect(lines.filter((l) => /^(not )?ok \d+ - /.test(l)).map((l) => l.split(' - ')[0])).toEqual(['ok 1', 'ok 2', 'not ok 3']);
@@ -82,7 +85,7 @@ describe('test reporters', () => {
     expect(none.code).toBe(1);
     expect((await run([untested], { 'no-fastpath': true, 'pass-with-no-tests': true })).code).toBe(0);
     // A config without tests beside one with tests: a warning, and the run's own verdict.
-    const mixed = await run(['fixtures/quickstart.yaml', untested], { 'no-fastpath': true });
+    const mixed = await run([quickstart, untested], { 'no-fastpath': true });
     expect(mixed).toMatchObject({ code: 0, out: '2 passed, 0 failed\n' });
     expect(mixed.err).toContain('untested.yaml: no interface has');
     expect((await run([untested], { reporter: 'xml' })).code).toBe(2);
