@@ -28,3 +28,15 @@ export function ticksAfter(key: string, i: { schedule?: unknown }, from: number,
   }
   return { s, times };
 }
+
+/** The `from` that makes a case's first tick the one a scheduled run started at (`pipewright test
+ *  --from-run`): the tick before the latest tick at or before `startedAt` (a retry starts after its
+ *  tick's backoff; a tick's run a few ms after the tick). Undefined when the cron has none. */
+export function fromOfTickRun(key: string, i: { schedule?: unknown }, startedAt: number): string | undefined {
+  const s = scheduleSettings(i.schedule);
+  if (!s) return undefined;
+  const [tick, before] = cronOf(key, s).previousRuns(2, new Date(startedAt + 1));
+  if (!tick) return undefined;
+  // No tick before it (a cron's first ever): a moment before the tick does as well.
+  return (before ?? new Date(tick.getTime() - 1000)).toISOString().replace('.000Z', 'Z');
+}

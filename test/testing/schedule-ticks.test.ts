@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfigs } from '../../cli/test-cmd.ts';
+import { appendCase, runCase } from '../../cli/from-run.ts';
+import { loadPlans } from '../../cli/load-plans.ts';
+import type { RunDetail } from '../../runtime/testing/index.ts';
 
 const config = 'test/testing/fixtures/feed.yaml';
 const dir = mkdtempSync(join(tmpdir(), 'pw-ticks-'));
@@ -102,6 +105,29 @@ ${items([1])}
       'request without a recording: GET https://feed.test/items (tick 2, 2026-03-01T00:20:00.000Z)',
       'request without a recording: GET https://feed.test/items (tick 2, 2026-03-01T00:20:00.000Z, attempt 2)',
     ]);
+  }, 60_000);
+});
+
+describe('pipewright test --from-run of a tick\'s run', () => {
+  it('writes a case of that tick (schedule, no request), which passes: the run sees the tick\'s time', async () => {
+    const plan = (await loadPlans([config], false))![0]!;
+    const iat = sec('2026-03-01T00:20:00Z');
+    // A tick's run as the runs API shows it: started a few ms after its tick.
+    const d = {
+      id: 'r-tick', config: 'feed', interface: 'poll', status: 'succeeded', started_at: '2026-03-01T00:20:00.004Z', trigger: 'schedule',
+      request: { method: 'SCHEDULE', path: '/poll', params: {}, headers: {}, body: null },
+      actions: [{ name: 'Items', outcome: 'succeeded', attempts: 1, http_status: 200, data: { items: [{ id: 4 }] } }],
+      outcome: { http_code: 200, body: { new: [{ id: 4 }], poll: 1, at: iat } },
+    } as unknown as RunDetail;
+    const made = runCase(plan, d);
+    expect(made.case.schedule).toEqual({ from: '2026-03-01T00:10:00Z', ticks: 1 });
+    expect(made.case.request).toBeUndefined();
+    const f = join(dir, 'from-run.tests.yaml');
+    writeFileSync(f, 'secrets: { STAMP_KEY: a-stamp-key-of-at-least-thirty-two-bytes }\ncases: []\n');
+    expect(appendCase(f, made.case, made.comment)).toBeUndefined();
+    const r = await run([config], { cases: f });
+    expect(r.err).toContain('✓ feed.poll › run r-tick');
+    expect(r.code).toBe(0);
   }, 60_000);
 });
 
