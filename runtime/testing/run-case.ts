@@ -1,6 +1,6 @@
 // Runs one hermetic test case (issue 32 §1): the interface's run (or its schedule's ticks) on services
-// of its own — a virtual clock from a fixed start, a fresh in-memory store that parks runs, the case's HTTP recordings and action stand-ins,
-// captured publishes — then its parked waits resumed in process (a delay's or retry's time passes on
+// of its own — a virtual clock from a fixed start, a fresh in-memory store that parks runs, the
+// case's HTTP recordings and action stand-ins, captured publishes — then its parked waits resumed in process (a delay's or retry's time passes on
 // the virtual clock; a callback is the scripted body or its timeout), then the expectations. Nothing
 // leaves the process: the problems say which request or action would have.
 import type { InterfacePlan, Plan } from '../plan.ts';
