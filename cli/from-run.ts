@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -83,7 +83,9 @@ function readToken(file: string): string {
 export interface RunCase {
   name: string;
   interface: string;
-  request: Record<string, unknown>;
+  request?: Record<string, unknown>;
+  /** A tick's run becomes its tick (runtime/testing/ticks.ts): no request. */
+  schedule?: { from: string; ticks: 1 };
   actions?: Record<string, Record<string, unknown>>;
   callbacks?: Array<Record<string, unknown>>;
   expect: Record<string, unknown>;
@@ -122,7 +124,9 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
   const expect: Record<string, unknown> = { status: d.outcome.http_code };
   if (d.outcome.body !== undefined) expect.body = d.outcome.body;
   const name = `run ${d.id}`;
-  const c: RunCase = { name, interface: d.interface, request, ...(Object.keys(actions).length ? { actions } : {}), ...(callbacks.length ? { callbacks } : {}), expect };
+  // A tick's run is run again as its tick (the scheduler's run gets no request to replay).
+  const from = d.trigger === 'schedule' ? fromOfTickRun(`${plan.name}.${iface.name}`, iface, Date.parse(d.started_at)) : undefined;
+  const c: RunCase = { name, interface: d.interface, ...(from ? { schedule: { from, ticks: 1 as const } } : { request }), ...(Object.keys(actions).length ? { actions } : {}), ...(callbacks.length ? { callbacks } : {}), expect };
   const redacted = JSON.stringify(c).includes('[redacted]');
   const comment = [
     ` From run ${d.id} (${d.config}.${d.interface}, ${d.status}, answered ${d.outcome.http_code}), started ${d.started_at}: pipewright test --from-run.`,

@@ -1,5 +1,7 @@
 // The JSON Schema of `*.tests.yaml` (docs/test-cases.md). Unknown fields are refused
 // everywhere: a misspelt `expect` key would otherwise make a case that checks nothing.
+import { MAX_TICKS } from '../runtime/testing/index.ts';
+
 const scalar = { type: ['string', 'number', 'boolean'] };
 const strings = { type: 'object', additionalProperties: { type: 'string' } };
 const scalars = { type: 'object', additionalProperties: scalar };
@@ -22,6 +24,10 @@ export const CASES_SCHEMA = {
           request: {
             type: 'object', additionalProperties: false,
             properties: { method: { type: 'string', pattern: '^[A-Za-z]+$' }, params: scalars, query: scalars, headers: strings, body: {}, raw_body: { type: 'string' } },
+          },
+          schedule: {
+            type: 'object', additionalProperties: false, required: ['ticks'],
+            properties: { from: { type: 'string', minLength: 1 }, ticks: { type: 'integer', minimum: 1, maximum: MAX_TICKS } },
           },
           http: {
             type: 'array',

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { checkJsonPath, didYouMean, formatDiagnostic, parseYamlWithPositions, type ConfigPath, type Diagnostic } from '../compiler/index.ts';
-import { jqCompileError, kindClass, type CaseFile, type TestCase } from '../runtime/testing/index.ts';
+import { jqCompileError, kindClass, ticksAfter, type CaseFile, type TestCase } from '../runtime/testing/index.ts';
 import { CASES_SCHEMA } from './test-cases-schema.ts';
 import { color, err } from './output.ts';
 
 /** What the loader reads of a config: its interfaces' names, methods and actions (nested too). */
 export interface ActionView { name: string; kind: string; actions?: ActionView[] }
-export interface PlanView { name: string; interfaces: ReadonlyArray<{ name: string; method: string; actions: ActionView[] }> }
+export interface PlanView { name: string; interfaces: ReadonlyArray<{ name: string; method: string; actions: ActionView[]; schedule?: unknown }> }
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(CASES_SCHEMA);
 
@@ -46,6 +46,7 @@ export function parseCases(file: string, text: string, plans: readonly PlanView[
     const found = resolveInterface(c.interface, plans);
     if (typeof found === 'string') return error([...at, 'interface'], found, 'value');
     checkCase(c, at, found.iface, error);
+    if (c.schedule) checkSchedule(c, at, `${found.plan}.${found.iface.name}`, found.iface, error);
     out.cases.push({ ...c, config: found.plan, iface: found.iface.name, line: y.locate(at, 'value').line });
   });
   return { cases: ds.some((d) => d.severity === 'error') ? null : out, diagnostics: ds };
@@ -85,6 +86,19 @@ const maybe = (s: string | undefined) => (s ? `: ${s}` : '');
 
 function actionsOf(list: readonly ActionView[]): ActionView[] {
   return list.flatMap((a) => [a, ...actionsOf(a.actions ?? [])]);
+}
+
+/** A `schedule:` case: its interface has a cron schedule, it sends no request (the scheduler sends
+ *  none: runtime/schedule/scheduler.ts scheduledRequest), and `from` is a time. */
+function checkSchedule(c: TestCase, at: ConfigPath, key: string, iface: PlanView['interfaces'][number], error: Report): void {
+  const path = [...at, 'schedule'];
+  if (!iface.schedule) return error(path, `interface "${iface.name}" has no schedule: a case runs its ticks only when the interface has \`schedule: { cron: ... }\``, 'key', 'drop schedule: and send a request: instead');
+  if (c.request) error([...at, 'request'], 'a scheduled run receives no request (the scheduler sends none): a case with schedule: has no request:', 'key');
+  const from = c.schedule!.from;
+  if (from !== undefined && !(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(from) && Number.isFinite(Date.parse(from)))) {
+    error([...path, 'from'], `schedule.from must be an ISO 8601 time with its zone, such as 2026-03-01T00:00:00Z; got ${JSON.stringify(from)}`, 'value');
+  }
+  try { ticksAfter(key, iface, 0, 1); } catch (e) { error(path, (e as Error).message, 'key'); }
 }
 
 function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][number], error: Report): void {

@@ -1,2 +1,2 @@
-export { startSchedules, SCHEDULE_NS, type ScheduleOptions, type Schedules } from './scheduler.ts';
+export { startSchedules, scheduledRequest, SCHEDULE_NS, type ScheduleOptions, type Schedules } from './scheduler.ts';
 export { scheduleSettings, backoffMs, cronOf, type ScheduleSettings } from './settings.ts';

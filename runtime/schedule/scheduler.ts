@@ -60,6 +60,9 @@ interface Job { key: string; plan: Plan; iface: InterfacePlan; s: ScheduleSettin
 interface PendingRetry { tick: number; attempt: number; due: number }
 
 export { SCHEDULE_NS };
+
+/** What a tick's run receives: no request (pipewright test runs a case's ticks with it too). */
+export const scheduledRequest = (iface: InterfacePlan): RequestData => ({ method: 'SCHEDULE', path: iface.route, params: {}, headers: {}, body: null, rawBody: '' });
 /** Longest single timer: long waits are re-checked against the clock (setTimeout overflows at ~24.8 days). */
 const MAX_TIMER_MS = 60_000;
 
@@ -140,7 +143,7 @@ export function startSchedules(plans: Plan[], o: ScheduleOptions): Schedules {
     if (result !== 'taken-over') await afterAttempt(job, tickAt, n, result);
   };
 
-  const request = (job: Job): RequestData => ({ method: 'SCHEDULE', path: job.iface.route, params: {}, headers: {}, body: null, rawBody: '' });
+  const request = (job: Job): RequestData => scheduledRequest(job.iface);
 
   /** The run a durable store records with the claim (see claimTick). */
   const heldRun = (job: Job, tickAt: number, n: number, runId: string): RunState | undefined => {

@@ -55,6 +55,9 @@ export interface TestCase {
   name: string;
   interface: string;
   request?: CaseRequest;
+  /** Run the interface at its schedule's next `ticks` ticks after `from` (ISO time; default the
+   *  case epoch), as the scheduler would: ./ticks.ts. */
+  schedule?: { from?: string; ticks: number };
   http?: Recording[];
   actions?: Record<string, StandInResult | StandInResult[]>;
   callbacks?: ScriptedCallback[];

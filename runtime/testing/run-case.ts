@@ -1,10 +1,10 @@
-// Runs one hermetic test case (issue 32 §1): the interface's run on services of its own — a virtual
-// clock, a fresh in-memory store that parks runs, the case's HTTP recordings and action stand-ins,
-// captured publishes — then its parked waits resumed in process (a delay's or retry's time passes on
+// Runs one hermetic test case (issue 32 §1): the interface's run (or its schedule's ticks) on services
+// of its own — a virtual clock from a fixed start, a fresh in-memory store that parks runs, the
+// case's HTTP recordings and action stand-ins, captured publishes — then its parked waits resumed in process (a delay's or retry's time passes on
 // the virtual clock; a callback is the scripted body or its timeout), then the expectations. Nothing
 // leaves the process: the problems say which request or action would have.
 import type { InterfacePlan, Plan } from '../plan.ts';
-import type { RequestData } from '../run-state.ts';
+import type { RequestData, RunState } from '../run-state.ts';
 import { executeInterface, resumeRun, runnerOf, type RunResult } from '../exec/run.ts';
 import { linkPlans, type Services, type StandIns } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
@@ -19,6 +19,9 @@ import { Captures } from './captures.ts';
 import { checkExpect } from './expect.ts';
 import { HttpReplay } from './http-replay.ts';
 import { VirtualClock } from './virtual-clock.ts';
+import { CASE_EPOCH, ticksAfter, type CaseSchedule } from './ticks.ts';
+import { backoffMs, scheduledRequest } from '../schedule/index.ts';
+import { setClock } from '../transforms/util/clock.ts';
 
 /** Waits resumed in one case at most (a run that parks itself in a loop must still end). */
 const MAX_RESUMES = 1000;
@@ -30,7 +33,7 @@ export interface CaseLimits { maxDelayMs?: number; runDeadlineMs?: number }
 export interface CaseHooks { standIns?: (base: StandIns) => StandIns }
 
 export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePlan, c: TestCase, file: Pick<CaseFile, 'vars' | 'secrets' | 'env'>, limits: CaseLimits = {}, hooks: CaseHooks = {}): Promise<string[]> {
-  const clock = new VirtualClock();
+  const clock = new VirtualClock(c.schedule?.from !== undefined ? Date.parse(c.schedule.from) : CASE_EPOCH);
   const store = new CaseStore();
   const replay = new HttpReplay(c.http ?? []);
   const captures = new Captures();
@@ -46,44 +49,83 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
   };
   linkPlans(services, plans, runnerOf(env, services));
   const problems: string[] = [];
-  try {
-    const request = requestOf(i, c.request ?? {});
-    let answer: { status: number; headers: Record<string, string>; body: unknown };
-    const refused = refusal(i, request);
-    if (refused) answer = refused;
-    else {
-      let r: RunResult = await executeInterface(plan, i, request, { trigger: 'test', env, services });
-      const callbacks = [...(c.callbacks ?? [])];
-      for (let n = 0; r.state.status === 'suspended' && n < MAX_RESUMES; n++) {
-        const wake = r.state.wake!;
-        const at = wake.at ? Date.parse(wake.at) : clock.now();
-        if (wake.reason === 'callback') {
-          const next = callbacks[0];
-          if (next?.action !== wake.action) {
-            problems.push(`the run waits for a callback in action "${wake.action}"; the case scripts ${next ? `one for "${next.action}" next` : 'none (add callbacks: [{ action: ' + wake.action + ', body: ... }])'}`);
-            break;
-          }
-          callbacks.shift();
-          if (next.timeout) clock.advanceTo(at);
-          r = await resumeRun(plan, r.state, next.timeout ? { kind: 'timeout' } : { kind: 'callback', body: next.body ?? null }, { env, services });
-        } else {
-          clock.advanceTo(at);
-          r = await resumeRun(plan, r.state, { kind: 'wake' }, { env, services });
+  const callbacks = [...(c.callbacks ?? [])];
+  /** One run to its end: its parked waits resumed (a delay's or retry's time passes on the virtual
+   *  clock; a callback is the next scripted one or its timeout). */
+  const runToEnd = async (request: RequestData, o: { trigger: 'test' | 'schedule'; tick?: RunState['tick'] }): Promise<RunResult> => {
+    let r: RunResult = await executeInterface(plan, i, request, { trigger: o.trigger, env, services, ...(o.tick ? { tick: o.tick } : {}) });
+    for (let n = 0; r.state.status === 'suspended' && n < MAX_RESUMES; n++) {
+      const wake = r.state.wake!;
+      const at = wake.at ? Date.parse(wake.at) : clock.now();
+      if (wake.reason === 'callback') {
+        const next = callbacks[0];
+        if (next?.action !== wake.action) {
+          problems.push(`the run waits for a callback in action "${wake.action}"; the case scripts ${next ? `one for "${next.action}" next` : 'none (add callbacks: [{ action: ' + wake.action + ', body: ... }])'}`);
+          break;
         }
+        callbacks.shift();
+        if (next.timeout) clock.advanceTo(at);
+        r = await resumeRun(plan, r.state, next.timeout ? { kind: 'timeout' } : { kind: 'callback', body: next.body ?? null }, { env, services });
+      } else {
+        clock.advanceTo(at);
+        r = await resumeRun(plan, r.state, { kind: 'wake' }, { env, services });
       }
-      for (const cb of callbacks) problems.push(`the scripted callback for action "${cb.action}" was not used (the run did not wait there)`);
-      answer = asClientSees(r.response, i);
     }
+    return r;
+  };
+  // Time-based transforms and asserts (add_jwt, totp, read_jwt, signed URLs) read the case's clock.
+  const realClock = setClock(() => clock.now());
+  try {
+    let answer: { status: number; headers: Record<string, string>; body: unknown } | undefined;
+    if (c.schedule) {
+      const last = await runTicks(plan, i, c.schedule, clock, runToEnd, [problems, replay.unmatched, caseStandIns.problems]);
+      if (last) answer = asClientSees(last.response, i);
+    } else {
+      const request = requestOf(i, c.request ?? {});
+      const refused = refusal(i, request);
+      answer = refused ?? asClientSees((await runToEnd(request, { trigger: 'test' })).response, i);
+    }
+    for (const cb of callbacks) problems.push(`the scripted callback for action "${cb.action}" was not used (the run did not wait there)`);
     problems.push(...caseStandIns.problems);
     for (const u of replay.unmatched) problems.push(`request without a recording: ${u}`);
     for (const u of replay.unused()) problems.push(`recording not used: ${u}`);
     problems.push(...caseStandIns.unused());
-    problems.push(...(await checkExpect(c.expect ?? {}, answer, captures.list)));
+    if (answer) problems.push(...(await checkExpect(c.expect ?? {}, answer, captures.list)));
   } finally {
+    setClock(realClock);
     await replay.close();
     await store.close();
   }
   return problems;
+}
+
+type RunToEnd = (request: RequestData, o: { trigger: 'schedule'; tick: RunState['tick'] }) => Promise<RunResult>;
+
+/** A `schedule:` case: each tick runs as the scheduler runs it (trigger schedule, no request, the
+ *  clock at the tick), in time order on the case's one store; a failed run is tried again after the
+ *  schedule's backoff, up to its max_attempts. Runs are one after another: a run that waits past the
+ *  next tick delays that tick's start (its tick time stays). What goes wrong in a tick is marked
+ *  with it in `notes` (lists the runs push to). The answer is the last run's; none when
+ *  the cron has fewer ticks than asked. */
+async function runTicks(plan: Plan, i: InterfacePlan, given: CaseSchedule, clock: VirtualClock, runToEnd: RunToEnd, notes: string[][]): Promise<RunResult | undefined> {
+  const key = `${plan.name}.${i.name}`;
+  const { s, times } = ticksAfter(key, i, clock.now(), given.ticks);
+  // Nothing runs then: a cron that stops firing would make a case that checks less than it says.
+  if (times.length < given.ticks) { notes[0]!.push(`the cron "${s.cron}" of ${key} has ${times.length} ticks after ${new Date(clock.now()).toISOString()}; the case asks for ${given.ticks}: no tick ran`); return undefined; }
+  // Ticks first: a retry due at a tick's instant runs after it.
+  const due = times.map((at, n) => ({ at, tick: at, attempt: 1, n: n + 1 }));
+  let last: RunResult | undefined;
+  while (due.length) {
+    due.sort((a, b) => a.at - b.at);
+    const e = due.shift()!;
+    clock.advanceTo(e.at);
+    const marks = notes.map((l) => l.length);
+    last = await runToEnd(scheduledRequest(i), { trigger: 'schedule', tick: { schedule: key, at: e.tick, attempt: e.attempt } });
+    const where = ` (tick ${e.n}, ${new Date(e.tick).toISOString()}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`;
+    notes.forEach((l, k) => { for (let j = marks[k]!; j < l.length; j++) l[j] += where; });
+    if (last.state.status === 'failed' && e.attempt < s.maxAttempts) due.push({ ...e, at: clock.now() + backoffMs(s, e.attempt), attempt: e.attempt + 1 });
+  }
+  return last!;
 }
 
 /** The answer as the server sends it and a client reads it (runtime/server/reply.ts): a string body
