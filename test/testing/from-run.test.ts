@@ -55,6 +55,17 @@ function cli(args: string[], extra: Record<string, string> = {}, wrap: string[] 
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+/** The same command in this process (no CLI start-up to pay): for the refusals, which spawn no server. */
+async function inproc(args: string[], extra: Record<string, string> = {}) {
+  const { main } = await import('../../cli/main.ts');
+  const errs: string[] = [];
+  const given: Record<string, string | undefined> = { NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__SECRET__UP_TOKEN: UP_TOKEN, SERVICE__ADMIN_TOKEN: undefined, SERVICE__DATABASE_URL: undefined, ...extra };
+  for (const [k, v] of Object.entries(given)) vi.stubEnv(k, v);
+  vi.spyOn(process.stderr, 'write').mockImplementation((t) => { errs.push(String(t)); return true; });
+  vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try { return { code: await main([...args, '--no-fastpath']), err: errs.join('') }; } finally { vi.restoreAllMocks(); vi.unstubAllEnvs(); }
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pw-from-run-'));
   config = join(dir, 'shop.yaml');
@@ -125,32 +136,32 @@ describe('pipewright test --from-run', () => {
     expect(c.expect.status).toBe(502);
   });
 
-  it('the same run twice: refused, the file unchanged', () => {
+  it('the same run twice: refused, the file unchanged', async () => {
     const before = readFileSync(join(dir, 'shop.tests.yaml'), 'utf8');
-    const again = cli(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    const again = await inproc(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(again.code).toBe(1);
     expect(again.err).toContain(`a case named "run ${okRun}" is there already`);
     expect(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')).toBe(before);
   });
 
-  it('an unknown run, a missing token, a wrong token, no source: clear refusals', () => {
-    const unknown = cli(['test', config, '--from-run', 'no-such-run', '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+  it('an unknown run, a missing token, a wrong token, no source: clear refusals', async () => {
+    const unknown = await inproc(['test', config, '--from-run', 'no-such-run', '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('Set `capture: all` on the interface');
-    const none = cli(['test', config, '--from-run', okRun, '--server', base]);
+    const none = await inproc(['test', config, '--from-run', okRun, '--server', base]);
     expect(none.err).toContain('needs the admin token: set SERVICE__ADMIN_TOKEN or pass --admin-token-file');
-    const wrong = cli(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: 'not-the-admin-token-at-all' });
+    const wrong = await inproc(['test', config, '--from-run', okRun, '--server', base], { SERVICE__ADMIN_TOKEN: 'not-the-admin-token-at-all' });
     expect(wrong.code).toBe(1);
     expect(wrong.err).toContain('refused the admin token (401)');
-    const nowhere = cli(['test', config, '--from-run', okRun]);
+    const nowhere = await inproc(['test', config, '--from-run', okRun]);
     expect(nowhere.err).toContain('--server URL');
   });
 
-  it('flags that do not go together are refused, never ignored', () => {
-    const both = cli(['test', config, '--from-run', okRun, '--server', base, '--record'], { SERVICE__ADMIN_TOKEN: ADMIN });
+  it('flags that do not go together are refused, never ignored', async () => {
+    const both = await inproc(['test', config, '--from-run', okRun, '--server', base, '--record'], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(both.code).toBe(2);
     expect(both.err).toContain('--from-run writes a case and runs nothing: --record do not go with it');
-    const stray = cli(['test', config, '--server', base]);
+    const stray = await inproc(['test', config, '--server', base]);
     expect(stray.code).toBe(2);
     expect(stray.err).toContain('--server only go with --from-run <run id>');
   });
@@ -158,14 +169,14 @@ describe('pipewright test --from-run', () => {
   it('a successful run of an interface without capture is not kept: the message says how to turn capture on', async () => {
     const res = await send('/plain');
     expect(res.status).toBe(200);
-    const x = cli(['test', config, '--from-run', res.headers.get('x-run-id')!, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    const x = await inproc(['test', config, '--from-run', res.headers.get('x-run-id')!, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(x.code).toBe(1);
     expect(x.err).toMatch(/kept only when its interface captures it\. Set `capture: all` on the interface/);
   });
 
-  it('writes a new cases file when there is none', () => {
+  it('writes a new cases file when there is none', async () => {
     const other = join(dir, 'other.tests.yaml');
-    const x = cli(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
+    const x = await inproc(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(x.code).toBe(0);
     expect(existsSync(other)).toBe(true);
     expect((parse(readFileSync(other, 'utf8')) as { cases: unknown[] }).cases).toHaveLength(1);
