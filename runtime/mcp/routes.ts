@@ -111,7 +111,7 @@ async function handle(server: McpServerEntry, req: FastifyRequest, reply: Fastif
   });
   mcp.setRequestHandler(CallToolRequestSchema, async (call) => {
     const t = server.tools.get(call.params.name);
-    if (!t || !(await allowed(t))) return { content: [{ type: 'text' as const, text: `unknown tool "${call.params.name}"` }], isError: true };
+    if (!t || !(await allowed(t))) return { content: [{ type: 'text' as const, text: `unknown tool "${boundedName(call.params.name)}"` }], isError: true };
     const args = call.params.arguments ?? {};
     const violations = validatorOf(t)(args);
     if (violations) return invalidArguments(t, violations);
@@ -132,3 +132,7 @@ function invalidArguments(t: McpToolEntry, violations: Violation[]) {
   const message = `invalid arguments for "${t.name}"${first ? ` at ${first.path === '' ? 'the arguments' : first.path}: ${first.message}` : ''}`;
   return { content: [{ type: 'text' as const, text: message }], structuredContent: { error: { status: 400, message, violations } }, isError: true };
 }
+
+/** A client's tool name as told back: bounded (it is the client's text, of any length). */
+const MAX_NAME = 128;
+const boundedName = (n: string) => (n.length > MAX_NAME ? `${n.slice(0, MAX_NAME)}…` : n);

@@ -137,6 +137,9 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['broken']);
       const r = await c.callTool({ name: 'restart', arguments: { service: 'db' } });
       expect(r).toMatchObject({ isError: true, content: [{ text: 'unknown tool "restart"' }] });
+      // A client's name is told back bounded.
+      const long = await c.callTool({ name: `x${'y'.repeat(100_000)}`, arguments: {} });
+      expect(long).toMatchObject({ isError: true, content: [{ text: `unknown tool "x${'y'.repeat(127)}…"` }] });
     });
 
     it('answers malformed JSON with a JSON-RPC parse error and GET with 405', async () => {

@@ -143,6 +143,26 @@ describe('trace headers beside configured ones', () => {
     expect(traceHeadersBeside(t, { tracestate: 'mine' })).toEqual({ traceparent: '00-a-b-01' });
     expect(traceHeadersBeside(undefined, {})).toEqual({});
   });
+
+  it('an inbound context that is not W3C (CR/LF, wrong lengths, non-hex, extra parts) is not continued: a new trace, and nothing of it reaches the outbound headers', async () => {
+    const tracer = startTracing({ serviceName: 'hostile', node: 'h', url: receiver.url, scheduleDelayMs: 50 });
+    const W3C = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+    const good = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    for (const traceparent of [`${good}\r\nx-injected: 1`, '00-0af7651916cd43dd8448eb211c80319-b7ad6b7169203331-01', '00-0af7651916cd43dd8448eb211c80319z-b7ad6b7169203331-01', `${good}-extra`, 'ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01']) {
+      const run = { id: randomUUID(), config: 'c', iface: 'i', trigger: 'http' } as unknown as RunResult['state'];
+      tracer.startRun(run, { traceparent, tracestate: 'k=v\r\nx-injected: 1' });
+      expect(run.trace!.traceparent).toMatch(W3C);
+      expect(run.trace!.traceparent.split('-')[1]).not.toBe('0af7651916cd43dd8448eb211c80319c');
+      expect(JSON.stringify(run.trace)).not.toContain('injected');
+      tracer.endRun(run, 200);
+    }
+    // A valid one is continued, its tracestate kept.
+    const run = { id: randomUUID(), config: 'c', iface: 'i', trigger: 'http' } as unknown as RunResult['state'];
+    tracer.startRun(run, { traceparent: good, tracestate: 'k=v' });
+    expect(run.trace).toEqual({ traceparent: expect.stringMatching(/^00-0af7651916cd43dd8448eb211c80319c-[0-9a-f]{16}-01$/), tracestate: 'k=v' });
+    tracer.endRun(run, 200);
+    await tracer.shutdown();
+  });
 });
 
 describe.each(['compiled', 'interpreted'] as const)('trace context (%s)', (mode) => {
