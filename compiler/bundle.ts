@@ -30,7 +30,7 @@ export async function bundleServer(moduleFiles: string | string[], outFile: stri
   const plans = files.map((_, i) => `p${i}`).join(', ');
   const entry = `${importPlans(files, dirname(outFile))}import { main, warmUp } from "pipewright/runtime";\nexport const run = () => main([${plans}]);\nexport const warm = () => warmUp([${plans}]);\n`;
   const tracing = o.tracing === true;
-  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, true, o.inspector === true, tracing);
+  const { text, metafile } = await bundle(entry, dirname(outFile), files, outFile, { script: true, inspector: o.inspector === true, tracing });
   writeFileSync(outFile, serverFile(text));
   if (o.codeCache !== false) await writeCodeCache(outFile);
   // The tracer (~490 KB) only when asked for; started with OTEL_EXPORTER_OTLP_ENDPOINT set, a bundle
@@ -72,11 +72,11 @@ export async function bundleForServe(moduleFiles: string[], outFile: string): Pr
   if (tracing) await bundleTracing(dirname(outFile));
   const entry = `${importPlans(moduleFiles, dirname(moduleFiles[0]!))}export const plans = [${moduleFiles.map((_, i) => `p${i}`).join(', ')}];\nexport { listen, prepareGeneration, StartupError } from "pipewright/runtime";\n`;
   // `serve` always has the inspector page (behind SERVICE__ADMIN_TOKEN, like the runs API it shows).
-  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, false, true, tracing)).text);
+  writeFileSync(outFile, (await bundle(entry, dirname(moduleFiles[0]!), moduleFiles, outFile, { script: false, inspector: true, tracing })).text);
 }
 
 /** The bundle's text: for a server (minified), a CommonJS script for loader.ts; for `serve`, an ES module. */
-async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, script: boolean, inspector: boolean, tracing: boolean): Promise<{ text: string; metafile: Metafile }> {
+async function bundle(entry: string, resolveDir: string, moduleFiles: string[], outFile: string, { script, inspector, tracing }: { script: boolean; inspector: boolean; tracing: boolean }): Promise<{ text: string; metafile: Metafile }> {
   // What the modules use together: the union of what each one's text asks for.
   const uses = runtimeUses(moduleFiles.map((f) => readFileSync(f, 'utf8')).join('\n'));
   // Loaded here, not at import: `check` goes through compiler/index.ts too and never bundles.

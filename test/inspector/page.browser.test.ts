@@ -211,6 +211,16 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     expect(newId).not.toBe(waitingId);
     expect((await api(`/_ap/runs/${newId}`)).body).toMatchObject({ status: 'suspended', interface: 'approval' });
 
+    // A link naming `..` (or `%2e%2e`) as its run: refused in the page, no call leaves /_ap/runs/.
+    const calls: string[] = [];
+    page.on('request', (r) => calls.push(new URL(r.url()).pathname));
+    for (const hash of ['#run/..', '#run/%2e%2e', '#run/.']) {
+      await page.evaluate(`location.hash = ${JSON.stringify(hash)}`);
+      await expect.poll(() => page.locator('#notice').textContent()).toBe('Error: That link does not name a run.');
+      expect(await page.locator('#run-title').textContent(), hash).toBe('Run not shown');
+    }
+    expect(calls).toEqual([]);
+
     expect(dialogs).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 120_000);

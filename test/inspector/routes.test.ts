@@ -55,6 +55,10 @@ describe('the inspector page over HTTP', () => {
     const js = source('app.js');
     expect(js).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|setAttribute\(\s*['"]on|\.src\s*=|srcdoc/);
     // Attributes set from data: only href, as an encoded #fragment.
-    for (const m of js.matchAll(/href: `([^`]*)`/g)) expect(m[1]).toMatch(/^#run\/\$\{encodeURIComponent\(/);
+    const hrefs = [...js.matchAll(/href: `([^`]*)`/g)].map((m) => m[1]);
+    expect(hrefs).toHaveLength(2); // a run's row, a re-run's notice
+    for (const h of hrefs) expect(h).toMatch(/^#run\/\$\{encodeURIComponent\(/);
+    // Every runs API call for one run goes through runPath, which refuses dot segments.
+    expect(js.match(/`\/_ap\/runs\/\$\{/g)).toHaveLength(1);
   });
 });

@@ -28,6 +28,13 @@ function el(tag, attrs = {}, ...children) {
 
 class Unauthorized extends Error {}
 
+/** A run's API path. An id of `.` or `..` would be a dot segment (encoded or not, the URL parser
+ *  resolves it): the call would leave /_ap/runs/ with the token, so it is refused. */
+function runPath(id, tail = '') {
+  if (id === '' || id === '.' || id === '..') throw new Error('That link does not name a run.');
+  return `/_ap/runs/${encodeURIComponent(id)}${tail}`;
+}
+
 /** A runs API call with the token; its error answer's message as the Error's. */
 async function api(path, method = 'GET') {
   const res = await fetch(path, { method, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, cache: 'no-store', credentials: 'omit', redirect: 'error' });
@@ -145,7 +152,7 @@ async function showRun(id) {
   $('outcome').textContent = '';
   $('run-title').textContent = 'Loading…';
   let run;
-  try { run = await api(`/_ap/runs/${encodeURIComponent(id)}`); } catch (e) {
+  try { run = await api(runPath(id)); } catch (e) {
     if (mine === seq) { $('run-title').textContent = 'Run not shown'; failed(e); }
     return;
   }
@@ -194,7 +201,7 @@ function runButtons(run) {
       const ask = el('p', { role: 'group', 'aria-label': 'Confirm cancel' }, `Cancel run ${run.id}? Its waiting action fails as cancelled. `, yes, ' ', no);
       yes.addEventListener('click', async () => {
         try {
-          await api(`/_ap/runs/${encodeURIComponent(run.id)}/cancel`, 'POST');
+          await api(runPath(run.id, '/cancel'), 'POST');
           notice('', `Run ${run.id} cancelled.`);
           showRun(run.id);
         } catch (e) { failed(e); }
@@ -210,7 +217,7 @@ function runButtons(run) {
     rerun.addEventListener('click', async () => {
       rerun.disabled = true;
       try {
-        const r = await api(`/_ap/runs/${encodeURIComponent(run.id)}/rerun`, 'POST');
+        const r = await api(runPath(run.id, '/rerun'), 'POST');
         notice('', `Re-ran as run `, el('a', { href: `#run/${encodeURIComponent(r.run_id)}`, text: r.run_id }), `: ${r.status} (HTTP ${r.response?.status}). A run that answered its caller with a success is kept only with capture: all.`);
       } catch (e) { failed(e); }
       rerun.disabled = false;
