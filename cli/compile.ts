@@ -16,8 +16,8 @@ interface CompileOptions { out?: string; 'no-bundle'?: boolean; 'one-server'?: b
 export async function compile(files: string[], o: CompileOptions): Promise<number> {
   const outDir = o.out ?? 'out';
   if (o.tracing && o['no-bundle']) { err('--tracing writes the tracer beside server.mjs: it cannot go with --no-bundle'); return 2; }
-  if (o['one-server']) return oneServer(files, outDir, o);
   if (o.inspector && o['no-bundle']) { err('--inspector puts the page in the server: it cannot go with --no-bundle'); return 2; }
+  if (o['one-server']) return oneServer(files, outDir, o);
   let failed = 0;
   for (const [n, file] of files.entries()) {
     progress(n + 1, files.length, `compiling ${file}`);
