@@ -21,7 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const x2 = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–');
 const mark = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; processes: number; connections: number }, own: string[] = []): void {
+export function writeReport(results: ScenarioResult[], stat: StaticResults | undefined, o: { seconds: number; rounds: number; processes: number; connections: number; only?: string[] }, own: string[] = []): void {
   const machine = `${cpus()[0]?.model ?? 'unknown cpu'} × ${cpus().length}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
   const lines = [
     `Benchmark ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${machine}`,
@@ -68,6 +68,8 @@ export function writeReport(results: ScenarioResult[], stat: StaticResults | und
   process.stdout.write(text);
   const dir = join(benchDir, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench.md'), text);
-  writeFileSync(join(dir, 'bench.json'), JSON.stringify({ at: new Date().toISOString(), machine, options: o, results: json }, null, 2) + '\n');
+  // A run limited by --only measures some scenarios: it goes to bench-partial.*, never over the full run's bench.*.
+  const base = o.only ? 'bench-partial' : 'bench';
+  writeFileSync(join(dir, `${base}.md`), text);
+  writeFileSync(join(dir, `${base}.json`), JSON.stringify({ at: new Date().toISOString(), machine, options: o, results: json }, null, 2) + '\n');
 }

@@ -2,7 +2,7 @@
 // (fast path via `pipewright serve`, interpreter via `serve --no-fastpath`, the compiled bundle, and
 // the scenario's hand-written fastify + undici server), driven with autocannon in interleaved rounds
 // after every answer was checked identical to the hand-written one; then cold start, bundle size
-// and CLI wall times. Prints a ratio table and writes bench/results/bench.{json,md}.
+// and CLI wall times. Prints a ratio table and writes bench/results/bench.{json,md} (a --only run: bench-partial.{json,md}).
 // Each way is served by --processes N processes (default 3), each loaded in every round: JIT and GC
 // outcomes differ from process to process (the same transform bundle measured 520-710 µs a request in
 // processes side by side), so one process per way made a ratio a draw; medians over all processes'
@@ -115,7 +115,7 @@ async function main() {
     process.stderr.write(`bench: ${name}\n`);
     own.push(...ownLines(name, await runOwnHarness(name)));
   }
-  writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, processes: PROCESSES, connections: CONNECTIONS }, own);
+  writeReport(results, stat, { seconds: SECONDS, rounds: ROUNDS, processes: PROCESSES, connections: CONNECTIONS, only }, own);
   if (!distIsCurrent()) process.stderr.write('bench: WARNING a source under runtime/, compiler/ or cli/ changed during the run: servers and CLI started after it ran the TypeScript through tsx (slower CLI, larger fast-way RSS); run again\n');
 }
 

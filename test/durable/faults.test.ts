@@ -6,6 +6,8 @@
 // lost, nothing ran twice but what a fault cut in flight, nothing is stuck, no node crashed, and
 // each node's retained memory came back to its baseline.
 import { describe, expect, it } from 'vitest';
+import { memoryBack, MEMORY_SLACK_KB } from '../../bench/faults/invariants.ts';
+import type { Memory } from '../../bench/faults/nodes.ts';
 import { runFaults } from '../../bench/faults/run.ts';
 
 describe('faults under load', () => {
@@ -28,4 +30,14 @@ describe('faults under load', () => {
     // Every node's memory was read after a full GC at its baseline and after the load.
     expect(i.memory.map((m) => [m.node, typeof m.baseline?.heapKb, typeof m.after?.heapKb])).toEqual([0, 1, 2].map((n) => [`node${n}`, 'number', 'number']));
   }, 150_000);
+});
+
+describe('memoryBack', () => {
+  const m = (heapKb: number, externalKb: number): Memory => ({ heapKb, externalKb, rssKb: 1e6, fds: 40 });
+  it('allows max(8 MiB, 25% of the baseline) of retained heap + external growth, RSS not judged', () => {
+    expect(memoryBack(m(20_000, 4000), m(20_000 + MEMORY_SLACK_KB, 4000))).toEqual({ grewKb: MEMORY_SLACK_KB, allowedKb: 8192, ok: true });
+    expect(memoryBack(m(20_000, 4000), m(20_000 + MEMORY_SLACK_KB, 4001)).ok).toBe(false);
+    expect(memoryBack(m(60_000, 4000), m(60_000, 4000 + 16_000))).toEqual({ grewKb: 16_000, allowedKb: 16_000, ok: true });
+    expect(memoryBack(m(60_000, 4000), m(60_000, 4000 + 16_001)).ok).toBe(false);
+  });
 });

@@ -46,6 +46,13 @@ afterAll(async () => {
 });
 
 /** Serves plans in process with an in-memory store (only_new, agent memory). */
+/** An HS256 session token with `sub`, as the support-agent example's SESSION_KEY signs them. */
+function sessionToken(sub: string, key: string): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const unsigned = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub })}`;
+  return `${unsigned}.${createHmac('sha256', key).update(unsigned).digest('base64url')}`;
+}
+
 async function serve(plans: Plan[], env: Environment) {
   const app = buildApp(plans, { env, services: { clock: systemClock, store: new MemoryStore() } });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -231,18 +238,25 @@ describe('support-agent', () => {
       },
     });
     stops.push(up.close);
-    const s = await serve([await example('support-agent')], testEnv({ SHOP_API: up.url, MODEL_URL: up.url }, { MODEL_KEY: 'sk-test' }));
-    expect(await post(`${s.url}/chat`, { question: 'Where is order 42?' }, { 'x-customer-id': '7' })).toEqual({ status: 200, body: { message: 'Order 42 is shipped.', iterations: 2 } });
+    const s = await serve([await example('support-agent')], testEnv({ SHOP_API: up.url, MODEL_URL: up.url }, { MODEL_KEY: 'sk-test', SESSION_KEY: 'session-test' }));
+    const session = (sub: string, key = 'session-test') => ({ authorization: `Bearer ${sessionToken(sub, key)}` });
+    expect(await post(`${s.url}/chat`, { question: 'Where is order 42?' }, session('7'))).toEqual({ status: 200, body: { message: 'Order 42 is shipped.', iterations: 2 } });
     expect(seen[0].tools.map((t: any) => t.function.name)).toEqual(['order_status']);
     expect(up.hits.find((h) => h.path === '/v1/chat/completions')!.headers.authorization).toBe('Bearer sk-test');
-    expect(await post(`${s.url}/chat`, { question: 'Thanks!' }, { 'x-customer-id': '7' })).toEqual({ status: 200, body: { message: 'You are welcome.', iterations: 1 } });
+    expect(await post(`${s.url}/chat`, { question: 'Thanks!' }, session('7'))).toEqual({ status: 200, body: { message: 'You are welcome.', iterations: 1 } });
     // The second call's model request carries the first exchange (memory), another customer's does not.
     expect(seen.at(-1).messages.filter((m: any) => m.role !== 'system').map((m: any) => [m.role, m.content])).toEqual([
       ['user', 'Where is order 42?'], ['assistant', 'Order 42 is shipped.'], ['user', 'Thanks!'],
     ]);
-    await post(`${s.url}/chat`, { question: 'Hello' }, { 'x-customer-id': '8' });
+    await post(`${s.url}/chat`, { question: 'Hello' }, session('8'));
     expect(seen.at(-1).messages.filter((m: any) => m.role !== 'system')).toHaveLength(1);
+    // The customer is the token's, never a number the caller names: no token, a header naming customer
+    // 7, or a token for 7 signed with another key reach neither the model nor customer 7's memory.
+    const calls = seen.length;
     expect((await post(`${s.url}/chat`, { question: 'Hello' })).status).toBe(422);
+    expect((await post(`${s.url}/chat`, { question: 'Hello' }, { 'x-customer-id': '7' })).status).toBe(422);
+    expect((await post(`${s.url}/chat`, { question: 'Hello' }, session('7', 'forged'))).status).toBe(401);
+    expect(seen).toHaveLength(calls);
   });
 });
 
