@@ -6,6 +6,7 @@
 import { Dispatcher } from 'undici';
 import type { StandInOutcome } from '../services.ts';
 import { getDispatcher } from '../actions/http/pool.ts';
+import { isJsonType } from '../server/request.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
 
 /** One HTTP exchange as the recordings file keeps it (the case format's `http:` entry). */
@@ -151,7 +152,7 @@ function bodyOf(bytes: Buffer | undefined, type: string | undefined): { body?: u
   if (!bytes?.length) return {};
   let text: string;
   try { text = utf8.decode(bytes); } catch { return { body: `[${bytes.length} bytes that are not UTF-8 text: not recorded]` }; }
-  if (type === undefined || /json/i.test(type)) {
+  if (type === undefined || isJsonType(type)) {
     try {
       const v: unknown = JSON.parse(text);
       if (v !== null && typeof v === 'object') return { body: v };
