@@ -51,6 +51,9 @@ export interface Services {
 export interface StandIns {
   /** Where every outbound HTTP request goes (the case's recordings; nothing connects). */
   readonly dispatcher: Dispatcher;
+  /** Recording (`--record`): the HTTP action's own pool (its proxy, TLS and timeouts) wrapped to record
+   *  each exchange; present, it is used instead of `dispatcher`, which stays for other clients. */
+  around?(real: Dispatcher): Dispatcher;
   /** Called as each attempt of each action starts: the outcome to use instead of the kind's work, or
    *  undefined to run the kind. `real` runs the kind itself (a recorder calls it and keeps what it
    *  answers). (An ActionOutcome, runtime/actions/types.ts, which this floor file cannot name.) */

@@ -6,6 +6,7 @@
 import { Dispatcher } from 'undici';
 import type { StandInOutcome } from '../services.ts';
 import { getDispatcher } from '../actions/http/pool.ts';
+import { isJsonType } from '../server/request.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
 
 /** One HTTP exchange as the recordings file keeps it (the case format's `http:` entry). */
@@ -42,6 +43,7 @@ export class Recorder {
     const rec = this;
     return {
       dispatcher: this.dispatcher,
+      around: this.around,
       attempt(action, config, ctx, real) {
         if (kindClass(action.kind) !== 'outbound') return base?.attempt(action, config, ctx, real);
         const slot = rec.slot(action.name);
@@ -62,8 +64,8 @@ export class Recorder {
     return call;
   }
 
-  /** The real pools (through the dialer), each exchange recorded into the current case. */
-  readonly dispatcher: Dispatcher = new Upstream().compose((dispatch) => (opts, handler) => {
+  /** Each exchange recorded into the current case as it passes. */
+  private readonly intercept: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
     const c = this.current;
     if (!c) return dispatch(opts, handler);
     const url = new URL(opts.path, opts.origin).href;
@@ -71,7 +73,13 @@ export class Recorder {
     const exchange: HttpExchange = { request, response: { status: 0, headers: {} } };
     c.http.push(exchange); // its place now: the order requests were made in
     return dispatch(opts, recording(handler, exchange, () => { c.http.splice(c.http.indexOf(exchange), 1); }));
-  });
+  };
+
+  /** The real pools (through the dialer), recorded: for clients without pool settings of their own. */
+  readonly dispatcher: Dispatcher = new Upstream().compose(this.intercept);
+
+  /** An HTTP action's own pool (its proxy, TLS, timeouts), recorded. */
+  readonly around = (real: Dispatcher): Dispatcher => real.compose(this.intercept);
 }
 
 /** A dispatcher that hands each request to the keep-alive pool of its origin (the http action's own). */
@@ -144,7 +152,7 @@ function bodyOf(bytes: Buffer | undefined, type: string | undefined): { body?: u
   if (!bytes?.length) return {};
   let text: string;
   try { text = utf8.decode(bytes); } catch { return { body: `[${bytes.length} bytes that are not UTF-8 text: not recorded]` }; }
-  if (type === undefined || /json/i.test(type)) {
+  if (type === undefined || isJsonType(type)) {
     try {
       const v: unknown = JSON.parse(text);
       if (v !== null && typeof v === 'object') return { body: v };

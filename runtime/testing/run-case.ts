@@ -8,7 +8,7 @@ import type { RequestData, RunState } from '../run-state.ts';
 import { executeInterface, resumeRun, runnerOf, type RunResult } from '../exec/run.ts';
 import { linkPlans, type Services, type StandIns } from '../services.ts';
 import { processEnvironment } from '../environment.ts';
-import { BadRequest, decodeBody } from '../server/request.ts';
+import { BadRequest, decodeBody, isJsonType } from '../server/request.ts';
 import { checkAccepts, checkBodySchema, checkBodyType } from '../server/accepts.ts';
 import { encodeResponse } from '../server/reply.ts';
 import type { HttpResponse } from '../exec/response.ts';
@@ -134,7 +134,7 @@ function asClientSees(r: HttpResponse, i: InterfacePlan): { status: number; head
   const enc = encodeResponse(r, i.output);
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(enc.headers)) headers[k.toLowerCase()] = v;
-  const json = /^application\/(?:[\w.+-]+\+)?json\b/i.test(headers['content-type'] ?? '');
+  const json = isJsonType(headers['content-type'] ?? '');
   let body: unknown = enc.payload;
   if (enc.payload === '') body = null;
   else if (json) { try { body = JSON.parse(enc.payload); } catch { /* the text as it is */ } }

@@ -20,9 +20,13 @@ export async function runFromServer(server: string, id: string, token: string): 
   try { root = new URL(server.endsWith('/') ? server : `${server}/`); url = new URL(`_ap/runs/${encodeURIComponent(id)}`, root); } catch { throw new RunSourceError(`--server must be a URL such as http://127.0.0.1:8080; got ${server}`); }
   const get = async (u: URL) => {
     try {
-      const res = await fetch(u, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-      return { status: res.status, text: await res.text() };
+      // Redirects are not followed: the admin token goes to --server's origin and nowhere else.
+      const res = await fetch(u, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, redirect: 'manual' });
+      const text = await res.text();
+      if (res.status >= 300 && res.status < 400) throw new RunSourceError(`${u.origin} answered ${res.status} (a redirect${res.headers.get('location') ? ` to ${res.headers.get('location')}` : ''}): not followed, the admin token goes to --server only; give the URL the runs API answers at`);
+      return { status: res.status, text };
     } catch (e) {
+      if (e instanceof RunSourceError) throw e;
       throw new RunSourceError(`cannot reach ${u.origin}: ${((e as Error).cause as Error | undefined)?.message ?? (e as Error).message}`);
     }
   };

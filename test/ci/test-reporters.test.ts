@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
-import { testConfigs } from '../../cli/test-cmd.ts';
+import { runTests } from '../support/test-cli.ts';
 import { formatTests, type TestResult } from '../../cli/test-report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pw-reporters-'));
@@ -31,14 +31,6 @@ writeFileSync(untested, `interfaces:
     actions: [{ name: A, input: { a: 1 }, output: http }]
 `);
 
-/** Runs the command in process; what it wrote to stdout and stderr, and its exit code. */
-async function run(files: string[], o: Parameters<typeof testConfigs>[1]) {
-  const out: string[] = [];
-  const errs: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
-  try { return { code: await testConfigs(files, o), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
-}
 afterEach(() => vi.restoreAllMocks());
 
 const xsd = readFileSync('test/support/schemas/junit.xsd', 'utf8');
@@ -46,7 +38,7 @@ const validJunit = async (xml: string) => validateXML({ xml: [{ fileName: 'repor
 
 describe('test reporters', () => {
   it('junit: valid against the JUnit XSD, a suite per config, a failure per failed test; the summary line on stderr', async () => {
-    const r = await run([quickstart, failing], { reporter: 'junit', 'no-fastpath': true });
+    const r = await runTests([quickstart, failing], { reporter: 'junit', 'no-fastpath': true });
     expect(r.code).toBe(1);
     const v = await validJunit(r.out);
     expect(v.errors).toEqual([]);
@@ -63,7 +55,7 @@ describe('test reporters', () => {
   }, 60_000);
 
   it('tap: a TAP 14 stream with a plan, ok / not ok lines and the problems as YAML', async () => {
-    const r = await run([quickstart, failing], { reporter: 'tap', 'no-fastpath': true });
+    const r = await runTests([quickstart, failing], { reporter: 'tap', 'no-fastpath': true });
     const lines = r.out.trimEnd().split('\n');
     expect(lines.slice(0, 2)).toEqual(['TAP version 14', '1..3']);
     expect(lines.filter((l) => /^(not )?ok \d+ - /.test(l)).map((l) => l.split(' - ')[0])).toEqual(['ok 1', 'ok 2', 'not ok 3']);
@@ -72,23 +64,23 @@ describe('test reporters', () => {
   }, 60_000);
 
   it('json: per test its config, interface, verdict and problems', async () => {
-    const r = await run([failing], { reporter: 'json', 'no-fastpath': true });
+    const r = await runTests([failing], { reporter: 'json', 'no-fastpath': true });
     const j = JSON.parse(r.out);
     expect(j).toMatchObject({ passed: 0, failed: 1, tests: [{ config: 'contract', file: failing, interface: 'echo', ok: false }] });
     expect(j.tests[0].problems).toHaveLength(2);
   }, 60_000);
 
   it('default keeps the plain summary line on stdout; a run that tests nothing warns and fails unless --pass-with-no-tests', async () => {
-    const none = await run([untested], { 'no-fastpath': true });
+    const none = await runTests([untested], { 'no-fastpath': true });
     expect(none.out).toBe('0 passed, 0 failed\n');
     expect(none.err).toContain(`${untested}: no interface has accepts.example, produces, tests or a test case`);
     expect(none.code).toBe(1);
-    expect((await run([untested], { 'no-fastpath': true, 'pass-with-no-tests': true })).code).toBe(0);
+    expect((await runTests([untested], { 'no-fastpath': true, 'pass-with-no-tests': true })).code).toBe(0);
     // A config without tests beside one with tests: a warning, and the run's own verdict.
-    const mixed = await run([quickstart, untested], { 'no-fastpath': true });
+    const mixed = await runTests([quickstart, untested], { 'no-fastpath': true });
     expect(mixed).toMatchObject({ code: 0, out: '2 passed, 0 failed\n' });
     expect(mixed.err).toContain('untested.yaml: no interface has');
-    expect((await run([untested], { reporter: 'xml' })).code).toBe(2);
+    expect((await runTests([untested], { reporter: 'xml' })).code).toBe(2);
   }, 60_000);
 
   it('escapes what XML and TAP cannot carry as is', async () => {

@@ -9,26 +9,13 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validateXML } from 'xmllint-wasm';
-import { testConfigs } from '../../cli/test-cmd.ts';
+import { caseProblems, runTests } from '../support/test-cli.ts';
 
 const config = 'test/testing/fixtures/shop.yaml';
 const failing = 'test/testing/fixtures/shop-failing.tests.yaml';
 
-async function run(files: string[], o: Parameters<typeof testConfigs>[1]) {
-  const out: string[] = [];
-  const errs: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
-  try { return { code: await testConfigs(files, o), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
-}
 afterEach(() => vi.restoreAllMocks());
 
-/** The problems of each case by name (json reporter). */
-async function problems(files: string[], o: Parameters<typeof testConfigs>[1]) {
-  const r = await run(files, { ...o, reporter: 'json' });
-  const doc = JSON.parse(r.out) as { tests: Array<{ case?: string; interface: string; problems: string[] }> };
-  return { code: r.code, err: r.err, by: Object.fromEntries(doc.tests.map((t) => [t.case ?? t.interface, t.problems])) };
-}
 
 describe('hermetic cases', () => {
   const unshare = spawnSync('unshare', ['-rn', 'true']).status === 0;
@@ -46,21 +33,21 @@ describe('hermetic cases', () => {
   }, 240_000);
 
   it('gives the same results on the fast path and the interpreter', async () => {
-    const fast = await problems([config], { cases: failing });
-    const interpreted = await problems([config], { cases: failing, 'no-fastpath': true });
+    const fast = await caseProblems([config], { cases: failing });
+    const interpreted = await caseProblems([config], { cases: failing, 'no-fastpath': true });
     expect(interpreted.by).toEqual(fast.by);
-    const ok = await run([config], { 'no-fastpath': true, reporter: 'tap' });
+    const ok = await runTests([config], { 'no-fastpath': true, reporter: 'tap' });
     expect(ok.code).toBe(0);
     expect(ok.out).toContain("ok 2 - shop.slow › an hour's delay and a retry with backoff finish at once");
     // JUnit: a testcase per case, still valid against the XSD.
-    const junit = await run([config], { cases: failing, reporter: 'junit' });
+    const junit = await runTests([config], { cases: failing, reporter: 'junit' });
     const v = await validateXML({ xml: [{ fileName: 'r.xml', contents: junit.out }], schema: [{ fileName: 'junit.xsd', contents: readFileSync('test/support/schemas/junit.xsd', 'utf8') }] });
     expect(v.errors).toEqual([]);
     expect(junit.out).toContain('<testcase name="receive_order › no recording" classname="shop"');
   }, 120_000);
 
   it('fails naming the request without a recording, the recording not used, the action without a stand-in, the callback not scripted', async () => {
-    const { code, by } = await problems([config], { cases: failing });
+    const { code, by } = await caseProblems([config], { cases: failing });
     expect(code).toBe(1);
     expect(by['no recording']).toEqual([
       'request without a recording: GET https://crm.test/customers/42',
@@ -74,7 +61,7 @@ describe('hermetic cases', () => {
   }, 60_000);
 
   it('says what each failed expectation expected and got', async () => {
-    const { by } = await problems([config], { cases: failing });
+    const { by } = await caseProblems([config], { cases: failing });
     expect(by['every expectation kind fails']).toEqual([
       'status: expected 201, got 200: {"items":[{"price":5},{"price":12}]}',
       'header x-kind: expected "other", got "notice"',
@@ -91,7 +78,7 @@ describe('hermetic cases', () => {
   }, 60_000);
 
   it('--require-tests fails each interface nothing tests and lists them', async () => {
-    const r = await problems([config], { 'require-tests': true });
+    const r = await caseProblems([config], { 'require-tests': true });
     expect(r.code).toBe(1);
     expect(r.by.untested).toEqual(['untested (--require-tests): give it a case in test/testing/fixtures/shop.tests.yaml, or accepts.example, produces or tests']);
     expect(r.err).toContain('untested: shop.untested');
@@ -105,7 +92,8 @@ describe('the cases file', () => {
   copyFileSync(config, copy);
 
   it('is picked up beside the config; unknown fields, interfaces and actions are errors at load, with file:line:col', async () => {
-    writeFileSync(join(dir, 'shop.tests.yaml'), `cases:
+    // Two misspellings (an interface, an action) both versions share; each adds its own.
+    const misspelt = `cases:
   - name: a
     interface: recieve_order
   - name: b
@@ -113,23 +101,16 @@ describe('the cases file', () => {
     actions:
       Sav: { data: 1 }
       Customer: { data: 1 }
-    expect: { stauts: 200 }
+`;
+    writeFileSync(join(dir, 'shop.tests.yaml'), `${misspelt}    expect: { stauts: 200 }
 `);
-    const r = await run([copy], {});
+    const r = await runTests([copy], {});
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${join(dir, 'shop.tests.yaml')}:9:15: error: unknown field "stauts" in cases.1.expect`);
-    writeFileSync(join(dir, 'shop.tests.yaml'), `cases:
-  - name: a
-    interface: recieve_order
-  - name: b
-    interface: receive_order
-    actions:
-      Sav: { data: 1 }
-      Customer: { data: 1 }
-      Announce: { data: 1, error: x }
+    writeFileSync(join(dir, 'shop.tests.yaml'), `${misspelt}      Announce: { data: 1, error: x }
     callbacks: [{ action: Save }]
 `);
-    const r2 = await run([copy], {});
+    const r2 = await runTests([copy], {});
     expect(r2.code).toBe(1);
     const f = join(dir, 'shop.tests.yaml');
     expect(r2.err).toContain(`${f}:3:16: error: no interface "recieve_order" in shop: did you mean "receive_order"?`);

@@ -104,3 +104,25 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect(Object.keys(readRecordings(file).cases)).toEqual(['another']);
   });
 });
+
+describe('recording an http action with a proxy', () => {
+  it('goes through the proxy the action names (its own pool), and is recorded', async () => {
+    const { http } = await import('../../runtime/actions/http.ts');
+    const { startForwardProxy } = await import('../http-action/forward-proxy.ts');
+    const { ctx } = await import('../http-action/helpers.ts');
+    const proxy = await startForwardProxy();
+    try {
+      const rec = new Recorder();
+      rec.begin('proxied');
+      const c = ctx();
+      c.services = { ...c.services, standIns: rec.standIns(undefined) };
+      const out = await http({ url: `${up.url}/stock`, method: 'POST', body: { sku: 'P' }, proxy: proxy.url }, c);
+      rec.end();
+      expect(out).toMatchObject({ ok: true, status: 200, data: { left: 3, got: { sku: 'P' } } });
+      expect(proxy.seen.map((s: { url: string }) => s.url)).toEqual([`${up.url}/stock`]);
+      expect(rec.cases.get('proxied')!.http).toMatchObject([{ request: { method: 'POST', url: `${up.url}/stock`, body: { sku: 'P' } }, response: { status: 200, body: { left: 3, got: { sku: 'P' } } } }]);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

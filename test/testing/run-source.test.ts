@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../runtime/store/index.ts';
 import type { Store } from '../../runtime/store-types.ts';
-import { runFromStore, RunSourceError } from '../../runtime/testing/run-source.ts';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runFromServer, runFromStore, RunSourceError } from '../../runtime/testing/run-source.ts';
 import { DATABASE_URL, dropSchema, schemaName } from '../durable/helpers.ts';
 
 const schema = schemaName('fromrun');
@@ -35,5 +37,29 @@ describe('runFromStore', () => {
   it('an unknown run: how to keep runs (capture)', async () => {
     await expect(runFromStore(env, 'no-such-run')).rejects.toThrow(RunSourceError);
     await expect(runFromStore(env, 'no-such-run')).rejects.toThrow(/Set `capture: all` on the interface/);
+  });
+});
+
+/** A server answering every request with `answer`, keeping the headers of what it was sent. */
+async function listening(answer: (res: import('node:http').ServerResponse) => void): Promise<{ url: string; seen: IncomingHttpHeaders[]; server: Server }> {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => { seen.push(req.headers); answer(res); });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, server };
+}
+
+describe('runFromServer', () => {
+  it('a redirect is not followed: the admin token reaches --server only', async () => {
+    const other = await listening((res) => res.end('{}'));
+    const server = await listening((res) => { res.writeHead(307, { location: `${other.url}/_ap/runs?limit=1` }); res.end(); });
+    try {
+      const got = runFromServer(server.url, 'run-1', 'admin-token-for-redirect');
+      await expect(got).rejects.toThrow(RunSourceError);
+      await expect(got).rejects.toThrow(/answered 307 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/_ap\/runs\?limit=1\): not followed/);
+      expect(server.seen[0]?.authorization).toBe('Bearer admin-token-for-redirect');
+      expect(other.seen).toEqual([]);
+    } finally {
+      server.server.close(); other.server.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { testConfigs } from '../../cli/test-cmd.ts';
+import { caseProblems, runTests, type TestOptions } from '../support/test-cli.ts';
 import { appendCase, runCase } from '../../cli/from-run.ts';
 import { loadPlans } from '../../cli/load-plans.ts';
 import type { RunDetail } from '../../runtime/testing/index.ts';
@@ -15,23 +15,13 @@ import type { RunDetail } from '../../runtime/testing/index.ts';
 const config = 'test/testing/fixtures/feed.yaml';
 const dir = mkdtempSync(join(tmpdir(), 'pw-ticks-'));
 
-async function run(files: string[], o: Parameters<typeof testConfigs>[1]) {
-  const out: string[] = [];
-  const errs: string[] = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
-  try { return { code: await testConfigs(files, o), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
-}
 afterEach(() => vi.restoreAllMocks());
 
 /** The problems of each case by name (json reporter), for a cases text run against feed.yaml. */
-async function problems(cases: string, o: Parameters<typeof testConfigs>[1] = {}) {
+async function problems(cases: string, o: TestOptions = {}) {
   const file = join(dir, `c${Math.random().toString(36).slice(2)}.tests.yaml`);
   writeFileSync(file, `secrets: { STAMP_KEY: a-stamp-key-of-at-least-thirty-two-bytes }\ncases:\n${cases}`);
-  const r = await run([config], { ...o, cases: file, reporter: 'json' });
-  if (!r.out) return { code: r.code, err: r.err, by: {} as Record<string, string[]> };
-  const doc = JSON.parse(r.out) as { tests: Array<{ case?: string; interface: string; problems: string[] }> };
-  return { code: r.code, err: r.err, by: Object.fromEntries(doc.tests.map((t) => [t.case ?? t.interface, t.problems])) };
+  return caseProblems([config], { ...o, cases: file });
 }
 
 const items = (...lists: number[][]) => lists.map((ids) => `      - request: { url: https://feed.test/items }
@@ -44,7 +34,7 @@ const PATHS = [{}, { 'no-fastpath': true }] as const;
 
 describe.each(PATHS)('schedule: cases %o', (path) => {
   it("the fixture's cases pass: three ticks, only_new and a state counter carried across them, MQTT captures accumulated", async () => {
-    const r = await run([config], { ...path, reporter: 'json' });
+    const r = await runTests([config], { ...path, reporter: 'json' });
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out).tests.map((t: { case: string; ok: boolean }) => [t.case, t.ok])).toEqual([['three ticks, the second sees nothing new', true], ['ping', true]]);
   }, 60_000);
@@ -125,7 +115,7 @@ describe('pipewright test --from-run of a tick\'s run', () => {
     const f = join(dir, 'from-run.tests.yaml');
     writeFileSync(f, 'secrets: { STAMP_KEY: a-stamp-key-of-at-least-thirty-two-bytes }\ncases: []\n');
     expect(appendCase(f, made.case, made.comment)).toBeUndefined();
-    const r = await run([config], { cases: f });
+    const r = await runTests([config], { cases: f });
     expect(r.err).toContain('✓ feed.poll › run r-tick');
     expect(r.code).toBe(0);
   }, 60_000);
@@ -144,14 +134,14 @@ describe('schedule: in the cases file', () => {
     schedule: { from: "March 1st", ticks: 2 }
     request: { body: { x: 1 } }
 `);
-    const r = await run([join(dir, 'feed.yaml')], {});
+    const r = await runTests([join(dir, 'feed.yaml')], {});
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${f}:4:5: error: interface "ping" has no schedule: a case runs its ticks only when the interface has \`schedule: { cron: ... }\``);
     expect(r.err).toContain(`${f}:7:23: error: schedule.from must be an ISO 8601 time with its zone, such as 2026-03-01T00:00:00Z; got "March 1st"`);
     expect(r.err).toContain(`${f}:8:5: error: a scheduled run receives no request (the scheduler sends none): a case with schedule: has no request:`);
     expect(r.err).not.toContain('✓');
     writeFileSync(f, `cases:\n  - name: c\n    interface: poll\n    schedule: { ticks: 1001 }\n`);
-    const r2 = await run([join(dir, 'feed.yaml')], {});
+    const r2 = await runTests([join(dir, 'feed.yaml')], {});
     expect(r2.code).toBe(1);
     expect(r2.err).toContain(`${f}:4:24: error: cases.0.schedule.ticks must be <= 1000`);
   }, 60_000);
