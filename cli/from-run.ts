@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { fromOfTickRun, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, isJsonType, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -118,7 +118,7 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
   const headers = Object.fromEntries(Object.entries(rq.headers).filter(([k]) => !TRANSPORT_HEADERS.has(k.toLowerCase())));
   if (Object.keys(headers).length) request.headers = headers;
   if (rq.body !== null && rq.body !== undefined) {
-    const json = /json/i.test(String(headers['content-type'] ?? ''));
+    const json = isJsonType(String(headers['content-type'] ?? ''));
     if (typeof rq.body === 'string' && !json) request.raw_body = rq.body; else request.body = rq.body;
   }
   const expect: Record<string, unknown> = { status: d.outcome.http_code };

@@ -30,7 +30,7 @@ export function processEnvironment(given: NodeJS.ProcessEnv = Object.assign(Obje
 }
 
 /** The password of a service-wide URL setting (SERVICE__SMTP_URL), as written and decoded. */
-function urlPassword(url: string | undefined): string[] {
+export function urlPassword(url: string | undefined): string[] {
   if (!url) return [];
   try {
     const p = new URL(url).password;

@@ -12,3 +12,4 @@ export type { StandIns } from './stand-ins.ts';
 export { Recorder, type CaseRecording } from './record.ts';
 export { readRecordings, secretsOf, unredacted, writeRecordings } from './recordings-file.ts';
 export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
+export { isJsonType } from '../server/request.ts';

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CREDENTIAL_HEADERS, makeRedactor, REDACTED } from '../values/redact.ts';
 import { withFileValues, isFileSetting } from '../file-values.ts';
+import { urlPassword } from '../environment.ts';
 import type { CaseRecording } from './record.ts';
 
 export const FORMAT = 1;
@@ -66,14 +67,10 @@ export function writeRecordings(file: string, recorded: ReadonlyMap<string, Case
   const cases: Record<string, CaseRecording> = Object.create(null) as Record<string, CaseRecording>;
   for (const [name, r] of Object.entries(old)) if (keep.has(name) && !recorded.has(name)) cases[name] = r;
   for (const [name, r] of recorded) cases[name] = masked(r);
-  const residual = makeRedactor([...secrets.map((s) => s.value), ...smtpPassword(env)]);
+  const residual = makeRedactor([...secrets.map((s) => s.value), ...urlPassword(env.SERVICE__SMTP_URL)]);
   const text = `${stableJson(residual(named({ cases, format: FORMAT, note: NOTE }, secrets)))}\n`;
   writeFileSync(file, text);
   return text;
-}
-
-function smtpPassword(env: NodeJS.ProcessEnv): string[] {
-  try { const p = new URL(env.SERVICE__SMTP_URL ?? '').password; return p.length >= 4 ? [p, decodeURIComponent(p)] : []; } catch { return []; }
 }
 
 /** Reads a recordings file; throws a message naming the file when it is not one. */
