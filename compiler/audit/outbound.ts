@@ -55,7 +55,7 @@ function sitesOf(a: Obj, p: ConfigPath, shorthand: boolean): Site[] {
   add('SQL connection', [...p, 'conn_string'], a.conn_string, false, [[[...p, 'conn_string'], a.conn_string]]);
   const agent = isObj(a.agent) ? a.agent : undefined;
   if (agent) {
-    const { mcp, ...model } = agent;
+    const { mcp, tool_headers: _toLocalTools, ...model } = agent;
     add('agent model call', [...p, 'agent', 'url'], agent.url, true, [[[...p, 'agent'], model]]);
     if (Array.isArray(mcp)) mcp.forEach((m, k) => { if (isObj(m)) add('agent MCP server', [...p, 'agent', 'mcp', k, 'url'], m.url, true, [[[...p, 'agent', 'mcp', k], m]]); });
   }

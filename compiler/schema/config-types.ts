@@ -2067,6 +2067,10 @@ export interface AgentAction {
    */
   tools?: StringList;
   /**
+   * Request headers every run of a local tool (an interface named in `tools`) receives, interpolated in the agent's run: e.g. the caller's session token, which the tool's interface verifies as it would an HTTP caller's. The model cannot set them.
+   */
+  tool_headers?: ScalarMap;
+  /**
    * Remote MCP servers whose tools are discovered at run time.
    */
   mcp?: AgentMcpServer[];

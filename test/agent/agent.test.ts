@@ -26,6 +26,7 @@ const scripts: Record<string, Script> = {
   forever: (_m, n) => ask(call(`c${n}`, 'add', { a: n, b: 0 })),
   flaky: (_m, n) => (n < 3 ? { status: 503, json: { error: 'busy' } } : say('finally')),
   echo: (m) => say(`re ${m[m.length - 1]!.content}`),
+  whoami: (m, n) => (n === 1 ? ask(call('c1', 'whoami', { customer: '8' })) : say(`tool: ${m.filter((x) => x.role === 'tool').map((x) => x.content).join(' | ')}`)),
 };
 const requests: Array<{ model: string; body: Record<string, unknown>; auth?: string }> = [];
 let modelServer: Server;
@@ -136,6 +137,35 @@ for (const mode of ['compiled', 'interpreted'] as const) {
       ]);
       const second = requests[1]!.body.messages as Msg[];
       expect(second.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(['c1', 'c2', 'c3']);
+      await app.close();
+    });
+
+    it('gives local tool runs the tool_headers, which the model cannot set', async () => {
+      const plan = await planOf('agent-headers.yaml', mode, `
+interfaces:
+  ask:
+    method: POST
+    actions:
+      - name: Agent
+        agent:
+          url: a|var::MODEL_URL|
+          model: whoami
+          headers: { x-conv: ${mode} }
+          input: a|body::q|
+          tools: [whoami]
+          tool_headers: { X-Customer: "a|header::x-customer|", traceparent: none }
+        output: http
+  whoami:
+    accepts: { schema: { type: object, properties: { customer: { type: string } } } }
+    actions:
+      - name: Who
+        input: { header: a|header::x-customer|, traceparent: a|header::traceparent->default("")|, asked: a|body::customer| }
+        output: http
+`);
+      const app = buildApp([plan], { env: testEnv({ MODEL_URL: modelUrl }) });
+      const res = await app.inject({ method: 'POST', url: '/ask', headers: { 'x-customer': '7' }, payload: { q: 'who am I?' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().message).toBe('tool: {"header":"7","traceparent":"none","asked":"8"}');
       await app.close();
     });
 

@@ -40,7 +40,7 @@ export const agent: ActionKind = async (config, ctx) => {
   const messages: ChatMessage[] = [...(typeof c.system === 'string' ? [{ role: 'system' as const, content: c.system }] : []), ...history, ...fresh];
   const remotes: RemoteServer[] = ((c.mcp ?? []) as Obj[]).map((r) => ({ url: String(r.url), headers: strMap(r.headers), ...(Array.isArray(r.only) ? { only: r.only.map(String) } : {}) }));
   let box: Toolbox;
-  try { box = await openToolbox(((c.tools ?? []) as unknown[]).map(String), remotes, ctx); } catch (e) {
+  try { box = await openToolbox(((c.tools ?? []) as unknown[]).map(String), remotes, ctx, strMap(c.tool_headers)); } catch (e) {
     if (e instanceof Refused) return { ok: false, error: `agent: ${e.message}`, failure: { kind: 'refused', status: e.status } };
     return fail((e as Error).message.replace(/^agent: /, ''));
   }

@@ -20,14 +20,18 @@ export interface Tool {
 export interface Toolbox { tools: Map<string, Tool>; close(): Promise<void> }
 
 
-function localTool(plan: Plan, i: InterfacePlan, ctx: ActionContext): Tool {
+/**
+ * A tool run's request: the model's arguments as the body; as headers the agent's `tool_headers`
+ * (the run's own values, e.g. the caller's session token, which the model cannot set) and, tracing
+ * on, the attempt's trace context (a configured traceparent wins, as in `http`).
+ */
+function localTool(plan: Plan, i: InterfacePlan, ctx: ActionContext, headers: Record<string, string>): Tool {
   const description = i.api?.summary ?? i.api?.description;
   return {
     source: 'interface',
     spec: { type: 'function', function: { name: i.name, ...(description ? { description } : {}), parameters: toolInputSchema(i) } },
     async call(args) {
-      // Tracing on: the tool's run is a child of the agent's attempt, as a called service would be.
-      const request = { method: 'AGENT', path: i.route, params: {}, headers: ctx.trace ? { ...ctx.trace } : {}, body: args, rawBody: JSON.stringify(args) };
+      const request = { method: 'AGENT', path: i.route, params: {}, headers: { ...traceHeadersBeside(ctx.trace, headers), ...headers }, body: args, rawBody: JSON.stringify(args) };
       const r = await ctx.services.runInterface!(plan, i, request, 'agent');
       const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? null);
       return { ok: !r.failed, text, data: r.body };
@@ -35,7 +39,8 @@ function localTool(plan: Plan, i: InterfacePlan, ctx: ActionContext): Tool {
   };
 }
 
-export async function openToolbox(names: string[], remotes: RemoteServer[], ctx: ActionContext): Promise<Toolbox> {
+export async function openToolbox(names: string[], remotes: RemoteServer[], ctx: ActionContext, toolHeaders: Record<string, string> = {}): Promise<Toolbox> {
+  const headers = Object.fromEntries(Object.entries(toolHeaders).map(([k, v]) => [k.toLowerCase(), v]));
   const tools = new Map<string, Tool>();
   const add = (t: Tool) => {
     if (tools.has(t.spec.function.name)) throw new Error(`agent: the tool name "${t.spec.function.name}" is offered twice`);
@@ -45,7 +50,7 @@ export async function openToolbox(names: string[], remotes: RemoteServer[], ctx:
   for (const n of names) {
     const i = plan?.interfaces.find((x) => x.name === n);
     if (!plan || !i) throw new Error(`agent: tool "${n}" is not an interface of config "${ctx.run.config}"`);
-    add(localTool(plan, i, ctx));
+    add(localTool(plan, i, ctx, headers));
   }
   const clients: Array<{ close(): Promise<void> }> = [];
   if (remotes.length) {
