@@ -34,8 +34,13 @@ export function lintRefs(config: Record<string, unknown>, ifaces: InterfaceSite[
       });
     }
     forEachAction(site, (a) => {
-      const tools = isObj(a.action.agent) ? a.action.agent.tools : undefined;
+      const agent = isObj(a.action.agent) ? a.action.agent : undefined;
+      const tools = agent?.tools;
       if (Array.isArray(tools)) tools.forEach((t, i) => mustBeInterface(t, [...a.path, 'agent', 'tools', i], `agent.tools of action "${a.name}"`));
+      // Only local tools receive them: without one they would be ignored.
+      if (agent?.tool_headers !== undefined && !(Array.isArray(tools) && tools.length)) {
+        report('error', [...a.path, 'agent', 'tool_headers'], `agent.tool_headers of action "${a.name}" reaches no tool: it names no interface in agent.tools`, 'name the interfaces in agent.tools, or remove tool_headers (remote MCP servers take mcp[].headers)', 'key');
+      }
     });
   }
 }

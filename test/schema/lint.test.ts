@@ -275,12 +275,15 @@ interfaces:
         url: https://x
       - name: Bot
         agent: { url: https://llm, model: m, tools: [auth, a, zzz] }
+      - name: Bot2
+        agent: { url: https://llm, model: m, tool_headers: { x-user: a|header::x-user| } }
 `;
     expect(checkLints(text)).toEqual([
       { at: '5:27', severity: 'error', message: 'subscribe_authorizer of interface "a" names unknown interface "auht"', hint: 'did you mean "auth"?' },
       { at: '6:35', severity: 'error', message: 'mcp.server of interface "a" names undeclared MCP server "shops"', hint: 'did you mean "shop"?' },
       { at: '7:50', severity: 'error', message: 'response.http_code_inherit_error of interface "a" names unknown action "Nope"' },
       { at: '12:63', severity: 'error', message: 'agent.tools of action "Bot" names unknown interface "zzz"' },
+      { at: '14:46', severity: 'error', message: 'agent.tool_headers of action "Bot2" reaches no tool: it names no interface in agent.tools', hint: 'name the interfaces in agent.tools, or remove tool_headers (remote MCP servers take mcp[].headers)' },
     ]);
   });
 });
