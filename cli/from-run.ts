@@ -1,8 +1,9 @@
 // `pipewright test <config.yaml> --from-run <run id>`: a run kept by a server (the runs API, or the
 // store itself) becomes a case appended to `<config>.tests.yaml`, so a failure seen in production is
 // a regression test in one step. The run record keeps no outbound URL, so every outbound action is
-// stood in by its name (`actions:`), with the data (or error) the run recorded for it; the expected
-// answer is the status and body the run answered with. Values redacted in the record stay redacted.
+// stood in by its name (`actions:`), with the data (or error) the run recorded for it (a lookup whose
+// items call out, whole: the record keeps no item's calls); the expected answer is the status and
+// body the run answered with. Values redacted in the record stay redacted.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
@@ -18,8 +19,9 @@ export interface FromRunOptions {
   'no-fastpath'?: boolean;
 }
 
-/** Kinds that run for real in a case (nothing to stand in). */
-const IN_PROCESS = new Set(['input', 'state', 'only_new', 'delay', 'lookup']);
+/** Kinds that run for real in a case (nothing to stand in); a lookup too, unless its items call out
+ *  (lookupStandIn). */
+const IN_PROCESS = new Set(['input', 'state', 'only_new', 'delay']);
 /** Kinds a case captures instead of sending (`expect.published`). */
 const CAPTURED = new Set(['ws_publish', 'mqtt_publish', 'emit_metric', 'email']);
 /** Request headers that belong to the connection that carried the run's request, not to the request. */
@@ -110,6 +112,11 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
       continue;
     }
     if (IN_PROCESS.has(plain.kind) || CAPTURED.has(plain.kind)) continue;
+    if (plain.kind === 'lookup') {
+      const whole = lookupStandIn(plain, a);
+      if (whole) actions[a.name] = whole;
+      continue;
+    }
     actions[a.name] = standIn(plain, a, notes);
   }
   const rq = d.request;
@@ -148,8 +155,31 @@ function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]):
     if (plan.post || plan.jsonOutput) notes.push(`action "${a.name}" has post_transforms/json_output and its record keeps only their result: its stand-in data is that result, edit it to what the ${plan.kind} action returns`);
   }
   if (typeof a.http_status === 'number') out.status = a.http_status;
-  if (plan.kind === 'lookup' || plan.actions?.length) notes.push(`action "${a.name}" runs nested actions, which the run record does not keep one by one`);
   return out;
+}
+
+/** A lookup whose items call out (an http, agent or outbound action among its nested ones, at any
+ *  depth) is stood in whole with its recorded result: the run record keeps each item's result inside
+ *  the lookup's, never the calls an item made, so its items cannot be stood in one call at a time.
+ *  Undefined when nothing is needed (its items run in process, or it failed before any item ran).
+ *  Refused when the record holds the result after the lookup's post_transforms/json_output: the
+ *  stand-in must be what the lookup itself returned, and that is not in the record. */
+function lookupStandIn(plan: ActionPlan, a: Record<string, unknown>): Record<string, unknown> | undefined {
+  const calls = callsOut(plan.actions ?? []);
+  if (!calls.length) return undefined;
+  // Too many items: refused before any item runs, so the case's lookup fails the same way by itself.
+  if (a.outcome === 'failed' && /^lookup: \d+ items, more than the \d+ a lookup may run/.test(String(a.error))) return undefined;
+  if (a.outcome === 'failed') return { error: a.error ?? 'failed' };
+  if (plan.post || plan.jsonOutput) {
+    const named = calls.map((c) => `${c.name} (${c.kind})`).join(', ');
+    throw new RunSourceError(`action "${a.name}" is a lookup whose items call out (${named}) and which has post_transforms/json_output: the run record keeps only its result after them, not what each item's calls returned nor what the lookup returned before them, so no stand-in can be written for it. Write this case by hand: give ${calls.map((c) => c.name).join(', ')} results under actions: (a list answers one call each), or ${a.name} its result before its post_transforms`);
+  }
+  return { data: a.data ?? null };
+}
+
+/** The nested actions (any depth) a case cannot run without a stand-in or a recording. */
+function callsOut(list: readonly ActionPlan[]): ActionPlan[] {
+  return list.flatMap((x) => [...(x.kind !== 'lookup' && !IN_PROCESS.has(x.kind) && !CAPTURED.has(x.kind) && x.kind !== 'wait_for_callback' ? [x] : []), ...callsOut(x.actions ?? [])]);
 }
 
 function findAction(list: readonly ActionPlan[], name: string): ActionPlan | undefined {

@@ -10,6 +10,30 @@ const standIn = {
   properties: { data: {}, error: { type: 'string', minLength: 1 }, status: { type: 'integer', minimum: 100, maximum: 599 }, headers: strings },
 };
 
+/** What a run's answer and its publishes must be: a case's `expect`, or one tick's. */
+const expect = {
+  type: 'object', additionalProperties: false,
+  properties: {
+    status: { type: 'integer', minimum: 100, maximum: 599 },
+    headers: strings,
+    body: {},
+    body_includes: {},
+    body_schema: { type: ['object', 'boolean'] },
+    jq: { type: 'string', minLength: 1 },
+    jsonpath: { type: 'string', pattern: '^\\$' },
+    published: {
+      type: 'array',
+      items: {
+        type: 'object', additionalProperties: false,
+        properties: {
+          mqtt: { type: 'string' }, ws: { type: 'string' }, email: { type: 'object' }, metric: { type: 'string' },
+          message: {}, value: { type: 'number' }, labels: strings,
+        },
+      },
+    },
+  },
+};
+
 export const CASES_SCHEMA = {
   type: 'object', additionalProperties: false, required: ['cases'],
   properties: {
@@ -27,7 +51,15 @@ export const CASES_SCHEMA = {
           },
           schedule: {
             type: 'object', additionalProperties: false, required: ['ticks'],
-            properties: { from: { type: 'string', minLength: 1 }, ticks: { type: 'integer', minimum: 1, maximum: MAX_TICKS } },
+            properties: {
+              from: { type: 'string', minLength: 1 },
+              // A count, or one entry per tick: the number keywords bind only a number, the array
+              // ones only a list, so an error inside an entry keeps its own place (no anyOf).
+              ticks: {
+                type: ['integer', 'array'], minimum: 1, maximum: MAX_TICKS, minItems: 1, maxItems: MAX_TICKS,
+                items: { type: 'object', additionalProperties: false, properties: { expect } },
+              },
+            },
           },
           http: {
             type: 'array',
@@ -54,28 +86,7 @@ export const CASES_SCHEMA = {
               properties: { action: { type: 'string' }, body: {}, timeout: { const: true } },
             },
           },
-          expect: {
-            type: 'object', additionalProperties: false,
-            properties: {
-              status: { type: 'integer', minimum: 100, maximum: 599 },
-              headers: strings,
-              body: {},
-              body_includes: {},
-              body_schema: { type: ['object', 'boolean'] },
-              jq: { type: 'string', minLength: 1 },
-              jsonpath: { type: 'string', pattern: '^\\$' },
-              published: {
-                type: 'array',
-                items: {
-                  type: 'object', additionalProperties: false,
-                  properties: {
-                    mqtt: { type: 'string' }, ws: { type: 'string' }, email: { type: 'object' }, metric: { type: 'string' },
-                    message: {}, value: { type: 'number' }, labels: strings,
-                  },
-                },
-              },
-            },
-          },
+          expect,
         },
       },
     },

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { checkJsonPath, didYouMean, formatDiagnostic, parseYamlWithPositions, type ConfigPath, type Diagnostic } from '../compiler/index.ts';
-import { jqCompileError, kindClass, ticksAfter, type CaseFile, type TestCase } from '../runtime/testing/index.ts';
+import { jqCompileError, kindClass, MAX_TICKS, ticksAfter, type CaseExpect, type CaseFile, type TestCase } from '../runtime/testing/index.ts';
 import { CASES_SCHEMA } from './test-cases-schema.ts';
 import { color, err } from './output.ts';
 
@@ -63,6 +63,8 @@ function schemaErrors(errors: ErrorObject[], error: Report): void {
     if (e.keyword === 'additionalProperties') {
       const field = String((e.params as { additionalProperty: string }).additionalProperty);
       error([...path, field], `unknown field "${field}" in ${where}`, 'key', 'docs/test-cases.md lists the fields a cases file takes');
+    } else if (e.keyword === 'type' && path.at(-1) === 'ticks') {
+      error(path, `${where} must be a number of ticks (1–${MAX_TICKS}) or a list with one entry per tick ({ expect: ... } or {})`, 'value');
     } else if (e.keyword === 'anyOf') {
       error(path, `${where} must be a stand-in result ({ data: ... } or { error: "..." }) or a list of them`, 'value');
     } else if (!branched.some((p) => e.schemaPath.includes('/anyOf/') && e.instancePath.startsWith(p))) {
@@ -99,6 +101,11 @@ function checkSchedule(c: TestCase, at: ConfigPath, key: string, iface: PlanView
     error([...path, 'from'], `schedule.from must be an ISO 8601 time with its zone, such as 2026-03-01T00:00:00Z; got ${JSON.stringify(from)}`, 'value');
   }
   try { ticksAfter(key, iface, 0, 1); } catch (e) { error(path, (e as Error).message, 'key'); }
+  const ticks = c.schedule!.ticks;
+  if (!Array.isArray(ticks)) return;
+  // One place for each expectation: the ticks' entries, so the last tick's is not said twice.
+  if (c.expect) error([...at, 'expect'], 'with schedule.ticks as a list, each tick has its own expect: move this one into the entry of the tick it is about (the last tick: its answer; published: into each tick that publishes)', 'key');
+  ticks.forEach((t, k) => { if (t.expect) checkExpectFields(t.expect, [...path, 'ticks', k, 'expect'], error); });
 }
 
 function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][number], error: Report): void {
@@ -114,7 +121,8 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     const cls = kindClass(a.kind);
     // An http action may be stood in by name too (then it sends nothing): --from-run writes them so,
     // a run record keeping no URL.
-    if (cls === 'in-process') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
+    // So may a lookup, whole: its items then do not run (a run record keeps only the lookup's result).
+    if (cls === 'in-process' && a.kind !== 'lookup') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
     (Array.isArray(given) ? given : [given]).forEach((r, k) => {
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');
@@ -127,19 +135,22 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     else if (a.kind !== 'wait_for_callback') error([...path, 'action'], `action "${cb.action}" is a ${a.kind}, not a wait_for_callback`, 'value');
     if (cb.timeout && cb.body !== undefined) error(path, 'a scripted callback either posts a body or times out, not both');
   });
-  const e = c.expect;
-  if (!e) return;
-  if (e.jq !== undefined) { const bad = jqCompileError(e.jq); if (bad) error([...at, 'expect', 'jq'], `jq does not compile: ${bad.message.split('\n')[0]}`, 'value'); }
-  if (e.jsonpath !== undefined) { const bad = checkJsonPath(e.jsonpath); if (bad) error([...at, 'expect', 'jsonpath'], bad.message, 'value'); }
+  if (c.expect) checkExpectFields(c.expect, [...at, 'expect'], error);
+}
+
+/** What the schema cannot say of an `expect` (a case's or one tick's, at `path`). */
+function checkExpectFields(e: CaseExpect, path: ConfigPath, error: Report): void {
+  if (e.jq !== undefined) { const bad = jqCompileError(e.jq); if (bad) error([...path, 'jq'], `jq does not compile: ${bad.message.split('\n')[0]}`, 'value'); }
+  if (e.jsonpath !== undefined) { const bad = checkJsonPath(e.jsonpath); if (bad) error([...path, 'jsonpath'], bad.message, 'value'); }
   if (e.body_schema !== undefined) {
-    try { new Ajv({ strict: false }).compile(e.body_schema as object); } catch (x) { error([...at, 'expect', 'body_schema'], `body_schema is not a valid JSON Schema: ${(x as Error).message}`); }
+    try { new Ajv({ strict: false }).compile(e.body_schema as object); } catch (x) { error([...path, 'body_schema'], `body_schema is not a valid JSON Schema: ${(x as Error).message}`); }
   }
   e.published?.forEach((p, k) => {
-    const path = [...at, 'expect', 'published', k];
+    const at = [...path, 'published', k];
     const kinds = (['mqtt', 'ws', 'email', 'metric'] as const).filter((x) => p[x] !== undefined);
-    if (kinds.length !== 1) return error(path, `a published entry names one of mqtt, ws, email or metric (got ${kinds.length ? kinds.join(', ') : 'none'})`, 'value');
-    if (p.message !== undefined && kinds[0] !== 'mqtt' && kinds[0] !== 'ws') error([...path, 'message'], 'message is for mqtt and ws entries');
-    if ((p.value !== undefined || p.labels !== undefined) && kinds[0] !== 'metric') error([...path, p.value !== undefined ? 'value' : 'labels'], 'value and labels are for metric entries');
+    if (kinds.length !== 1) return error(at, `a published entry names one of mqtt, ws, email or metric (got ${kinds.length ? kinds.join(', ') : 'none'})`, 'value');
+    if (p.message !== undefined && kinds[0] !== 'mqtt' && kinds[0] !== 'ws') error([...at, 'message'], 'message is for mqtt and ws entries');
+    if ((p.value !== undefined || p.labels !== undefined) && kinds[0] !== 'metric') error([...at, p.value !== undefined ? 'value' : 'labels'], 'value and labels are for metric entries');
   });
 }
 

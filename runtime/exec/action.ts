@@ -145,12 +145,17 @@ function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services,
 /** The kind's work for one attempt. */
 function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, signal: AbortSignal | undefined, input: unknown, trace: TraceHeaders | undefined): Promise<ActionOutcome> {
   const cancel = services.cancel;
-  if (a.kind === 'lookup') return runLookup(a, s, run, services, signal ?? cancel);
+  // `pipewright test`: a case's stand-in answers instead of the kind, or records it (runtime/testing/stand-ins.ts).
+  const standIns = services.standIns;
+  if (a.kind === 'lookup') {
+    if (!standIns) return runLookup(a, s, run, services, signal ?? cancel);
+    // A lookup a case stands in whole (`--from-run` writes them so) answers without running its items.
+    const items = () => runLookup(a, s, run, services, signal ?? cancel);
+    return standIns.attempt(a, undefined, new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace), items) ?? items();
+  }
   const config = a.config ? a.config(s) : undefined;
   const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace);
   const kind = actionKinds[a.kind]!;
-  // `pipewright test`: a case's stand-in answers instead of the kind, or records it (runtime/testing/stand-ins.ts).
-  const standIns = services.standIns;
   if (standIns) return standIns.attempt(a, config, ctx, () => kind(config, ctx)) ?? kind(config, ctx);
   return kind(config, ctx);
 }

@@ -42,6 +42,14 @@ export interface CaseExpect {
   published?: PublishedExpectation[];
 }
 
+/** One tick of a `schedule:` case given as a list: what its answer and its publishes must be. */
+export interface ScheduleTick {
+  expect?: CaseExpect;
+}
+
+/** `ticks`: how many ticks run, or one entry per tick, each with its own expectations. */
+export interface CaseSchedule { from?: string; ticks: number | ScheduleTick[] }
+
 export interface CaseRequest {
   method?: string;
   params?: Record<string, string | number | boolean>;
@@ -55,9 +63,9 @@ export interface TestCase {
   name: string;
   interface: string;
   request?: CaseRequest;
-  /** Run the interface at its schedule's next `ticks` ticks after `from` (ISO time; default the
-   *  case epoch), as the scheduler would: ./ticks.ts. */
-  schedule?: { from?: string; ticks: number };
+  /** Run the interface at its schedule's next ticks after `from` (ISO time; default the case
+   *  epoch), as the scheduler would: ./ticks.ts. */
+  schedule?: CaseSchedule;
   http?: Recording[];
   actions?: Record<string, StandInResult | StandInResult[]>;
   callbacks?: ScriptedCallback[];

@@ -37,7 +37,9 @@ export async function checkExpect(e: CaseExpect, r: Answer, published: readonly 
     } catch (x) { problems.push(`jq ${e.jq}: ${(x as Error).message.split('\n')[0]}`); }
   }
   if (e.jsonpath !== undefined && !jsonPathAll(e.jsonpath, r.body).length) problems.push(`jsonpath ${e.jsonpath}: selects nothing in ${short(r.body)}`);
-  problems.push(...checkPublished(e.published ?? [], published));
+  // An empty list says nothing was published (a list of entries allows others between them).
+  if (e.published?.length === 0 && published.length) problems.push(`published: expected nothing; captured: ${published.map(describe).join('; ')}`);
+  else problems.push(...checkPublished(e.published ?? [], published));
   return problems;
 }
 

@@ -1,10 +1,10 @@
 // `pipewright test`'s entry into the runtime's test support (hermetic cases). Only cli/test-cmd.ts and
 // cli/test-cases.ts import it; nothing `serve` loads reaches this folder (test/architecture checks).
 export { runCase, type CaseLimits } from './run-case.ts';
-export { CASE_EPOCH, fromOfTickRun, MAX_TICKS, ticksAfter } from './ticks.ts';
+export { CASE_EPOCH, fromOfTickRun, MAX_TICKS, tickCount, ticksAfter } from './ticks.ts';
 export { sealGlobalDispatcher } from './http-replay.ts';
 export { kindClass, KIND_CLASSES, type KindClass } from './stand-ins.ts';
-export type { CaseFile, TestCase, StandInResult, Recording } from './case-types.ts';
+export type { CaseExpect, CaseFile, TestCase, StandInResult, Recording } from './case-types.ts';
 export { jqCompileError } from '../jq/engine.ts';
 export type { CaseHooks } from './run-case.ts';
 export type { StandIns } from './stand-ins.ts';

@@ -13,13 +13,13 @@ import { checkAccepts, checkBodySchema, checkBodyType } from '../server/accepts.
 import { encodeResponse } from '../server/reply.ts';
 import type { HttpResponse } from '../exec/response.ts';
 import { CaseStandIns } from './case-stand-ins.ts';
-import type { CaseFile, CaseRequest, TestCase } from './case-types.ts';
+import type { CaseFile, CaseRequest, CaseSchedule, TestCase } from './case-types.ts';
 import { CaseStore } from './case-store.ts';
-import { Captures } from './captures.ts';
-import { checkExpect } from './expect.ts';
+import { Captures, type Published } from './captures.ts';
+import { checkExpect, type Answer } from './expect.ts';
 import { HttpReplay } from './http-replay.ts';
 import { VirtualClock } from './virtual-clock.ts';
-import { CASE_EPOCH, ticksAfter, type CaseSchedule } from './ticks.ts';
+import { CASE_EPOCH, tickCount, ticksAfter } from './ticks.ts';
 import { backoffMs, scheduledRequest } from '../schedule/index.ts';
 import { setClock } from '../transforms/util/clock.ts';
 
@@ -76,10 +76,11 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
   // Time-based transforms and asserts (add_jwt, totp, read_jwt, signed URLs) read the case's clock.
   const realClock = setClock(() => clock.now());
   try {
-    let answer: { status: number; headers: Record<string, string>; body: unknown } | undefined;
+    let answer: Answer | undefined;
+    let ticks: TickRun[] | undefined;
     if (c.schedule) {
-      const last = await runTicks(plan, i, c.schedule, clock, runToEnd, [problems, replay.unmatched, caseStandIns.problems]);
-      if (last) answer = asClientSees(last.response, i);
+      const ran = await runTicks(plan, i, c.schedule, clock, runToEnd, captures, [problems, replay.unmatched, caseStandIns.problems]);
+      if (ran) { ticks = ran.ticks; answer = asClientSees(ran.last.response, i); }
     } else {
       const request = requestOf(i, c.request ?? {});
       const refused = refusal(i, request);
@@ -90,7 +91,13 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
     for (const u of replay.unmatched) problems.push(`request without a recording: ${u}`);
     for (const u of replay.unused()) problems.push(`recording not used: ${u}`);
     problems.push(...caseStandIns.unused());
-    if (answer) problems.push(...(await checkExpect(c.expect ?? {}, answer, captures.list)));
+    const listed = c.schedule && Array.isArray(c.schedule.ticks) ? c.schedule.ticks : undefined;
+    if (listed && ticks) {
+      // Each listed tick's expectations read that tick's answer and what its runs published.
+      for (const [n, t] of ticks.entries()) {
+        for (const p of await checkExpect(listed[n]?.expect ?? {}, asClientSees(t.result.response, i), t.published)) problems.push(`${p}${tickMark(n + 1, t.at, t.attempt)}`);
+      }
+    } else if (answer) problems.push(...(await checkExpect(c.expect ?? {}, answer, captures.list)));
   } finally {
     setClock(realClock);
     await replay.close();
@@ -101,31 +108,46 @@ export async function runCase(plans: readonly Plan[], plan: Plan, i: InterfacePl
 
 type RunToEnd = (request: RequestData, o: { trigger: 'schedule'; tick: RunState['tick'] }) => Promise<RunResult>;
 
+/** One tick of a `schedule:` case: its tick time, the run that answered last (its last attempt) and
+ *  what all of its attempts published. */
+interface TickRun { at: number; attempt: number; result: RunResult; published: Published[] }
+
+/** ` (tick 2, 2026-03-01T00:20:00.000Z, attempt 2)`: where in a schedule case a problem happened. */
+const tickMark = (n: number, at: number, attempt: number) => ` (tick ${n}, ${new Date(at).toISOString()}${attempt > 1 ? `, attempt ${attempt}` : ''})`;
+
 /** A `schedule:` case: each tick runs as the scheduler runs it (trigger schedule, no request, the
  *  clock at the tick), in time order on the case's one store; a failed run is tried again after the
  *  schedule's backoff, up to its max_attempts. Runs are one after another: a run that waits past the
  *  next tick delays that tick's start (its tick time stays). What goes wrong in a tick is marked
- *  with it in `notes` (lists the runs push to). The answer is the last run's; none when
- *  the cron has fewer ticks than asked. */
-async function runTicks(plan: Plan, i: InterfacePlan, given: CaseSchedule, clock: VirtualClock, runToEnd: RunToEnd, notes: string[][]): Promise<RunResult | undefined> {
+ *  with it in `notes` (lists the runs push to). The ticks in tick order, each with its last run and
+ *  its publishes, and the run that ran last (the case's answer); undefined when the cron has fewer
+ *  ticks than asked (nothing ran). */
+async function runTicks(plan: Plan, i: InterfacePlan, given: CaseSchedule, clock: VirtualClock, runToEnd: RunToEnd, captures: Captures, notes: string[][]): Promise<{ ticks: TickRun[]; last: RunResult } | undefined> {
   const key = `${plan.name}.${i.name}`;
-  const { s, times } = ticksAfter(key, i, clock.now(), given.ticks);
+  const asked = tickCount(given);
+  const { s, times } = ticksAfter(key, i, clock.now(), asked);
   // Nothing runs then: a cron that stops firing would make a case that checks less than it says.
-  if (times.length < given.ticks) { notes[0]!.push(`the cron "${s.cron}" of ${key} has ${times.length} ticks after ${new Date(clock.now()).toISOString()}; the case asks for ${given.ticks}: no tick ran`); return undefined; }
+  if (times.length < asked) { notes[0]!.push(`the cron "${s.cron}" of ${key} has ${times.length} ticks after ${new Date(clock.now()).toISOString()}; the case asks for ${asked}: no tick ran`); return undefined; }
   // Ticks first: a retry due at a tick's instant runs after it.
   const due = times.map((at, n) => ({ at, tick: at, attempt: 1, n: n + 1 }));
+  const ran: TickRun[] = [];
   let last: RunResult | undefined;
   while (due.length) {
     due.sort((a, b) => a.at - b.at);
     const e = due.shift()!;
     clock.advanceTo(e.at);
     const marks = notes.map((l) => l.length);
-    last = await runToEnd(scheduledRequest(i), { trigger: 'schedule', tick: { schedule: key, at: e.tick, attempt: e.attempt } });
-    const where = ` (tick ${e.n}, ${new Date(e.tick).toISOString()}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`;
+    const from = captures.list.length;
+    const result = await runToEnd(scheduledRequest(i), { trigger: 'schedule', tick: { schedule: key, at: e.tick, attempt: e.attempt } });
+    // A retry may run after a later tick: its publishes still belong to its own tick.
+    const published = [...(ran[e.n - 1]?.published ?? []), ...captures.list.slice(from)];
+    ran[e.n - 1] = { at: e.tick, attempt: e.attempt, result, published };
+    last = result;
+    const where = tickMark(e.n, e.tick, e.attempt);
     notes.forEach((l, k) => { for (let j = marks[k]!; j < l.length; j++) l[j] += where; });
-    if (last.state.status === 'failed' && e.attempt < s.maxAttempts) due.push({ ...e, at: clock.now() + backoffMs(s, e.attempt), attempt: e.attempt + 1 });
+    if (result.state.status === 'failed' && e.attempt < s.maxAttempts) due.push({ ...e, at: clock.now() + backoffMs(s, e.attempt), attempt: e.attempt + 1 });
   }
-  return last!;
+  return { ticks: ran, last: last! };
 }
 
 /** The answer as the server sends it and a client reads it (runtime/server/reply.ts): a string body

@@ -9,7 +9,8 @@
 //    request no recording matches fails, naming its method and URL.
 //  - attempt: called at the start of every attempt of every action (fast path and interpreter alike,
 //    nested lookup actions too: runtime/exec/action.ts `start`) with the action, its interpolated
-//    settings and the attempt's context. It answers the outcome to use instead of the kind's work (a
+//    settings and the attempt's context (a lookup has no settings: given a stand-in by name, it
+//    answers with it and runs none of its items, `--from-run` writing them so). It answers the outcome to use instead of the kind's work (a
 //    declared result, a captured email, a failure naming an outbound action that has no stand-in),
 //    or undefined to let the kind run for real (in-process kinds; http and agent, whose traffic
 //    goes to `dispatcher`). Its last argument runs the kind itself: a recorder (`--record`) calls it

@@ -2,6 +2,7 @@
 // its cron fires after the case's start, computed as the scheduler computes them (./../schedule/),
 // so a case runs the ticks a server would, at the instants it would, with no waiting.
 import { cronOf, scheduleSettings, type ScheduleSettings } from '../schedule/index.ts';
+import type { CaseSchedule } from './case-types.ts';
 
 /** Where a case's virtual clock starts unless its `schedule.from` says: a fixed instant, so a case
  *  that reads the time (a stored run's start, a state ttl, a JWT's iat) gives the same answer on
@@ -11,7 +12,8 @@ export const CASE_EPOCH = Date.parse('2026-01-01T00:00:00Z');
 /** Ticks one case runs at most (the file's schema says so too). */
 export const MAX_TICKS = 1000;
 
-export interface CaseSchedule { from?: string; ticks: number }
+/** How many ticks a case's `schedule.ticks` runs: the count, or one per listed tick. */
+export const tickCount = (s: CaseSchedule): number => (Array.isArray(s.ticks) ? s.ticks.length : s.ticks);
 
 /** The schedule's settings and its first `n` tick times (epoch ms) strictly after `from`, as the
  *  scheduler arms them at start (a tick at `from` itself is not one of them). */

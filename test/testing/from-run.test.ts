@@ -40,6 +40,32 @@ interfaces:
       - name: Hello
         input: hi
         output: http
+  enrich:
+    method: POST
+    capture: all
+    actions:
+      - name: People
+        lookup: a|body::ids|
+        lookup_concurrency: 3
+        lookup_inherit_jq: { asked: . }
+        actions:
+          - name: Person
+            url: a|var::API|/customers/a|body|
+            post_transforms: [ { keep_attributes: [name] } ]
+      - name: Reply
+        input: { people: a|People| }
+        output: http
+  enrich_summed:
+    method: POST
+    capture: all
+    actions:
+      - name: Names
+        lookup: a|body::ids|
+        actions:
+          - name: Person
+            url: a|var::API|/customers/a|body|
+        post_transforms: [ { extract_with_jq: "map(.name)" } ]
+        output: http
 `;
 
 const children: ChildProcess[] = [];
@@ -72,6 +98,8 @@ beforeAll(async () => {
   writeFileSync(config, CONFIG);
   up = await countingUpstream({
     '/customers/7': (_q, res) => json(res, 200, { id: 7, name: 'Ada', tier: 'gold' }),
+    '/customers/8': (_q, res) => json(res, 200, { id: 8, name: 'Grace', tier: 'silver' }),
+    '/customers/9': (_q, res) => json(res, 404, { missing: 9 }),
     '/down': (_q, res) => json(res, 503, { down: true }),
   });
   const child = spawn(process.execPath, [bin, 'serve', config, '--port', '0'], { env: { ...env(), SERVICE__ADMIN_TOKEN: ADMIN }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -174,6 +202,31 @@ describe('pipewright test --from-run', () => {
     expect(x.err).toMatch(/kept only when its interface captures it\. Set `capture: all` on the interface/);
   });
 
+  it('a lookup whose items call out is stood in whole with its recorded result (a record keeps no item\'s calls)', async () => {
+    const r = await post('/enrich', { ids: [8, 7, 9] });
+    expect(r.status).toBe(200);
+    const x = cli(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    const cases = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases;
+    const c = cases.find((k) => k.name === `run ${r.id}`)!;
+    // The item that answered 404 failed: its data is the error body as received (no inherited field,
+    // no post_transforms), as the run answered it.
+    const people = [{ name: 'Grace', asked: 8 }, { name: 'Ada', asked: 7 }, { missing: 9 }];
+    expect(c.actions).toEqual({ People: { data: people } });
+    expect(c.expect).toEqual({ status: 200, body: { people } });
+  });
+
+  it('a lookup that calls out and has post_transforms: refused, naming it and why, the file unchanged', async () => {
+    const r = await post('/enrich_summed', { ids: [7, 8] });
+    expect(r).toMatchObject({ status: 200, body: ['Ada', 'Grace'] });
+    const before = readFileSync(join(dir, 'shop.tests.yaml'), 'utf8');
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code).toBe(1);
+    expect(x.err).toContain(`--from-run ${r.id}: action "Names" is a lookup whose items call out (Person (http)) and which has post_transforms/json_output: the run record keeps only its result after them`);
+    expect(x.err).toContain('Write this case by hand: give Person results under actions:');
+    expect(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')).toBe(before);
+  });
+
   it('writes a new cases file when there is none', async () => {
     const other = join(dir, 'other.tests.yaml');
     const x = await inproc(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
@@ -190,7 +243,11 @@ describe('the exported cases pass with the upstream gone and no network', () => 
     // No SERVICE__ setting at all: the cases stand in for everything the runs reached.
     const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
     expect(x.err).toContain(`✓`);
-    expect(x.out).toMatch(/\b3 passed, 0 failed/);
+    expect(x.out).toMatch(/\b4 passed, 0 failed/);
     expect(x.code).toBe(0);
+    // The fast path passes the same cases.
+    const fast = spawnSync('unshare', ['-rn', process.execPath, bin, 'test', config], { encoding: 'utf8', env: { ...env(), NO_COLOR: '1', SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' } });
+    expect(fast.stdout, fast.stderr).toMatch(/\b4 passed, 0 failed/);
+    expect(fast.status).toBe(0);
   });
 });

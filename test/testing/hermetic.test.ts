@@ -121,4 +121,36 @@ describe('the cases file', () => {
     expect(r2.err).toContain(`${f}:10:27: error: action "Save" is a database, not a wait_for_callback`);
     expect(r2.err).toContain('> 3 |     interface: recieve_order'); // a code frame, as check prints
   }, 60_000);
+
+  it('a lookup takes a stand-in whole (its items do not run), on both paths; other in-process kinds take none', async () => {
+    const f = join(dir, 'lookup.tests.yaml');
+    writeFileSync(f, `vars: { API_BASE: "https://crm.test" }
+secrets: { SHOP_DB_URL: "postgres://nobody@db.invalid/shop" }
+cases:
+  - name: whole
+    interface: poll
+    request: { body: { ids: [1, 2] } }
+    http:
+      - request: { url: "https://crm.test/status" }
+        response: { body: { ready: true } }
+    actions:
+      Lines: { data: [ [ { id: 1 } ], [ { id: 2 } ] ] }
+      Line: { data: [] }
+    expect: { jq: '.Lines | map(.[0].id) == [1, 2]' }
+`);
+    for (const path of [{}, { 'no-fastpath': true }]) {
+      const { by } = await caseProblems([copy], { ...path, cases: f });
+      // The nested database action never ran: the lookup answered with its stand-in.
+      expect(by.whole).toEqual(['the stand-in for action "Line" was not used (the action did not run)']);
+    }
+    writeFileSync(f, `cases:
+  - name: input
+    interface: receive_order
+    actions:
+      Result: { data: 1 }
+`);
+    const r = await runTests([copy], { cases: f });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${f}:5:7: error: action "Result" is a input, which runs in the test as it does in service: it takes no stand-in`);
+  }, 60_000);
 });

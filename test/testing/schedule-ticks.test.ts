@@ -36,7 +36,9 @@ describe.each(PATHS)('schedule: cases %o', (path) => {
   it("the fixture's cases pass: three ticks, only_new and a state counter carried across them, MQTT captures accumulated", async () => {
     const r = await runTests([config], { ...path, reporter: 'json' });
     expect(r.code, r.err).toBe(0);
-    expect(JSON.parse(r.out).tests.map((t: { case: string; ok: boolean }) => [t.case, t.ok])).toEqual([['three ticks, the second sees nothing new', true], ['ping', true]]);
+    expect(JSON.parse(r.out).tests.map((t: { case: string; ok: boolean }) => [t.case, t.ok])).toEqual([
+      ['three ticks, the second sees nothing new', true], ['each tick its own expectations, the second publishes nothing', true], ['ping', true],
+    ]);
   }, 60_000);
 
   it('runs each tick at its time with the state of the ticks before; the answer is the last tick\'s; published covers every tick', async () => {
@@ -81,6 +83,73 @@ ${items([9])}
     expect: { body: { new: [ { id: 9 } ], poll: 1, at: ${sec('2026-03-01T00:11:00Z')} } }
 `, path);
     expect(by.retried).toEqual([]);
+  }, 60_000);
+
+  it('ticks as a list: each entry\'s expect reads its own tick\'s answer and publishes; a failure names the tick', async () => {
+    const { by } = await problems(`  - name: listed
+    interface: poll
+    schedule:
+      from: "2026-03-01T00:00:00Z"
+      ticks:
+        - expect: { body_includes: { poll: 1 }, published: [] }
+        - expect: { published: [ { mqtt: feed/new } ] }
+        - {}
+    http:
+${items([1], [1], [1, 2])}
+`, path);
+    // Tick 1 published (published: [] says it must not); tick 2 found nothing new, so published
+    // nothing, though tick 1 and tick 3 did: an entry reads its own tick only.
+    expect(by.listed).toEqual([
+      `published: expected nothing; captured: mqtt feed/new {"ids":[{"id":1}],"poll":1,"at":${sec('2026-03-01T00:10:00Z')}} (tick 1, 2026-03-01T00:10:00.000Z)`,
+      'published: no mqtt message on feed/new; mqtt captured: none (tick 2, 2026-03-01T00:20:00.000Z)',
+    ]);
+  }, 60_000);
+
+  it('a listed tick that was retried is checked on its last attempt, with everything its attempts published', async () => {
+    const { by } = await problems(`  - name: retried tick
+    interface: poll
+    schedule:
+      from: "2026-03-01T00:00:00Z"
+      ticks:
+        - expect: { body: { new: [ { id: 9 } ], poll: 1, at: 0 } }
+        - expect: { status: 502 }
+    http:
+      - request: { url: https://feed.test/items }
+        response: { status: 503 }
+${items([9], [9])}
+`, path);
+    expect(by['retried tick']).toEqual([
+      `body: at /at: expected 0, got ${sec('2026-03-01T00:11:00Z')} (tick 1, 2026-03-01T00:10:00.000Z, attempt 2)`,
+      'status: expected 502, got 200: {"Items":{"items":[{"id":9}]},"Ticks":2} (tick 2, 2026-03-01T00:20:00.000Z)',
+    ]);
+  }, 60_000);
+
+  it('a listed tick without expect (or with one without status) must answer below 400', async () => {
+    const { by } = await problems(`  - name: must succeed
+    interface: poll
+    schedule:
+      from: "2026-03-01T00:00:00Z"
+      ticks: [ {}, {} ]
+    http:
+${items([1])}
+      - request: { url: https://feed.test/items }
+        response: { status: 500 }
+        times: 2
+`, path);
+    expect(by['must succeed']).toEqual([
+      expect.stringMatching(/^status 502 \(set expect\.status to expect a failure\): .* \(tick 2, 2026-03-01T00:20:00\.000Z, attempt 2\)$/),
+    ]);
+  }, 60_000);
+
+  it('published: [] of a case says nothing was published in any tick', async () => {
+    const { by } = await problems(`  - name: quiet
+    interface: poll
+    schedule: { from: "2026-03-01T00:00:00Z", ticks: 1 }
+    http:
+${items([4])}
+    expect: { published: [] }
+`, path);
+    expect(by.quiet).toEqual([`published: expected nothing; captured: mqtt feed/new {"ids":[{"id":4}],"poll":1,"at":${sec('2026-03-01T00:10:00Z')}}`]);
   }, 60_000);
 
   it('names the tick (and attempt) of what went wrong in it', async () => {
@@ -144,5 +213,55 @@ describe('schedule: in the cases file', () => {
     const r2 = await runTests([join(dir, 'feed.yaml')], {});
     expect(r2.code).toBe(1);
     expect(r2.err).toContain(`${f}:4:24: error: cases.0.schedule.ticks must be <= 1000`);
+  }, 60_000);
+
+  it('ticks as a list: an unknown field in an entry, an expect beside the list, a jq that does not compile, a ticks that is neither: each at its place', async () => {
+    copyFileSync(config, join(dir, 'feed.yaml'));
+    const f = join(dir, 'feed.tests.yaml');
+    writeFileSync(f, `cases:
+  - name: a
+    interface: poll
+    schedule:
+      ticks:
+        - expect: { status: 200 }
+        - expct: { status: 200 }
+`);
+    const r = await runTests([join(dir, 'feed.yaml')], {});
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${f}:7:11: error: unknown field "expct" in cases.0.schedule.ticks.1`);
+    writeFileSync(f, `cases:
+  - name: b
+    interface: poll
+    schedule:
+      ticks:
+        - {}
+        - expect: { jq: ".a ==" , published: [ { mqtt: x, value: 1 } ] }
+    expect: { status: 200 }
+  - name: c
+    interface: poll
+    schedule: { ticks: three }
+  - name: d
+    interface: poll
+    schedule: { ticks: [] }
+`);
+    const r2 = await runTests([join(dir, 'feed.yaml')], {});
+    expect(r2.code).toBe(1);
+    expect(r2.err).toContain(`${f}:11:24: error: cases.1.schedule.ticks must be a number of ticks (1–1000) or a list with one entry per tick ({ expect: ... } or {})`);
+    expect(r2.err).toContain(`${f}:14:24: error: cases.2.schedule.ticks must NOT have fewer than 1 items`);
+    writeFileSync(f, `cases:
+  - name: b
+    interface: poll
+    schedule:
+      ticks:
+        - {}
+        - expect: { jq: ".a ==" , published: [ { mqtt: x, value: 1 } ] }
+    expect: { status: 200 }
+`);
+    const r3 = await runTests([join(dir, 'feed.yaml')], {});
+    expect(r3.code).toBe(1);
+    expect(r3.err).toContain(`${f}:8:5: error: with schedule.ticks as a list, each tick has its own expect`);
+    expect(r3.err).toContain(`${f}:7:25: error: jq does not compile`);
+    expect(r3.err).toContain(`${f}:7:59: error: value and labels are for metric entries`);
+    expect(r3.err).not.toContain('✓');
   }, 60_000);
 });
