@@ -85,6 +85,8 @@ function resolveInterface(name: string, plans: readonly PlanView[]): string | { 
 }
 
 const maybe = (s: string | undefined) => (s ? `: ${s}` : '');
+/** "a" or "an" before an action kind's name ("an input", "a lookup"). */
+const article = (kind: string) => (/^[aeiou]/.test(kind) ? 'an' : 'a');
 
 function actionsOf(list: readonly ActionView[]): ActionView[] {
   return list.flatMap((a) => [a, ...actionsOf(a.actions ?? [])]);
@@ -122,7 +124,7 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     // An http action may be stood in by name too (then it sends nothing): --from-run writes them so,
     // a run record keeping no URL.
     // So may a lookup, whole: its items then do not run (a run record keeps only the lookup's result).
-    if (cls === 'in-process' && a.kind !== 'lookup') error(path, `action "${name}" is a ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
+    if (cls === 'in-process' && a.kind !== 'lookup') error(path, `action "${name}" is ${article(a.kind)} ${a.kind}, which runs in the test as it does in service: it takes no stand-in`);
     (Array.isArray(given) ? given : [given]).forEach((r, k) => {
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');
@@ -132,7 +134,7 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     const path = [...at, 'callbacks', k];
     const a = actions.get(cb.action);
     if (!a) unknown([...path, 'action'], cb.action);
-    else if (a.kind !== 'wait_for_callback') error([...path, 'action'], `action "${cb.action}" is a ${a.kind}, not a wait_for_callback`, 'value');
+    else if (a.kind !== 'wait_for_callback') error([...path, 'action'], `action "${cb.action}" is ${article(a.kind)} ${a.kind}, not a wait_for_callback`, 'value');
     if (cb.timeout && cb.body !== undefined) error(path, 'a scripted callback either posts a body or times out, not both');
   });
   if (c.expect) checkExpectFields(c.expect, [...at, 'expect'], error);

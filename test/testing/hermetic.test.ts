@@ -151,6 +151,6 @@ cases:
 `);
     const r = await runTests([copy], { cases: f });
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`${f}:5:7: error: action "Result" is a input, which runs in the test as it does in service: it takes no stand-in`);
+    expect(r.err).toContain(`${f}:5:7: error: action "Result" is an input, which runs in the test as it does in service: it takes no stand-in`);
   }, 60_000);
 });
