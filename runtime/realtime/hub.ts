@@ -8,10 +8,12 @@
 //
 // When a flush happens: at the end of the turn of the event loop in which the first pending message
 // was published, but no sooner after the previous flush ended than that flush lasted (`share` 0.5:
-// sustained fan-out takes at most half of the loop's time). A publish after a quiet spell goes out
-// at the end of its turn; publishes that keep coming are written in pairs or more, at half the system
-// calls per message on both ends of each socket, and the loop stays free half the time for the
-// requests and sockets that are not fan-out (docs/decisions.md, Performance, "WebSocket fan-out").
+// sustained fan-out takes at most half of the loop's time). Publishes that keep coming are written in
+// pairs or more, at half the system calls per message on both ends of each socket, and the loop stays
+// free half the time for the requests and sockets that are not fan-out. A lone publish (the last flush
+// carried one message, and the loop has waited for work since it) goes out at the end of its turn:
+// nothing is piling up for the rest to gather, nothing else waits for the loop, so the rest would only
+// delay it (docs/decisions.md, Performance, "WebSocket fan-out").
 import type { ServerFrame } from './frames.ts';
 import { textFrame } from './wire.ts';
 import { DEFAULT_FANOUT_SHARE } from './limits.ts';
@@ -29,11 +31,20 @@ interface Pending { set: Set<Subscriber>; bytes: Buffer }
 export class Hub {
   private readonly channels = new Map<string, Set<Subscriber>>();
   private pending: Pending[] = [];
-  /** When the last flush ended (`now`, ms), and the rest it earned before the next. */
+  /** When the last flush ended (`now`, ms), the rest it earned before the next, the loop's idle time
+   *  (`idle`) then, and whether it carried a single message. */
   private ended = -Infinity;
   private rest = 0;
+  private idleAtEnd = 0;
+  private lone = true;
 
-  constructor(private readonly share = DEFAULT_FANOUT_SHARE, private readonly now: () => number = () => performance.now()) {}
+  /** `idle`: the event loop's time spent waiting for work, in ms (libuv counts it only when the loop
+   *  found nothing ready and blocked: a publish read right after a flush adds none). */
+  constructor(
+    private readonly share = DEFAULT_FANOUT_SHARE,
+    private readonly now: () => number = () => performance.now(),
+    private readonly idle: () => number = () => performance.eventLoopUtilization().idle,
+  ) {}
 
   subscribe(s: Subscriber, channel: string): void {
     let set = this.channels.get(channel);
@@ -60,8 +71,10 @@ export class Hub {
     const frame: ServerFrame = { type: 'ap_message', channel, data };
     if (!this.pending.length) {
       // setImmediate, not a microtask: the publishes of the requests read in this turn share a flush.
+      // The rest keeps the loop for other work and lets publishes that pile up leave together: after
+      // a flush of one message, a loop that has waited for work since has neither to protect.
       const wait = this.ended + this.rest - this.now();
-      if (wait > 0) setTimeout(() => this.flush(), wait);
+      if (wait > 0 && !(this.lone && this.idle() > this.idleAtEnd)) setTimeout(() => this.flush(), wait);
       else setImmediate(() => this.flush());
     }
     this.pending.push({ set, bytes: textFrame(JSON.stringify(frame)) });
@@ -79,6 +92,8 @@ export class Hub {
       // one carries more messages per write when the cores are scarce.
       this.ended = this.now();
       this.rest = ((this.ended - start) * (1 - this.share)) / this.share;
+      this.idleAtEnd = this.idle();
+      this.lone = batch.length === 1;
     }
   }
 

@@ -1,6 +1,7 @@
 // The hub's flush policy (hub.ts): after a flush, the next waits as long as that flush lasted (share
-// 0.5), so publishes that keep coming leave together, each socket's frames in one write; with share 1
-// every turn that published flushes. Either way each subscriber gets every message once, in publish
+// 0.5), so publishes that keep coming leave together, each socket's frames in one write; a lone
+// publish (after a flush of one message, the event loop idle since) is not held; with share 1 every
+// turn that published flushes. Either way each subscriber gets every message once, in publish
 // order, as the same bytes. The subscribers here record the writes they are given.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,9 @@ import { wsLimitsFrom } from '../../runtime/realtime/limits.ts';
 /** The hub's clock: a flush "lasts" as long as a slow subscriber moves it on. */
 const clock = { ms: 0 };
 const now = () => clock.ms;
+/** The loop's idle time by the hub's reading: it moves only when a test says the loop waited for work. */
+const loop = { idleMs: 0 };
+const idle = () => loop.idleMs;
 /** A subscriber that records each write; `slow` makes its first write take that long (a long flush). */
 function recorder(slow = 0): Subscriber & { writes: Buffer[] } {
   const writes: Buffer[] = [];
@@ -47,7 +51,7 @@ describe('hub flushes', () => {
   });
 
   it('holds publishes after a long flush and writes them together, in order, the same bytes to every subscriber', async () => {
-    const hub = new Hub(0.5, now);
+    const hub = new Hub(0.5, now, idle);
     const slow = recorder(400), other = recorder();
     hub.subscribe(slow, 'c');
     hub.subscribe(other, 'c');
@@ -61,8 +65,37 @@ describe('hub flushes', () => {
     expect(slow.writes).toEqual([frameOf(0), together]);
   });
 
+  it('sends a lone publish at the end of its turn, inside the rest: after a flush of one message, the loop idle since', async () => {
+    const hub = new Hub(0.5, now, idle);
+    const slow = recorder(), other = recorder();
+    const write = slow.sendFrames;
+    slow.sendFrames = (bytes) => { write(bytes); clock.ms += 400; }; // every flush lasts 400 ms
+    hub.subscribe(slow, 'c');
+    hub.subscribe(other, 'c');
+    hub.deliver('c', 0);
+    await turn(); // a 400 ms flush: a rest of 400 ms, kept while the loop stays busy
+    hub.deliver('c', 1);
+    await turn();
+    expect(other.writes).toEqual([frameOf(0)]);
+    expect(await writes(other, 2)).toEqual([frameOf(0), frameOf(1)]);
+    loop.idleMs += 0.5; // the loop found nothing to do after the second flush (one message, 400 ms)
+    hub.deliver('c', 2);
+    hub.deliver('c', 3); // read in the same turn: the same flush
+    await turn();
+    const both = Buffer.concat([2, 3].map(frameOf));
+    expect(other.writes).toEqual([frameOf(0), frameOf(1), both]);
+    // That flush carried two: publishes are piling up, so the next is held for the rest however
+    // idle the loop has been.
+    loop.idleMs += 0.5;
+    hub.deliver('c', 4);
+    await turn();
+    expect(other.writes).toHaveLength(3);
+    expect(await writes(other, 4)).toEqual([frameOf(0), frameOf(1), both, frameOf(4)]);
+    expect(slow.writes).toEqual(other.writes);
+  });
+
   it('with share 1, flushes every turn that published', async () => {
-    const hub = new Hub(1, now);
+    const hub = new Hub(1, now, idle);
     const slow = recorder(400), other = recorder();
     hub.subscribe(slow, 'c');
     hub.subscribe(other, 'c');
@@ -74,7 +107,7 @@ describe('hub flushes', () => {
   });
 
   it('keeps each subscriber to its own channels when held publishes span several', async () => {
-    const hub = new Hub(0.5, now);
+    const hub = new Hub(0.5, now, idle);
     const slow = recorder(400), a = recorder(), b = recorder();
     hub.subscribe(slow, 'a');
     hub.subscribe(a, 'a');
