@@ -1,7 +1,7 @@
 // The harness's server nodes: one compiled bundle (`pipewright compile`), started as separate
 // `node server.mjs` processes on fixed ports, so a node killed and started again keeps its address.
 // Every process started here is stopped by its pid.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -18,11 +18,14 @@ export interface Node {
   stopped: boolean;
 }
 
-export function compileBundle(dir: string, configText: string): string {
+export async function compileBundle(dir: string, configText: string): Promise<string> {
   const file = join(dir, 'faults.yaml');
   writeFileSync(file, configText);
-  const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`compile failed: ${r.stderr}`);
+  const child = spawn(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const code = await new Promise<number | null>((ok, fail) => { child.once('error', fail); child.once('exit', ok); });
+  if (code !== 0) throw new Error(`compile failed: ${stderr}`);
   return join(dir, 'out', 'faults', 'server.mjs');
 }
 

@@ -67,7 +67,9 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   const nodes: Node[] = [];
   try {
-    const server = compileBundle(dir, FAULTS_CONFIG);
+    // The compile is a child process: the ledger, the store and the broker start while it runs.
+    const compiled = compileBundle(dir, FAULTS_CONFIG);
+    compiled.catch(() => {});
     const ledger = await startLedger();
     cleanups.push(() => ledger.close());
     const postgres = o.ownPostgres ? await ownCluster() : undefined;
@@ -84,9 +86,10 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
     };
     for (let i = 0; i < o.nodes; i++) nodes.push(await makeNode(`node${i}`, dir));
     cleanups.push(() => stopAll(nodes));
-    // One node first (it migrates the schema), then the rest together.
-    await startNode(nodes[0]!, server, env);
-    await Promise.all(nodes.slice(1).map((n) => startNode(n, server, env)));
+    const server = await compiled;
+    // All together: the store's migration runs under an advisory lock (one node migrates, the others
+    // wait for it and skip), which nodes of a real deployment rely on as well.
+    await Promise.all(nodes.map((n) => startNode(n, server, env)));
     const counters0 = { ...proxy.counters };
     const load = startLoad(nodes, ledger, { workers: o.workers ?? 6, pauseMs: o.pauseMs ?? 20, mqttUrl: broker.url, tag: schema });
     const t0 = Date.now();
