@@ -14,15 +14,15 @@ import { runFaults } from '../../bench/faults/run.ts';
 describe('faults under load', () => {
   it('three nodes survive a kill, a hang, a store outage, a pause past the lease and a broker restart', async () => {
     const r = await runFaults({
-      nodes: 3, durationMs: 14_000, workers: 4, pauseMs: 30, leaseSecs: 2, drainMs: 25_000,
-      // The hang outlasts Charge's 1.5 s timeout, the outage the slow runs' 1.5 s delay, the pause
-      // the 2 s lease. Faults do not wait for each other: a slow restart overlaps the next one.
+      nodes: 3, durationMs: 14_500, workers: 4, pauseMs: 30, leaseSecs: 2, drainMs: 25_000,
+      // The hang outlasts Charge's 1.5 s timeout, the outage the slow runs' 1.5 s delay and the 2 s
+      // lease, the pause the lease. Faults do not wait for each other: a slow restart overlaps the next.
       faults: [
         { kind: 'kill', atMs: 2000, forMs: 500, node: 1 },
         { kind: 'hang', atMs: 3500, forMs: 2000 },
-        { kind: 'store', atMs: 6000, forMs: 2000 },
-        { kind: 'pause', atMs: 9000, forMs: 3000, node: 2 },
-        { kind: 'broker', atMs: 12_500, forMs: 1000 },
+        { kind: 'store', atMs: 6000, forMs: 2500 },
+        { kind: 'pause', atMs: 9500, forMs: 3000, node: 2 },
+        { kind: 'broker', atMs: 13_000, forMs: 1000 },
       ],
     });
     const i = r.invariants;

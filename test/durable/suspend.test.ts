@@ -86,11 +86,13 @@ async function post(url: string, body: unknown) {
   return { status: res.status, body: await res.json() as Record<string, unknown> };
 }
 
-describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) => {
-  it('a long delay suspends with 202, resumes when due, and the status endpoint follows it', async () => {
+// The two paths run side by side: each has its own request ids (`n` apart), and finds its upstream
+// calls by them.
+describe.concurrent.each([['compiled', 0], ['interpreted', 100]] as const)('on Postgres (%s)', (mode, n) => {
+  it('a long delay suspends with 202, resumes when due, and the status endpoint follows it', async ({ expect }) => {
     const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
-      const r = await post(`${s.url}/later`, { id: 7 });
+      const r = await post(`${s.url}/later`, { id: n + 7 });
       expect(r.status).toBe(202);
       expect(r.body).toMatchObject({ status: 'suspended', action: 'Wait', reason: 'delay' });
       const id = String(r.body.run_id);
@@ -101,16 +103,17 @@ describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) =
         return v.status === 'succeeded' ? v : undefined;
       });
       expect(done.outcome).toEqual({ http_code: 200, body: { done: true } });
-      expect(JSON.parse(up.hits.filter((h) => h.path === '/done').at(-1)!.body)).toEqual({ id: 7 });
+      expect(up.hits.filter((h) => h.path === '/done').map((h) => JSON.parse(h.body))).toContainEqual({ id: n + 7 });
     } finally { await s.close(); }
   });
 
-  it('wait_for_callback: resumed once by its token; unknown, repeated and expired tokens are told apart', async () => {
+  it('wait_for_callback: resumed once by its token; unknown, repeated and expired tokens are told apart', async ({ expect }) => {
     const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+    const tokenOf = (id: number) => up.hits.filter((h) => h.path === '/register').map((h) => JSON.parse(h.body) as { token: string; id: number }).findLast((b) => b.id === id)!.token;
     try {
-      const r = await post(`${s.url}/approval`, { id: 1 });
+      const r = await post(`${s.url}/approval`, { id: n + 1 });
       expect(r).toMatchObject({ status: 202, body: { status: 'suspended', action: 'Approval', reason: 'callback' } });
-      const token = JSON.parse(up.hits.filter((h) => h.path === '/register').at(-1)!.body).token as string;
+      const token = tokenOf(n + 1);
       expect(token).toMatch(/^[0-9a-f-]{36}$/);
       expect((await post(`${s.url}/_ap/resume/not-a-token`, {})).status).toBe(404);
       // A malformed callback body is a 400 and does not spend the token.
@@ -123,20 +126,20 @@ describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) =
         const v = await (await fetch(`${s.url}/_ap/runs/${String(r.body.run_id)}`)).json() as Record<string, unknown>;
         return v.status === 'succeeded' ? v : undefined;
       });
-      expect(done.outcome).toEqual({ http_code: 200, body: { id: 1, approved: true } });
+      expect(done.outcome).toEqual({ http_code: 200, body: { id: n + 1, approved: true } });
 
-      const late = await post(`${s.url}/approval`, { id: 2, timeout: '200ms' });
-      const lateToken = JSON.parse(up.hits.filter((h) => h.path === '/register').at(-1)!.body).token as string;
+      const late = await post(`${s.url}/approval`, { id: n + 2, timeout: '200ms' });
+      const lateToken = tokenOf(n + 2);
       const timedOut = await until(async () => {
         const v = await (await fetch(`${s.url}/_ap/runs/${String(late.body.run_id)}`)).json() as Record<string, unknown>;
         return v.status === 'succeeded' ? v : undefined;
       });
-      expect(timedOut.outcome).toEqual({ http_code: 200, body: { id: 2, approved: false, reason: 'timeout' } });
+      expect(timedOut.outcome).toEqual({ http_code: 200, body: { id: n + 2, approved: false, reason: 'timeout' } });
       expect((await post(`${s.url}/_ap/resume/${lateToken}`, {})).status).toBe(410);
     } finally { await s.close(); }
   });
 
-  it('retry waits past the limit suspend between attempts; the budget and idempotency key carry over', async () => {
+  it('retry waits past the limit suspend between attempts; the budget and idempotency key carry over', async ({ expect }) => {
     const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
       const r = await fetch(`${s.url}/polling?k=${mode}`);
