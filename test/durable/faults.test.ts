@@ -32,7 +32,7 @@ describe('faults under load', () => {
     expect({ lost: i.lost, duplicated: i.duplicated, stuck: i.stuck, ticks: i.ticks, wsMissed: i.wsMissed, crashes: i.crashes, memoryNotBack: i.memoryNotBack }).toEqual({ lost: [], duplicated: [], stuck: [], ticks: [], wsMissed: [], crashes: [], memoryNotBack: [] });
     // Every node's memory was read after a full GC at its baseline and after the load.
     expect(i.memory.map((m) => [m.node, typeof m.baseline?.heapKb, typeof m.after?.heapKb])).toEqual([0, 1, 2].map((n) => [`node${n}`, 'number', 'number']));
-  }, 150_000);
+  }, 240_000);
 });
 
 describe('memoryBack', () => {

@@ -74,19 +74,17 @@ async function storeOn(proxy: PgProxy, tag: string): Promise<PostgresStore> {
 const doneIds = (tag: string) => up.hits.filter((h) => h.path === '/done').map((h) => (JSON.parse(h.body) as { id: string }).id).filter((id) => id.startsWith(tag));
 
 describe.concurrent('the store goes away and comes back', () => {
-  it.for(['compiled', 'interpreted'] as const)('%s: 503 with Retry-After while it is away; suspended runs finish once after it', async (mode, { expect }) => {
+  it.for(['compiled', 'interpreted'] as const)('%s: 503 with Retry-After while it is away; suspended runs finish once after it', { timeout: 40_000 }, async (mode, { expect }) => {
     const proxy = await newProxy();
     const store = await storeOn(proxy, `outage_${mode.slice(0, 4)}`);
     const plan = await planOf('outage.yaml', mode, config);
     const node = await serveDurable([plan], store, { API: up.url }, { maxDelayMs: 0, pollMs: 50 });
     try {
       const tag = `${mode}-`;
-      let lastWake = 0;
-      for (let n = 0; n < 5; n++) {
-        const r = await fetch(`${node.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `${tag}${n}` }) });
-        expect(r.status).toBe(202);
-        lastWake = Date.now() + 1500;
-      }
+      // Sent together, so the store is cut well before the first run's wake (1.5 s after it).
+      const accepted = await Promise.all([0, 1, 2, 3, 4].map((n) => fetch(`${node.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `${tag}${n}` }) })));
+      const lastWake = Date.now() + 1500;
+      expect(accepted.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
       await proxy.cut();
       const r = await fetch(`${node.url}/job`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: `${tag}refused` }) });
       expect(r.status).toBe(503);
@@ -111,7 +109,7 @@ describe.concurrent('the store goes away and comes back', () => {
       await proxy.restore();
       await node.close();
     }
-  }, 40_000);
+  });
 
   it('a tick due while the store is away runs once when it is back', async ({ expect }) => {
     const proxy = await newProxy();
