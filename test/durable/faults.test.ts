@@ -2,10 +2,10 @@
 // Postgres (through a proxy that cuts it away) and a private Mosquitto, under a steady mix of HTTP
 // runs with retries, suspending delays, callback waits, MQTT-triggered runs and ws publishes, while a
 // node is SIGKILLed and restarted, the upstream hangs past the calls' timeout, the store goes away
-// past the delays' wake time, a node is SIGSTOPped past its lease, and the broker restarts, one
-// fault after the other with half a second or more between them. The ledger then says: nothing accepted was
-// lost, nothing ran twice but what a fault cut in flight, nothing is stuck, no node crashed, and
-// each node's retained memory came back to its baseline.
+// past the delays' wake time and the lease, a node is SIGSTOPped past its lease, and the broker
+// restarts, one fault after the other. The ledger then says: nothing accepted was lost, nothing ran
+// twice but what a fault cut in flight, nothing is stuck, no node crashed, and each node's retained
+// memory came back to its baseline.
 import { describe, expect, it } from 'vitest';
 import { memoryBack, MEMORY_SLACK_KB } from '../../bench/faults/invariants.ts';
 import type { Memory } from '../../bench/faults/nodes.ts';
