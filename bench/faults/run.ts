@@ -109,15 +109,19 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
       await Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) baseline.set(n.name, m); }));
       log(`memory baseline after ${Date.now() - t0} ms: ${[...baseline].map(([k, m]) => `${k} heap ${m.heapKb} KiB`).join(', ')}`);
     })();
-    const applied = o.faults.map((f) => (async () => {
+    // One fault at a time: each waits for its time and for the one before it to be over (undone and
+    // recovered), so a slow machine stretches the plan instead of overlapping faults (a node started
+    // again during a store outage refuses to start, as it should).
+    const applied = (async () => {
       await baselineTaken;
-      await sleep(f.atMs - (Date.now() - t0));
-      const w = await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log });
-      windows.push(w);
-    })());
+      for (const f of [...o.faults].sort((a, b) => a.atMs - b.atMs)) {
+        await sleep(f.atMs - (Date.now() - t0));
+        windows.push(await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log }));
+      }
+    })();
     await baselineTaken;
     await sleep(o.durationMs - (Date.now() - t0));
-    await Promise.all(applied);
+    await applied;
     await load.stop();
     if (sampler) clearInterval(sampler);
     log(`load stopped after ${Date.now() - t0} ms: ${load.sent.length} sent`);

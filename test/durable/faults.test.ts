@@ -16,7 +16,8 @@ describe('faults under load', () => {
     const r = await runFaults({
       nodes: 3, durationMs: 14_500, workers: 4, pauseMs: 30, leaseSecs: 2, drainMs: 25_000,
       // The hang outlasts Charge's 1.5 s timeout, the outage the slow runs' 1.5 s delay and the 2 s
-      // lease, the pause the lease. Faults do not wait for each other: a slow restart overlaps the next.
+      // lease, the pause the lease. A fault waits for the one before it to be over (a slow restart
+      // delays the next instead of overlapping it).
       faults: [
         { kind: 'kill', atMs: 2000, forMs: 500, node: 1 },
         { kind: 'hang', atMs: 3500, forMs: 2000 },
