@@ -5,6 +5,7 @@
 import { refusedWithoutStore } from '../../runtime/exec/run.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import type { Plan } from '../../runtime/plan.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { PostgresStore } from '../../runtime/store/postgres.ts';
 import { planOf } from '../support/plans.ts';
@@ -86,13 +87,16 @@ async function post(url: string, body: unknown) {
   return { status: res.status, body: await res.json() as Record<string, unknown> };
 }
 
-// The two paths run side by side: each has its own request ids (`n` apart), and finds its upstream
-// calls by them.
-describe.concurrent.each([['compiled', 0], ['interpreted', 100]] as const)('on Postgres (%s)', (mode, n) => {
-  it('a long delay suspends with 202, resumes when due, and the status endpoint follows it', async ({ expect }) => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+// One plan per path, compiled once and served by each test's own server (compiling is most of the
+// CPU these tests use).
+const plans = new Map<string, Promise<Plan>>();
+const durablePlan = (mode: 'compiled' | 'interpreted') => plans.get(mode) ?? plans.set(mode, planOf('durable.yaml', mode, CONFIG)).get(mode)!;
+
+describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) => {
+  it('a long delay suspends with 202, resumes when due, and the status endpoint follows it', async () => {
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
-      const r = await post(`${s.url}/later`, { id: n + 7 });
+      const r = await post(`${s.url}/later`, { id: 7 });
       expect(r.status).toBe(202);
       expect(r.body).toMatchObject({ status: 'suspended', action: 'Wait', reason: 'delay' });
       const id = String(r.body.run_id);
@@ -103,17 +107,16 @@ describe.concurrent.each([['compiled', 0], ['interpreted', 100]] as const)('on P
         return v.status === 'succeeded' ? v : undefined;
       });
       expect(done.outcome).toEqual({ http_code: 200, body: { done: true } });
-      expect(up.hits.filter((h) => h.path === '/done').map((h) => JSON.parse(h.body))).toContainEqual({ id: n + 7 });
+      expect(JSON.parse(up.hits.filter((h) => h.path === '/done').at(-1)!.body)).toEqual({ id: 7 });
     } finally { await s.close(); }
   });
 
-  it('wait_for_callback: resumed once by its token; unknown, repeated and expired tokens are told apart', async ({ expect }) => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
-    const tokenOf = (id: number) => up.hits.filter((h) => h.path === '/register').map((h) => JSON.parse(h.body) as { token: string; id: number }).findLast((b) => b.id === id)!.token;
+  it('wait_for_callback: resumed once by its token; unknown, repeated and expired tokens are told apart', async () => {
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
-      const r = await post(`${s.url}/approval`, { id: n + 1 });
+      const r = await post(`${s.url}/approval`, { id: 1 });
       expect(r).toMatchObject({ status: 202, body: { status: 'suspended', action: 'Approval', reason: 'callback' } });
-      const token = tokenOf(n + 1);
+      const token = JSON.parse(up.hits.filter((h) => h.path === '/register').at(-1)!.body).token as string;
       expect(token).toMatch(/^[0-9a-f-]{36}$/);
       expect((await post(`${s.url}/_ap/resume/not-a-token`, {})).status).toBe(404);
       // A malformed callback body is a 400 and does not spend the token.
@@ -126,21 +129,21 @@ describe.concurrent.each([['compiled', 0], ['interpreted', 100]] as const)('on P
         const v = await (await fetch(`${s.url}/_ap/runs/${String(r.body.run_id)}`)).json() as Record<string, unknown>;
         return v.status === 'succeeded' ? v : undefined;
       });
-      expect(done.outcome).toEqual({ http_code: 200, body: { id: n + 1, approved: true } });
+      expect(done.outcome).toEqual({ http_code: 200, body: { id: 1, approved: true } });
 
-      const late = await post(`${s.url}/approval`, { id: n + 2, timeout: '200ms' });
-      const lateToken = tokenOf(n + 2);
+      const late = await post(`${s.url}/approval`, { id: 2, timeout: '200ms' });
+      const lateToken = JSON.parse(up.hits.filter((h) => h.path === '/register').at(-1)!.body).token as string;
       const timedOut = await until(async () => {
         const v = await (await fetch(`${s.url}/_ap/runs/${String(late.body.run_id)}`)).json() as Record<string, unknown>;
         return v.status === 'succeeded' ? v : undefined;
       });
-      expect(timedOut.outcome).toEqual({ http_code: 200, body: { id: n + 2, approved: false, reason: 'timeout' } });
+      expect(timedOut.outcome).toEqual({ http_code: 200, body: { id: 2, approved: false, reason: 'timeout' } });
       expect((await post(`${s.url}/_ap/resume/${lateToken}`, {})).status).toBe(410);
     } finally { await s.close(); }
   });
 
-  it('retry waits past the limit suspend between attempts; the budget and idempotency key carry over', async ({ expect }) => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+  it('retry waits past the limit suspend between attempts; the budget and idempotency key carry over', async () => {
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
       const r = await fetch(`${s.url}/polling?k=${mode}`);
       expect(r.status).toBe(202);
