@@ -91,7 +91,7 @@ export function startLoad(nodes: Node[], ledger: Ledger, o: { workers: number; p
     }
   };
   let approving = true;
-  const approver = (async () => { while (approving) { await approveOnce(); await new Promise((r) => setTimeout(r, 200)); } })();
+  const approver = (async () => { while (approving) { await approveOnce(); await new Promise((r) => setTimeout(r, 100)); } })();
 
   const subscribers = nodes.map((n) => watch(n, () => approving, paused));
 
@@ -101,7 +101,7 @@ export function startLoad(nodes: Node[], ledger: Ledger, o: { workers: number; p
     async stop() { stopped = true; await Promise.all(workers); },
     async finishApprovals(ms) {
       const end = Date.now() + ms;
-      while (Date.now() < end && sent.some((s) => s.kind === 'approve' && s.status === 202 && !resumed.has(s.id))) await new Promise((r) => setTimeout(r, 200));
+      while (Date.now() < end && sent.some((s) => s.kind === 'approve' && s.status === 202 && !resumed.has(s.id))) await new Promise((r) => setTimeout(r, 50));
       approving = false;
       await approver;
       for (const s of subscribers) s.close();

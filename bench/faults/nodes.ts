@@ -1,7 +1,7 @@
 // The harness's server nodes: one compiled bundle (`pipewright compile`), started as separate
 // `node server.mjs` processes on fixed ports, so a node killed and started again keeps its address.
 // Every process started here is stopped by its pid.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -18,11 +18,14 @@ export interface Node {
   stopped: boolean;
 }
 
-export function compileBundle(dir: string, configText: string): string {
+export async function compileBundle(dir: string, configText: string): Promise<string> {
   const file = join(dir, 'faults.yaml');
   writeFileSync(file, configText);
-  const r = spawnSync(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out')], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`compile failed: ${r.stderr}`);
+  const child = spawn(process.execPath, [resolve('bin/pipewright.mjs'), 'compile', file, '--out', join(dir, 'out')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const code = await new Promise<number | null>((ok, fail) => { child.once('error', fail); child.once('exit', ok); });
+  if (code !== 0) throw new Error(`compile failed: ${stderr}`);
   return join(dir, 'out', 'faults', 'server.mjs');
 }
 
@@ -47,13 +50,14 @@ export async function startNode(n: Node, server: string, env: Record<string, str
   child.once('exit', (code, signal) => {
     if (n.child === child && !n.stopped) n.crashes.push(`${n.name} exited unasked (${signal ?? code})`);
   });
-  const end = Date.now() + 30_000;
+  // A limit, not a speed check: on a 2-core machine running other work a start has taken over 30 s.
+  const end = Date.now() + 90_000;
   while (Date.now() < end) {
     if (child.exitCode !== null) throw new Error(`${n.name} exited at start: ${readFileSync(n.logFile, 'utf8').slice(-2000)}`);
     try { if ((await fetch(`${n.url}/_ap/health`)).ok) return; } catch { /* not listening yet */ }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`${n.name} did not start in 30 s`);
+  throw new Error(`${n.name} did not start in 90 s`);
 }
 
 /** SIGKILL, as a machine losing power: no drain, no last checkpoint. */

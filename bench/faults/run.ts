@@ -67,7 +67,9 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
   const nodes: Node[] = [];
   try {
-    const server = compileBundle(dir, FAULTS_CONFIG);
+    // The compile is a child process: the ledger, the store and the broker start while it runs.
+    const compiled = compileBundle(dir, FAULTS_CONFIG);
+    compiled.catch(() => {});
     const ledger = await startLedger();
     cleanups.push(() => ledger.close());
     const postgres = o.ownPostgres ? await ownCluster() : undefined;
@@ -84,9 +86,10 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
     };
     for (let i = 0; i < o.nodes; i++) nodes.push(await makeNode(`node${i}`, dir));
     cleanups.push(() => stopAll(nodes));
-    // One node first (it migrates the schema), then the rest together.
-    await startNode(nodes[0]!, server, env);
-    await Promise.all(nodes.slice(1).map((n) => startNode(n, server, env)));
+    const server = await compiled;
+    // All together: the store's migration runs under an advisory lock (one node migrates, the others
+    // wait for it and skip), which nodes of a real deployment rely on as well.
+    await Promise.all(nodes.map((n) => startNode(n, server, env)));
     const counters0 = { ...proxy.counters };
     const load = startLoad(nodes, ledger, { workers: o.workers ?? 6, pauseMs: o.pauseMs ?? 20, mqttUrl: broker.url, tag: schema });
     const t0 = Date.now();
@@ -106,15 +109,19 @@ export async function runFaults(o: FaultsOptions): Promise<FaultsReport> {
       await Promise.all(nodes.map(async (n) => { const m = await probeLive(n); if (m) baseline.set(n.name, m); }));
       log(`memory baseline after ${Date.now() - t0} ms: ${[...baseline].map(([k, m]) => `${k} heap ${m.heapKb} KiB`).join(', ')}`);
     })();
-    const applied = o.faults.map((f) => (async () => {
+    // One fault at a time: each waits for its time and for the one before it to be over (undone and
+    // recovered), so a slow machine stretches the plan instead of overlapping faults (a node started
+    // again during a store outage refuses to start, as it should).
+    const applied = (async () => {
       await baselineTaken;
-      await sleep(f.atMs - (Date.now() - t0));
-      const w = await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log });
-      windows.push(w);
-    })());
+      for (const f of [...o.faults].sort((a, b) => a.atMs - b.atMs)) {
+        await sleep(f.atMs - (Date.now() - t0));
+        windows.push(await apply(f, { nodes, server, env, proxy, broker, ledger, load, postgres, log }));
+      }
+    })();
     await baselineTaken;
     await sleep(o.durationMs - (Date.now() - t0));
-    await Promise.all(applied);
+    await applied;
     await load.stop();
     if (sampler) clearInterval(sampler);
     log(`load stopped after ${Date.now() - t0} ms: ${load.sent.length} sent`);

@@ -1,5 +1,6 @@
 // Real server processes on one Postgres: a crash (SIGKILL) loses nothing and runs nothing twice;
 // two nodes resume 50 simultaneous due runs exactly once each and accept callbacks for each other.
+// The two tests run side by side: each has its own schema, nodes and request ids.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,9 +57,10 @@ afterAll(async () => {
   for (const s of schemas) await dropSchema(s);
 });
 
-function node(schema: string): Promise<{ url: string; child: ChildProcess }> {
+/** `pollMs`: how often its resumer looks for due runs. */
+function node(schema: string, pollMs = 50): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [resolve('bin/pipewright.mjs'), 'serve', configFile, '--port', '0'], {
-    env: { ...process.env, SERVICE__DATABASE_URL: DATABASE_URL, SERVICE__DATABASE_SCHEMA: schema, SERVICE__MAX_DELAY_SECS: '0.1', SERVICE__RESUME_POLL_MS: '50', SERVICE__VAR__API: up.url },
+    env: { ...process.env, SERVICE__DATABASE_URL: DATABASE_URL, SERVICE__DATABASE_SCHEMA: schema, SERVICE__MAX_DELAY_SECS: '0.1', SERVICE__RESUME_POLL_MS: String(pollMs), SERVICE__VAR__API: up.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -77,13 +79,18 @@ const post = async (url: string, body: unknown) => {
 const doneIds = (tag: string) => up.hits.filter((h) => h.path === '/done').map((h) => JSON.parse(h.body) as { id: string; by?: string }).filter((b) => b.id.startsWith(tag));
 const tokenOf = (id: string) => up.hits.filter((h) => h.path === '/register').map((h) => JSON.parse(h.body) as { token: string; id: string }).find((b) => b.id === id)!.token;
 
-describe('durable runs across processes', () => {
-  it('a SIGKILLed node loses nothing: a new process resumes every due run exactly once and accepts the callbacks', async () => {
+describe.concurrent('durable runs across processes', () => {
+  it('a SIGKILLed node loses nothing: a new process resumes every due run exactly once and accepts the callbacks', async ({ expect }) => {
     const schema = schemaName('crash');
     schemas.push(schema);
-    const a = await node(schema);
-    for (let n = 0; n < 10; n++) expect((await post(`${a.url}/job`, { id: `crash-${n}`, wait: '3s' })).status).toBe(202);
-    for (let n = 0; n < 3; n++) expect((await post(`${a.url}/approval`, { id: `crashcb-${n}` })).status).toBe(202);
+    // The node that dies never looks for due runs (its resumer's first poll is a minute away), so
+    // every run is left to the new process however long the requests and the kill take.
+    const a = await node(schema, 60_000);
+    const accepted = await Promise.all([
+      ...Array.from({ length: 10 }, (_, n) => post(`${a.url}/job`, { id: `crash-${n}`, wait: '1s' })),
+      ...Array.from({ length: 3 }, (_, n) => post(`${a.url}/approval`, { id: `crashcb-${n}` })),
+    ]);
+    expect(accepted.map((r) => r.status)).toEqual(Array(13).fill(202));
     a.child.kill('SIGKILL');
     await new Promise((r) => a.child.once('exit', r));
     expect(doneIds('crash-')).toHaveLength(0);
@@ -96,9 +103,9 @@ describe('durable runs across processes', () => {
     expect(doneIds('crashcb-').map((d) => d.by)).toEqual(['b', 'b', 'b']);
     // The work before the wait ran once: the crash did not make anything run again.
     for (let n = 0; n < 3; n++) expect(up.hits.filter((h) => h.path === '/register' && JSON.parse(h.body).id === `crashcb-${n}`)).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
-  it('two nodes resume 50 simultaneous due runs exactly once each; a callback reaches either node', async () => {
+  it('two nodes resume 50 simultaneous due runs exactly once each; a callback reaches either node', async ({ expect }) => {
     const schema = schemaName('two');
     schemas.push(schema);
     const [a, b] = await Promise.all([node(schema), node(schema)]);
@@ -115,5 +122,5 @@ describe('durable runs across processes', () => {
     const ids = doneIds('two-').map((d) => d.id);
     expect(ids).toHaveLength(50);
     expect(new Set(ids).size).toBe(50);
-  }, 60_000);
+  }, 120_000);
 });

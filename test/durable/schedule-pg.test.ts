@@ -1,5 +1,6 @@
 // Schedules on Postgres: two nodes (two stores with their own connection pools) run one
-// every-second schedule; each tick runs exactly once across both.
+// every-second schedule; each tick runs exactly once across both. The two tests run side by side:
+// their schedules, upstream paths and store keys are their own.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../../runtime/ir.ts';
@@ -21,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { for (const s of stores) await s.close(); await dropSchema(schema); await up.close(); await closeHttpPools(); });
 
-describe('schedules on two nodes sharing Postgres', () => {
-  it('fire once per tick across both nodes', async () => {
+describe.concurrent('schedules on two nodes sharing Postgres', () => {
+  it('fire once per tick across both nodes', async ({ expect }) => {
     const plans = await Promise.all(stores.map(() => planOf('jobs.yaml', 'compiled', `
 interfaces:
   tick:
@@ -45,7 +46,7 @@ interfaces:
     expect(claimed).toBeGreaterThanOrEqual(4);
   }, 20_000);
 
-  it('a retry whose node stopped during the wait is run once by the other node, a lease after it was due', async () => {
+  it('a retry whose node stopped during the wait is run once by the other node, a lease after it was due', async ({ expect }) => {
     const plans = await Promise.all(stores.map(() => planOf('jobs.yaml', 'interpreted', `
 interfaces:
   flaky:

@@ -5,6 +5,7 @@
 import { refusedWithoutStore } from '../../runtime/exec/run.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
+import type { Plan } from '../../runtime/plan.ts';
 import { MemoryStore } from '../../runtime/store/memory.ts';
 import { PostgresStore } from '../../runtime/store/postgres.ts';
 import { planOf } from '../support/plans.ts';
@@ -86,9 +87,14 @@ async function post(url: string, body: unknown) {
   return { status: res.status, body: await res.json() as Record<string, unknown> };
 }
 
+// One plan per path, compiled once and served by each test's own server (compiling is most of the
+// CPU these tests use).
+const plans = new Map<string, Promise<Plan>>();
+const durablePlan = (mode: 'compiled' | 'interpreted') => plans.get(mode) ?? plans.set(mode, planOf('durable.yaml', mode, CONFIG)).get(mode)!;
+
 describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) => {
   it('a long delay suspends with 202, resumes when due, and the status endpoint follows it', async () => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
       const r = await post(`${s.url}/later`, { id: 7 });
       expect(r.status).toBe(202);
@@ -106,7 +112,7 @@ describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) =
   });
 
   it('wait_for_callback: resumed once by its token; unknown, repeated and expired tokens are told apart', async () => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
       const r = await post(`${s.url}/approval`, { id: 1 });
       expect(r).toMatchObject({ status: 202, body: { status: 'suspended', action: 'Approval', reason: 'callback' } });
@@ -137,7 +143,7 @@ describe.each(['compiled', 'interpreted'] as const)('on Postgres (%s)', (mode) =
   });
 
   it('retry waits past the limit suspend between attempts; the budget and idempotency key carry over', async () => {
-    const s = await serveDurable([await planOf('durable.yaml', mode, CONFIG)], store, { API: up.url }, { maxDelayMs: 100 });
+    const s = await serveDurable([await durablePlan(mode)], store, { API: up.url }, { maxDelayMs: 100 });
     try {
       const r = await fetch(`${s.url}/polling?k=${mode}`);
       expect(r.status).toBe(202);

@@ -1,5 +1,6 @@
 // Cron triggers against a shared store: a tick runs the interface once across nodes, failed ticks
 // are retried with backoff, bad schedules stop the start, and a missed tick runs once on start.
+// Each test has its own store and its own upstream path, so they run side by side (mostly waiting).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import type { RunResult } from '../../runtime/exec/run.ts';
@@ -28,8 +29,9 @@ async function until(cond: () => boolean, ms = 5000) {
 }
 
 let seq = 0;
-/** A config whose interface calls /<path>, with the given schedule (set after compiling: the schema allows 5 fields only). */
-async function planWith(path: string, schedule: Record<string, unknown>, mode: 'compiled' | 'interpreted' = 'interpreted'): Promise<Plan> {
+/** A config whose interface calls /<path>, with the given schedule (set after compiling: the schema
+ *  allows 5 fields only; a function is called then, so a tick aimed at "soon" is not spent compiling). */
+async function planWith(path: string, schedule: Record<string, unknown> | (() => Record<string, unknown>), mode: 'compiled' | 'interpreted' = 'interpreted'): Promise<Plan> {
   const plan = await planOf(`sched${++seq}.yaml`, mode, `
 interfaces:
   job:
@@ -38,7 +40,7 @@ interfaces:
       - name: Call
         url: a|var::API|${path}
 `);
-  plan.interfaces[0]!.schedule = schedule as Json;
+  plan.interfaces[0]!.schedule = (typeof schedule === 'function' ? schedule() : schedule) as Json;
   return plan;
 }
 
@@ -46,12 +48,13 @@ function opts(store: MemoryStore, extra: Partial<ScheduleOptions> = {}): Schedul
   return { store, env: testEnv({ API: up.url }), services: { clock: systemClock }, node: 'n1', seconds: true, log: () => {}, ...extra };
 }
 
-/** A cron firing once, at the second `ahead` seconds from now. */
-const onceIn = (ahead: number) => `${new Date(Date.now() + ahead * 1000).getUTCSeconds()} * * * * *`;
+/** A cron firing once a minute, at the first whole second at least 300 ms from now (the scheduler
+ *  is started at once after). */
+const onceSoon = () => `${new Date(Math.ceil((Date.now() + 300) / 1000) * 1000).getUTCSeconds()} * * * * *`;
 
-describe('schedules', () => {
-  it.each(['compiled', 'interpreted'] as const)('an every-second cron runs the interface with no request (%s)', async (mode) => {
-    const plan = await planWith('/every', { cron: '* * * * * *', enabled: true }, mode);
+describe.concurrent('schedules', () => {
+  it.for(['compiled', 'interpreted'] as const)('an every-second cron runs the interface with no request (%s)', async (mode, { expect }) => {
+    const plan = await planWith(`/every-${mode}`, { cron: '* * * * * *', enabled: true }, mode);
     const results: RunResult[] = [];
     const s = startSchedules([plan], opts(new MemoryStore(), { afterRun: (_p, _i, r) => { results.push(r); } }));
     await until(() => results.length >= 2);
@@ -60,7 +63,7 @@ describe('schedules', () => {
     expect(results[0]!.state).toMatchObject({ trigger: 'schedule', status: 'succeeded', request: { body: null, params: {}, headers: {} } });
   });
 
-  it('two nodes on one store run each tick exactly once', async () => {
+  it('two nodes on one store run each tick exactly once', async ({ expect }) => {
     const store = new MemoryStore();
     const claims: Array<[string, number, boolean]> = [];
     const claimTick = store.claimTick.bind(store);
@@ -69,7 +72,9 @@ describe('schedules', () => {
     const before = up.count('/shared');
     const a = startSchedules([plan], opts(store, { node: 'a' }));
     const b = startSchedules([plan], opts(store, { node: 'b' }));
-    await sleep(3200);
+    // Three ticks, each tried by both nodes (the next one is most of a second away).
+    const tried = () => new Set(claims.map(([, t]) => t).filter((t) => claims.filter(([, at]) => at === t).length === 2));
+    await until(() => tried().size >= 3, 10_000);
     await Promise.all([a.stop(), b.stop()]);
     const ticks = new Set(claims.map(([, t]) => t));
     expect(ticks.size).toBeGreaterThanOrEqual(3);
@@ -79,7 +84,7 @@ describe('schedules', () => {
     expect(up.count('/shared') - before).toBe(ticks.size);
   });
 
-  it('a disabled schedule never runs', async () => {
+  it('a disabled schedule never runs', async ({ expect }) => {
     const plan = await planWith('/disabled', { cron: '* * * * * *', enabled: false });
     const s = startSchedules([plan], opts(new MemoryStore()));
     await sleep(1300);
@@ -88,11 +93,11 @@ describe('schedules', () => {
     expect(up.count('/disabled')).toBe(0);
   });
 
-  it('retries a failed tick with exponential backoff, up to max_attempts', async () => {
+  it('retries a failed tick with exponential backoff, up to max_attempts', async ({ expect }) => {
     failFirst.set('/flaky', 2);
-    const plan = await planWith('/flaky', { cron: onceIn(2), enabled: true, max_attempts: 4, retry_backoff_seconds: 0.2, retry_backoff_multiplier: 2 });
+    const plan = await planWith('/flaky', () => ({ cron: onceSoon(), enabled: true, max_attempts: 4, retry_backoff_seconds: 0.2, retry_backoff_multiplier: 2 }));
     const s = startSchedules([plan], opts(new MemoryStore()));
-    await until(() => up.count('/flaky') >= 3, 4000);
+    await until(() => up.count('/flaky') >= 3, 8000);
     await sleep(700); // no fourth attempt: the third succeeded
     await s.stop();
     const at = up.hits.filter((h) => h.path === '/flaky').map((h) => h.at);
@@ -102,29 +107,30 @@ describe('schedules', () => {
     expect(s.ticks).toBe(1);
   });
 
-  it('gives up after max_attempts and caps the backoff', async () => {
+  it('gives up after max_attempts and caps the backoff', async ({ expect }) => {
     failFirst.set('/down', 99);
     const logs: string[] = [];
     const store = new MemoryStore();
-    const plan = await planWith('/down', { cron: onceIn(2), enabled: true, max_attempts: 3, retry_backoff_seconds: 0.05, retry_backoff_multiplier: 10, max_backoff_seconds: 0.1 });
+    // Uncapped, the second wait would be 0.05 × 60 = 3 s: far from the 0.1 s cap, on a loaded machine too.
+    const plan = await planWith('/down', () => ({ cron: onceSoon(), enabled: true, max_attempts: 3, retry_backoff_seconds: 0.05, retry_backoff_multiplier: 60, max_backoff_seconds: 0.1 }));
     const s = startSchedules([plan], opts(store, { log: (m) => logs.push(m) }));
-    await until(() => logs.some((m) => m.includes('failed after 3 attempts')), 4000);
+    await until(() => logs.some((m) => m.includes('failed after 3 attempts')), 10_000);
     await s.stop();
     const at = up.hits.filter((h) => h.path === '/down').map((h) => h.at);
     expect(at).toHaveLength(3);
-    expect(at[2]! - at[1]!).toBeLessThan(400); // capped at 0.1 s, not 0.5 s
+    expect(at[2]! - at[1]!).toBeLessThan(1500); // capped at 0.1 s, not 3 s
     const key = `retry:${plan.name}.job`;
     const pending = (await store.stateGet(SCHEDULE_NS, [key], Date.now()))[key];
     expect(pending).toMatchObject({ attempt: 3 }); // persisted, so a restart can resume it
   });
 
-  it('computes backoff with the documented defaults', () => {
+  it('computes backoff with the documented defaults', ({ expect }) => {
     const d = scheduleSettings({ cron: '* * * * *', enabled: true })!;
     expect(d).toMatchObject({ maxAttempts: 1, backoffSeconds: 60, multiplier: 2, maxBackoffSeconds: 3600, timezone: 'UTC' });
     expect([1, 2, 3, 7, 8].map((n) => backoffMs(d, n))).toEqual([60_000, 120_000, 240_000, 3_600_000, 3_600_000]);
   });
 
-  it('refuses an invalid cron, a seconds field outside tests, and an unknown timezone', async () => {
+  it('refuses an invalid cron, a seconds field outside tests, and an unknown timezone', async ({ expect }) => {
     const bad = async (schedule: Record<string, unknown>, seconds = false) => {
       const plan = await planWith('/never', schedule);
       return () => startSchedules([plan], opts(new MemoryStore(), { seconds }));
@@ -137,14 +143,14 @@ describe('schedules', () => {
     expect(ok).not.toThrow();
   });
 
-  it('reads the cron in its timezone', () => {
+  it('reads the cron in its timezone', ({ expect }) => {
     const s = scheduleSettings({ cron: '0 9 * * *', enabled: true, timezone: 'Europe/Paris' })!;
     expect(cronOf('c.i', s).nextRun(new Date('2031-01-10T12:00:00Z'))!.toISOString()).toBe('2031-01-11T08:00:00.000Z');
     expect(cronOf('c.i', s).nextRun(new Date('2031-07-10T12:00:00Z'))!.toISOString()).toBe('2031-07-11T07:00:00.000Z');
   });
 });
 
-describe('missed ticks on start', () => {
+describe.concurrent('missed ticks on start', () => {
   // An hourly job; "now" is 10:30, so the latest tick before now is 10:00.
   const now = Date.parse('2031-03-04T10:30:00Z');
   const prev = Date.parse('2031-03-04T10:00:00Z');
@@ -156,7 +162,7 @@ describe('missed ticks on start', () => {
     return { s, plan };
   }
 
-  it('runs the single latest missed tick once, never a backlog', async () => {
+  it('runs the single latest missed tick once, never a backlog', async ({ expect }) => {
     const store = new MemoryStore();
     const plan = await planWith('/missed', hourly);
     await store.stateSet(SCHEDULE_NS, `last:${plan.name}.job`, prev - 72 * 3_600_000, undefined, now); // down for 3 days
@@ -174,7 +180,7 @@ describe('missed ticks on start', () => {
     expect(up.count('/missed')).toBe(1);
   });
 
-  it('two nodes starting together catch the missed tick up once', async () => {
+  it('two nodes starting together catch the missed tick up once', async ({ expect }) => {
     const store = new MemoryStore();
     const plan = await planWith('/missed2', hourly);
     await store.stateSet(SCHEDULE_NS, `last:${plan.name}.job`, prev - 3_600_000, undefined, now);
@@ -186,14 +192,14 @@ describe('missed ticks on start', () => {
     expect(a.s.ticks + b.s.ticks).toBe(1);
   });
 
-  it('does not fire on a first deploy (no tick was ever run)', async () => {
+  it('does not fire on a first deploy (no tick was ever run)', async ({ expect }) => {
     const { s } = await start(new MemoryStore(), '/fresh');
     await sleep(400);
     await s.stop();
     expect(up.count('/fresh')).toBe(0);
   });
 
-  it("resumes the latest tick's pending retry, once", async () => {
+  it("resumes the latest tick's pending retry, once", async ({ expect }) => {
     const store = new MemoryStore();
     const plan = await planWith('/resumed', { ...hourly, max_attempts: 3 });
     await store.stateSet(SCHEDULE_NS, `last:${plan.name}.job`, prev, undefined, now);
