@@ -2,6 +2,7 @@
 // directory), in both execution paths: every operation, password and key auth, the host key check,
 // failures that name the action and are retried (non-HTTP rule), and no connection left open.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
@@ -187,6 +188,22 @@ describe.each(MODES)('sftp (%s)', (mode) => {
     } finally {
       server.setStalled(false);
     }
+  });
+});
+
+describe('sftp connection', () => {
+  // Small SSH packets written back to back would each wait for the peer's delayed ACK (~40 ms).
+  it('turns Nagle off on its socket while it connects', async () => {
+    const spy = vi.spyOn(Socket.prototype, 'setNoDelay');
+    const calls: Array<{ on: boolean | undefined; connecting: boolean }> = [];
+    spy.mockImplementation(function (this: Socket, on?: boolean) { calls.push({ on, connecting: this.connecting }); return this; });
+    try {
+      expect((await run('interpreted', { operation: 'list', path: '/' })).response.status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    // The test server's accepted sockets (already connected) set it too: the client's is the one still connecting.
+    expect(calls).toContainEqual({ on: true, connecting: true });
   });
 });
 
