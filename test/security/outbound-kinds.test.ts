@@ -98,7 +98,7 @@ const PROBES: Record<string, Array<{ what: string; yaml: () => string; env?: () 
   discover: [
     { what: 'kubernetes API', yaml: () => one('discover: { kubernetes: { label_selector: app=x }, cache_ttl_secs: 0 }'), env: () => ({ SERVICE__KUBERNETES_API_URL: `http://${at()}` }) },
     // The listener never answers: the action's timeout ends the run instead of the resolver's (about 3 s).
-    { what: 'dns resolver', yaml: () => one('discover: { dns: { name: svc.example.test }, port: 80, cache_ttl_secs: 0 }\ntimeout: 300'), env: () => ({ SERVICE__DNS_SERVERS: `127.0.0.1:${udpPort}` }) },
+    { what: 'dns resolver', yaml: () => one('discover: { dns: { name: svc.example.test }, port: 80, cache_ttl_secs: 0 }\ntimeout: 1000'), env: () => ({ SERVICE__DNS_SERVERS: `127.0.0.1:${udpPort}` }) },
   ],
 };
 
