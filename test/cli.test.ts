@@ -9,9 +9,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compileConfig } from '../compiler/index.ts';
 import { fixtureConfigs } from './support/fixture-configs.ts';
+import { runCli } from './support/test-cli.ts';
 
 // Each test starts one to three CLI processes that compile a config: on a machine shared with other
 // work that takes longer than the suite's 20 s default (a limit, not a speed check; speed is in bench/).
+// Commands whose test is about what they print and return (check, test, schema, an unknown interface)
+// run through cli/main.ts in this process (runCli): bin/pipewright.mjs hands main's code to
+// process.exit as it does for the commands started as processes here.
 vi.setConfig({ testTimeout: 60_000 });
 
 const bin = resolve('bin/pipewright.mjs');
@@ -107,7 +111,7 @@ describe('pipewright compile', () => {
 });
 
 describe('pipewright run', () => {
-  it('prints the body and exits 0 on success, 1 on a failed run, with the run\'s line on stderr as a server writes it (both paths)', () => {
+  it('prints the body and exits 0 on success, 1 on a failed run, with the run\'s line on stderr as a server writes it (both paths)', async () => {
     const lines = (err: string) => err.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const ok = cli(['run', 'fixtures/quickstart.yaml', 'hello', '--param', 'name=Grace']);
     expect(ok).toMatchObject({ code: 0, out: '{"message":"Hello, Grace!"}\n' });
@@ -118,7 +122,7 @@ describe('pipewright run', () => {
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.out)).toEqual({ error: { status: 422, message: 'an order needs at least one item', action: 'Lines' } });
     expect(lines(failed.err).find((l) => l.msg === 'run finished')).toMatchObject({ level: 40, interface: 'order_total', trigger: 'cli', status: 'failed', http_status: 422, error: 'an order needs at least one item' });
-    expect(cli(['run', 'fixtures/quickstart.yaml', 'nope']).code).toBe(1);
+    expect((await runCli(['run', 'fixtures/quickstart.yaml', 'nope'])).code).toBe(1);
   });
 
   it('prints a failed action\'s reason on stderr as the server logs it, secrets redacted (issue 30)', async () => {
@@ -141,31 +145,31 @@ describe('pipewright run', () => {
 });
 
 describe('pipewright check', () => {
-  it('exits 0 for valid configs and 1 with file:line:col and a code frame otherwise', () => {
-    expect(cli(['check', 'fixtures/quickstart.yaml', 'fixtures/report.yaml']).code).toBe(0);
+  it('exits 0 for valid configs and 1 with file:line:col and a code frame otherwise', async () => {
+    expect((await runCli(['check', 'fixtures/quickstart.yaml', 'fixtures/report.yaml'])).code).toBe(0);
     const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'interfaces:\n  x:\n    actions:\n      - name: A\n        url: http://example.test\n        retyr: { attempts: 2 }\n');
-    const r = cli(['check', file]);
+    const r = await runCli(['check', file]);
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${file}:6:9: error: unknown field "retyr" in action "A"`);
     expect(r.err).toContain('> 6 |         retyr: { attempts: 2 }');
     expect(r.err).toContain('did you mean "retry"?');
   });
 
-  it('prints warnings but still exits 0', () => {
+  it('prints warnings but still exits 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-check-'));
     const file = join(dir, 'warn.yaml');
     writeFileSync(file, 'interfaces:\n  x:\n    actions:\n      - name: A\n        input: a|body|\n        post_transforms:\n          - add_attribute: { id: "x=a|body" }\n');
-    const r = cli(['check', file]);
+    const r = await runCli(['check', file]);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/warn\.yaml:7:\d+: warning: .*a\|body/);
   });
 });
 
 describe('pipewright test and schema', () => {
-  it('runs the configs\' own examples and tests', () => {
-    const r = cli(['test', 'fixtures/quickstart.yaml']);
+  it('runs the configs\' own examples and tests', async () => {
+    const r = await runCli(['test', 'fixtures/quickstart.yaml']);
     expect(r.code, r.err).toBe(0);
     // Two interfaces' examples, then the five cases of fixtures/quickstart.tests.yaml.
     expect(r.out).toBe('7 passed, 0 failed\n');
@@ -185,15 +189,15 @@ describe('pipewright test and schema', () => {
         input: a|body|
         output: http
 `);
-    const bad = cli(['test', file]);
+    const bad = await runCli(['test', file]);
     expect(bad.code).toBe(1);
     expect(bad.out).toBe('0 passed, 1 failed\n');
     expect(bad.err).toContain("must have required property 'doubled'");
     expect(bad.err).toContain('expected 2');
   });
 
-  it('prints the JSON Schema of the config format', () => {
-    const r = cli(['schema']);
+  it('prints the JSON Schema of the config format', async () => {
+    const r = await runCli(['schema']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual(JSON.parse(readFileSync('compiler/schema/editor.schema.json', 'utf8')));
   });

@@ -13,8 +13,9 @@ interfaces:
         discover: ${discover}
 ${extra}`;
 
-export async function members(discover: string, o: { extra?: string; vars?: Record<string, string>; services?: Services } = {}) {
-  const r = await runBoth(discoverConfig(discover, o.extra), 'members', {}, o.vars ?? {}, o.services ?? { clock: systemClock });
+/** `concurrent`: both paths run at once (for runs that mostly wait). */
+export async function members(discover: string, o: { extra?: string; vars?: Record<string, string>; services?: Services; concurrent?: boolean } = {}) {
+  const r = await runBoth(discoverConfig(discover, o.extra), 'members', {}, o.vars ?? {}, o.services ?? { clock: systemClock }, { concurrent: o.concurrent });
   return { status: r.response.status, body: r.response.body as any, attempts: r.state.steps.Members?.attempts };
 }
 

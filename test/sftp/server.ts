@@ -59,6 +59,8 @@ export async function startSftpServer(): Promise<TestSftpServer> {
   const server = new Server({ hostKeys: [host.private] }, (client) => {
     connections++;
     open++;
+    // Answers go out at once, not after the client's delayed ACK: the server's latency is not under test.
+    (client as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true); // ssh2 has it, its types do not
     client.on('close', () => open--);
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {

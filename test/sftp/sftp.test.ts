@@ -2,6 +2,7 @@
 // directory), in both execution paths: every operation, password and key auth, the host key check,
 // failures that name the action and are retried (non-HTTP rule), and no connection left open.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
@@ -181,12 +182,30 @@ describe.each(MODES)('sftp (%s)', (mode) => {
   it('a server that stops answering fails after the idle limit (504) and the connection is closed', async () => {
     server.setStalled(true);
     try {
-      const r = await run(mode, { operation: 'list', path: '/', timeout: '300ms' });
+      // The same limit bounds the SSH handshake (not stalled): 300 ms was within reach of a handshake
+      // on a loaded 2-core machine, which then failed as "no SSH handshake" instead.
+      const r = await run(mode, { operation: 'list', path: '/', timeout: '1000ms' });
       expect(r.response.status).toBe(504);
-      expect(body(r).error.detail).toBe(`sftp deploy@127.0.0.1:${server.port}: list /: no answer within 300 ms`);
+      expect(body(r).error.detail).toBe(`sftp deploy@127.0.0.1:${server.port}: list /: no answer within 1000 ms`);
     } finally {
       server.setStalled(false);
     }
+  });
+});
+
+describe('sftp connection', () => {
+  // Small SSH packets written back to back would each wait for the peer's delayed ACK (~40 ms).
+  it('turns Nagle off on its socket while it connects', async () => {
+    const spy = vi.spyOn(Socket.prototype, 'setNoDelay');
+    const calls: Array<{ on: boolean | undefined; connecting: boolean }> = [];
+    spy.mockImplementation(function (this: Socket, on?: boolean) { calls.push({ on, connecting: this.connecting }); return this; });
+    try {
+      expect((await run('interpreted', { operation: 'list', path: '/' })).response.status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    // The test server's accepted sockets (already connected) set it too: the client's is the one still connecting.
+    expect(calls).toContainEqual({ on: true, connecting: true });
   });
 });
 

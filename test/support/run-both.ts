@@ -11,13 +11,14 @@ export interface InlineRequest {
   headers?: Record<string, string>;
 }
 
-export async function runBoth(yaml: string, iface: string, req: InlineRequest = {}, vars: Record<string, string> = {}, services: Services = { clock: systemClock }): Promise<RunResult> {
-  const out: RunResult[] = [];
-  for (const mode of ['compiled', 'interpreted'] as const) {
+/** `concurrent`: the two runs at once (runs that mostly wait, sharing no state between the paths). */
+export async function runBoth(yaml: string, iface: string, req: InlineRequest = {}, vars: Record<string, string> = {}, services: Services = { clock: systemClock }, o: { concurrent?: boolean } = {}): Promise<RunResult> {
+  const one = async (mode: 'compiled' | 'interpreted') => {
     const plan = await planOf('inline.yaml', mode, yaml);
     const i = plan.interfaces.find((x) => x.name === iface)!;
-    out.push(await executeInterface(plan, i, postRequest(i.route, req.body ?? null, req), { trigger: 'test', env: testEnv(vars), services }));
-  }
+    return executeInterface(plan, i, postRequest(i.route, req.body ?? null, req), { trigger: 'test', env: testEnv(vars), services });
+  };
+  const out = o.concurrent ? await Promise.all([one('compiled'), one('interpreted')]) : [await one('compiled'), await one('interpreted')];
   expect(JSON.stringify(out[1]!.response)).toBe(JSON.stringify(out[0]!.response));
   return out[0]!;
 }

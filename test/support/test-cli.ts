@@ -1,16 +1,27 @@
-// `pipewright test` in this process (no CLI start-up to pay): its exit code and what it wrote.
+// `pipewright test` (or any command: runCli) in this process (no CLI start-up to pay): its exit code
+// and what it wrote. For tests of what a command does; a test of the process itself spawns it.
 import { vi } from 'vitest';
+import { main } from '../../cli/main.ts';
 import { testConfigs } from '../../cli/test-cmd.ts';
 
 export type TestOptions = Parameters<typeof testConfigs>[1];
 
 /** Runs the command in process; what it wrote to stdout and stderr, and its exit code. */
-export async function runTests(files: string[], o: TestOptions): Promise<{ code: number; out: string; err: string }> {
+export function runTests(files: string[], o: TestOptions): Promise<{ code: number; out: string; err: string }> {
+  return captured(() => testConfigs(files, o));
+}
+
+/** `pipewright <argv>` through cli/main.ts in process, as bin/pipewright.mjs calls it. */
+export function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return captured(() => main(argv));
+}
+
+async function captured(f: () => Promise<number>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const errs: string[] = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
   vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
-  try { return { code: await testConfigs(files, o), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
+  try { return { code: await f(), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
 }
 
 /** The problems of each case by name (json reporter); none when the run wrote no report (a load error). */

@@ -22,6 +22,10 @@ export async function openSession(s: SftpSettings, signal?: AbortSignal): Promis
   const where = `${s.user}@${s.host}:${s.port}`;
   // A denied IP literal throws here, before anything is opened (the policy's refusal comes first).
   const sock = dial(s.host, s.port);
+  // Nagle off: an SFTP request is a small packet written after another the server has not yet
+  // acknowledged (the channel's window adjust, the previous request), and held back until the peer's
+  // delayed ACK (~40 ms on Linux) each time: every operation paid it once per round trip.
+  sock.setNoDelay(true);
   // The key first, then the password. The key is parsed once per key text (privateKeyOf; given as
   // `privateKey`, ssh2 would parse it on every connect); one that cannot be used fails the attempt
   // before the SSH client starts (the socket is dropped at once, nothing to wait for).
