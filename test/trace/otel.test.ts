@@ -24,7 +24,6 @@ import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { planOf, testEnv } from '../support/plans.ts';
 import { DATABASE_URL, dropSchema, schemaName, until } from '../durable/helpers.ts';
 import { serveBundle } from '../support/bundle.ts';
-import { runMain } from '../support/test-cli.ts';
 import mqtt from 'mqtt';
 import { startMqtt } from '../../runtime/mqtt/index.ts';
 import { open } from '../realtime/helpers.ts';
@@ -215,8 +214,7 @@ describe('a standalone bundle', () => {
     expect(statSync(tracer).size).toBeGreaterThan(100_000);
     expect(compile().status).toBe(0);
     expect(existsSync(tracer)).toBe(false);
-    // A refusal of the arguments: main(argv) in this process says it as the CLI would.
-    expect(await runMain(['compile', file, '--out', join(dir, 'out'), '--tracing', '--no-bundle'])).toMatchObject({ code: 2, err: expect.stringContaining('--tracing writes the tracer beside server.mjs: it cannot go with --no-bundle') });
+    expect(compile('--tracing', '--no-bundle')).toMatchObject({ status: 2, stderr: expect.stringContaining('--tracing writes the tracer beside server.mjs: it cannot go with --no-bundle') });
     const started = spawnSync(process.execPath, [server, '--port', '0'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' } });
     expect(started.status).toBe(1);
     expect(started.stderr).toBe(`pipewright: ${NO_TRACER}\n`);
