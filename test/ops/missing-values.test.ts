@@ -1,15 +1,14 @@
 // Issue 30, section 4: a secret, variable or environment value the config reads with no
 // `->default()` and that is not set stops the start (serve, --no-fastpath, the bundle) naming each
 // one and where it is read; `check` warns; SERVICE__ALLOW_MISSING_VALUES=1 starts anyway.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { serveBundle } from '../support/bundle.ts';
 import { cleanEnv, serveOutcome } from '../support/serve-cli.ts';
+import { runMain } from '../support/test-cli.ts';
 
-const bin = resolve('bin/pipewright.mjs');
 const stops: Array<() => unknown> = [];
 afterAll(() => { for (const s of stops) s(); });
 
@@ -55,12 +54,14 @@ describe('values a config reads without a fallback', () => {
     await expect(serveBundle('needs.yaml', CONFIG, { SERVICE__VAR__PUBLIC_URL: 'https://x', PW_TEST_OPERATOR: 'ops' }, stops)).resolves.toMatch(/^http:/);
   }, 60_000);
 
-  it('check warns at each marker and exits 0', () => {
-    const r = spawnSync(process.execPath, [bin, 'check', file], { encoding: 'utf8', env: { ...clean, NO_COLOR: '1' } });
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain(`${file}:5:25: warning: a|var::PUBLIC_URL| is not set here (SERVICE__VAR__PUBLIC_URL): serve refuses to start without it`);
-    expect(r.stderr).toContain(`${file}:7:16: warning: a|env::PW_TEST_OPERATOR| is not set here (PW_TEST_OPERATOR)`);
-    expect(r.stderr).not.toContain('SIGNING_KEY| is not set'); // it has a default
-    expect(r.stderr).toContain('(2 warnings)');
+  it('check warns at each marker and exits 0', async () => {
+    // Through main(argv) in this process, with none of the values set.
+    for (const k of [...Object.keys(process.env).filter((n) => n.startsWith('SERVICE__')), 'PW_TEST_OPERATOR']) vi.stubEnv(k, undefined);
+    const r = await runMain(['check', file]).finally(() => vi.unstubAllEnvs());
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(`${file}:5:25: warning: a|var::PUBLIC_URL| is not set here (SERVICE__VAR__PUBLIC_URL): serve refuses to start without it`);
+    expect(r.err).toContain(`${file}:7:16: warning: a|env::PW_TEST_OPERATOR| is not set here (PW_TEST_OPERATOR)`);
+    expect(r.err).not.toContain('SIGNING_KEY| is not set'); // it has a default
+    expect(r.err).toContain('(2 warnings)');
   });
 });

@@ -3,7 +3,8 @@
 // schedule calls elsewhere and whose trigger listens on another topic; the old schedule stops, the
 // new one ticks, a publish to the old topic runs nothing and one to the new topic runs the new plan; a
 // WebSocket client is closed with 1012 (service restart) and reconnects to the new interface.
-// Both paths.
+// Both paths, side by side (each its own process, files, topics and upstream paths): most of each is
+// waiting for schedule ticks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,8 +65,8 @@ async function talk(port: number) {
   return { ask, closed };
 }
 
-describe.each(['compiled', 'interpreted'] as const)('after a reload (%s)', (mode) => {
-  it('the schedule, the MQTT trigger and the WebSocket interface are the new config\'s', async () => {
+describe('after a reload', () => {
+  it.concurrent.each(['compiled', 'interpreted'] as const)('%s: the schedule, the MQTT trigger and the WebSocket interface are the new config\'s', async (mode) => {
     const [a, b] = [`${mode}-a`, `${mode}-b`];
     writeFileSync(join(dir, `${a}.yaml`), config(a));
     writeFileSync(join(dir, `${b}.yaml`), config(b));

@@ -4,10 +4,13 @@
 // diagnostics, file:line:col, on stderr), and so is one whose start refuses (a value not set), the
 // running one serving on; SIGHUP reloads and reads
 // SERVICE__VAR__<NAME>_FILE again; on SIGTERM with SERVICE__SHUTDOWN_DELAY_SECS, /_ap/ready answers 503
-// while requests are still served (and /_ap/health 200).
+// while requests are still served (and /_ap/health 200). The two paths run side by side, each on its
+// own process, files and upstream path. A save is atomic (written beside, then renamed), as editors
+// save: an in-place write can be seen half-written by a poll, and that refusal would answer a wait
+// meant for the next step.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +19,9 @@ import { cleanEnv } from '../support/serve-cli.ts';
 import { until } from '../durable/helpers.ts';
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
-const held: ServerResponse[] = [];
+/** The upstream calls held open, by the path each process calls (/hold-<n>). */
+const held = new Map<string, ServerResponse[]>();
+const heldOn = (path: string) => held.get(path) ?? held.set(path, []).get(path)!;
 const children: ChildProcess[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'pw-reload-'));
 
@@ -26,7 +31,7 @@ interfaces:
     route: /report
     actions:
       - name: Upstream
-        url: a|var::API|/hold
+        url: a|var::API|
         timeout: 1h
         post_transforms:
           - add_attribute:
@@ -36,19 +41,21 @@ interfaces:
 `;
 
 beforeAll(async () => {
-  up = await countingUpstream({ '/hold': (_q, res) => void held.push(res) });
+  up = await countingUpstream({ '/hold-*': (q, res) => void heldOn(q.url!.split('?')[0]!).push(res) });
 });
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
-  for (const r of held) r.destroy();
+  for (const r of [...held.values()].flat()) r.destroy();
   await up.close();
 });
 
 type Line = Record<string, unknown> & { msg: string };
 
-function serve(file: string, args: string[], env: Record<string, string>) {
+const save = (file: string, text: string) => { writeFileSync(`${file}.saving`, text); renameSync(`${file}.saving`, file); };
+
+function serve(file: string, args: string[], hold: string, env: Record<string, string>) {
   const child = spawn(process.execPath, [resolve('bin/pipewright.mjs'), 'serve', file, '--port', '0', ...args], {
-    env: { ...cleanEnv(), SERVICE__VAR__API: up.url, SERVICE__LOG_LEVEL: 'info', ...env },
+    env: { ...cleanEnv(), SERVICE__VAR__API: `${up.url}${hold}`, SERVICE__LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -63,35 +70,41 @@ function serve(file: string, args: string[], env: Record<string, string>) {
   return { child, url, exited, lines, reloads, stderr: () => err };
 }
 
-/** Starts GET /report and waits until its upstream call is held; `release` answers that call. */
-async function heldRequest(url: string) {
-  const before = held.length;
+/** Starts GET /report and waits until its upstream call (to `hold`) is held; `release` answers that call. */
+async function heldRequest(url: string, hold: string) {
+  const calls = heldOn(hold);
+  const before = calls.length;
   const answer = fetch(`${url}/report`).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }));
-  await until(() => held.length > before || undefined, 30_000);
-  const res = held[before]!;
+  await until(() => calls.length > before || undefined, 30_000);
+  const res = calls[before]!;
   return { answer, release: () => json(res, 200, { total: 42 }) };
 }
 
-async function answered(url: string) {
-  const r = await heldRequest(url);
+async function answered(url: string, hold: string) {
+  const r = await heldRequest(url, hold);
   r.release();
   return r.answer;
 }
 
-describe.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)('reload (%s)', (_mode, flags) => {
-  it('a watched config swaps in between requests; one with errors or a missing value is kept out; SIGHUP reads _FILE values again', async () => {
+describe('reload', () => {
+  it.concurrent.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)('%s: a watched config swaps in between requests; one with errors or a missing value is kept out; SIGHUP reads _FILE values again', async (_mode, flags) => {
     const file = join(dir, `shop-${flags.length}.yaml`);
     const label = join(dir, `label-${flags.length}`);
+    const hold = `/hold-${flags.length}`;
     writeFileSync(file, config('one'));
     writeFileSync(label, 'first\n');
-    const s = serve(file, [...flags, '--watch'], { SERVICE__VAR__LABEL_FILE: label, SERVICE__SHUTDOWN_DELAY_SECS: '60' });
+    const s = serve(file, [...flags, '--watch'], hold, { SERVICE__VAR__LABEL_FILE: label, SERVICE__SHUTDOWN_DELAY_SECS: '60' });
     const url = await s.url;
+    const heldReq = () => heldRequest(url, hold);
+    const answer = () => answered(url, hold);
+    /** stderr from now on: a wait reads only what the step it follows wrote. */
+    const errSince = () => { const from = s.stderr().length; return () => s.stderr().slice(from); };
 
     // A request in flight across the reload finishes on the old plan; the next gets the new one.
-    const inFlight = await heldRequest(url);
-    writeFileSync(file, config('two'));
+    const inFlight = await heldReq();
+    save(file, config('two'));
     await until(() => s.reloads() === 1 || undefined, 60_000);
-    const after = await heldRequest(url);
+    const after = await heldReq();
     inFlight.release();
     expect(await inFlight.answer).toEqual({ status: 200, body: { total: 42, version: 'one', label: 'first' } });
     after.release();
@@ -99,28 +112,31 @@ describe.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)(
     expect(s.lines().find((l) => l.msg.startsWith('reloaded'))).toMatchObject({ configs: [`shop-${flags.length}`], reload: 1, in_flight: 1 });
 
     // A config with errors: its diagnostics as `check` prints them, and the running plan stays.
-    writeFileSync(file, config('three').replace('timeout: 1h', 'timeout: 1h\n        bogus: 1'));
-    await until(() => s.stderr().includes('reload refused') || undefined, 60_000);
-    expect(s.stderr()).toMatch(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: error`));
-    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
+    let err = errSince();
+    save(file, config('three').replace('timeout: 1h', 'timeout: 1h\n        bogus: 1'));
+    await until(() => err().includes('reload refused') || undefined, 60_000);
+    expect(err()).toMatch(new RegExp(`${file.replace(/[.]/g, '\\.')}:\\d+:\\d+: error`));
+    expect(await answer()).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
     expect(s.reloads()).toBe(1);
 
     // One that compiles but cannot start (a value it reads is not set): refused with the reason.
-    writeFileSync(file, config('three').replace('version: "three"', 'version: "a|var::UNSET|"'));
-    await until(() => s.stderr().includes('reload refused, still serving the previous configs: a value the config reads is not set') || undefined, 60_000);
-    expect(s.stderr()).toContain('a|var::UNSET| (SERVICE__VAR__UNSET)');
-    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
+    err = errSince();
+    save(file, config('three').replace('version: "three"', 'version: "a|var::UNSET|"'));
+    await until(() => err().includes('reload refused, still serving the previous configs: a value the config reads is not set') || undefined, 60_000);
+    expect(err()).toContain('a|var::UNSET| (SERVICE__VAR__UNSET)');
+    expect(await answer()).toEqual({ status: 200, body: { total: 42, version: 'two', label: 'first' } });
     expect(s.reloads()).toBe(1);
 
     // SIGHUP: the configs compiled again (now good) and the variable's file read again.
-    writeFileSync(file, config('four'));
+    // The value's file first: the save starts the reload, which reads it.
     writeFileSync(label, 'second\r\n');
+    save(file, config('four'));
     await until(() => s.reloads() === 2 || undefined, 60_000);
-    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'second' } });
+    expect(await answer()).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'second' } });
     writeFileSync(label, 'third\n');
     s.child.kill('SIGHUP');
     await until(() => s.reloads() === 3 || undefined, 60_000);
-    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'third' } });
+    expect(await answer()).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'third' } });
     const ready = await fetch(`${url}/_ap/ready`);
     expect([ready.status, await ready.json()]).toEqual([200, { ready: true }]);
     // No value of a file reaches the log.
@@ -132,6 +148,6 @@ describe.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)(
     const draining = await fetch(`${url}/_ap/ready`);
     expect([draining.status, await draining.json()]).toEqual([503, { ready: false, not: ['draining'] }]);
     expect((await fetch(`${url}/_ap/health`)).status).toBe(200); // alive, only leaving
-    expect(await answered(url)).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'third' } });
+    expect(await answer()).toEqual({ status: 200, body: { total: 42, version: 'four', label: 'third' } });
   }, 180_000);
 });

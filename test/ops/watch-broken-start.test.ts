@@ -27,7 +27,8 @@ const FIXED = BROKEN.replace('outptu', 'output');
 
 const get = async (url: string) => { const r = await fetch(url); return { status: r.status, body: await r.json() as Record<string, unknown> }; };
 
-describe('serve --watch on a config with errors at start', () => {
+// The three share nothing (own files, ports, processes) and mostly wait on compiles: side by side.
+describe.concurrent('serve --watch on a config with errors at start', () => {
   it.each([['fast path', []], ['interpreter', ['--no-fastpath']]] as const)('%s: answers 503 until the saved file compiles, then serves it on the same port', async (_name, args) => {
     const file = join(dir, `hello-${args.length}.yaml`);
     writeFileSync(file, BROKEN);

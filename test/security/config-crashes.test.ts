@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compileConfig } from '../../compiler/index.ts';
+import { runMain } from '../support/test-cli.ts';
 
 vi.setConfig({ testTimeout: 60_000 }); // CLI processes compile a config (a bound, not a speed check)
 const bin = resolve('bin/pipewright.mjs');
@@ -17,7 +18,10 @@ afterAll(() => { for (const c of children) c.kill('SIGKILL'); });
 
 const iface = (name: string, route: string, extra = '') => `  ${name}:\n    route: ${JSON.stringify(route)}\n${extra}    actions:\n      - name: A\n        input: "x"\n`;
 const write = (name: string, text: string) => { const f = join(dir, name); writeFileSync(f, text); return f; };
-const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 50_000 });
+// `serve` as a process (its compile runs apart, writing to the process's stderr); `check` through
+// main(argv) in this process (a stack would be main throwing, which fails the test).
+const serve = (args: string[]) => { const r = spawnSync(process.execPath, [bin, 'serve', ...args, '--port', '0'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 50_000 }); return { code: r.status, out: r.stdout, err: r.stderr }; };
+const check = (files: string[]) => runMain(['check', ...files]);
 const STACK = /^\s+at .+[:(]\d+/m;
 
 const refused: Array<[string, string, RegExp]> = [
@@ -29,14 +33,13 @@ const refused: Array<[string, string, RegExp]> = [
 ];
 
 describe.each(refused)('%s', (_name, text, message) => {
-  it('check and serve refuse it with a position and a hint, no stack', () => {
+  it('check and serve refuse it with a position and a hint, no stack', async () => {
     const f = write(`${_name.replace(/\W+/g, '-')}.yaml`, text);
-    for (const args of [['check', f], ['serve', f, '--port', '0']]) {
-      const r = cli(args);
-      expect(r.status, r.stderr).toBe(1);
-      expect(r.stdout + r.stderr).toMatch(message);
-      expect(r.stdout + r.stderr).toMatch(/hint: /);
-      expect(r.stdout + r.stderr).not.toMatch(STACK);
+    for (const r of [await check([f]), serve([f])]) {
+      expect(r.code, r.err).toBe(1);
+      expect(r.out + r.err).toMatch(message);
+      expect(r.out + r.err).toMatch(/hint: /);
+      expect(r.out + r.err).not.toMatch(STACK);
     }
   });
 
@@ -79,14 +82,14 @@ describe('warned, and still served', () => {
 });
 
 describe('configs served together', () => {
-  it('a route on another config\'s metrics endpoint: check refuses it; serve stops with one line', () => {
+  it('a route on another config\'s metrics endpoint: check refuses it; serve stops with one line', async () => {
     const a = write('exposes.yaml', `expose_metrics: true\ninterfaces:\n${iface('a', '/a')}`);
     const b = write('takes.yaml', `interfaces:\n${iface('m', '/metrics', '    method: GET\n')}`);
-    const checked = cli(['check', a, b]);
-    expect(checked.status).toBe(1);
-    expect(checked.stdout + checked.stderr).toMatch(/takes\.yaml:\d+:\d+: error: GET \/metrics of interface "m" is the metrics endpoint .*exposes\.yaml exposes/);
-    const served = cli(['serve', a, b, '--port', '0']);
-    expect(served.status).toBe(1);
-    expect(served.stdout + served.stderr).not.toMatch(STACK);
+    const checked = await check([a, b]);
+    expect(checked.code).toBe(1);
+    expect(checked.out + checked.err).toMatch(/takes\.yaml:\d+:\d+: error: GET \/metrics of interface "m" is the metrics endpoint .*exposes\.yaml exposes/);
+    const served = serve([a, b]);
+    expect(served.code).toBe(1);
+    expect(served.out + served.err).not.toMatch(STACK);
   });
 });

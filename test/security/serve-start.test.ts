@@ -1,6 +1,6 @@
 // `pipewright serve` as users run it: a too-short admin token stops the start with one line; with no
 // inbound credential it warns once and serves; with an API key configured, interfaces need it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -25,18 +25,22 @@ function start(env: Record<string, string>): Promise<{ url: string; err: () => s
   });
 }
 
-describe('serve start-up', () => {
-  it('refuses a one-character admin token with a one-line error', () => {
-    const r = spawnSync(process.execPath, [bin, 'serve', 'fixtures/quickstart.yaml', '--port', '0'], { encoding: 'utf8', env: { ...process.env, SERVICE__ADMIN_TOKEN: 'x' } });
+// Each start compiles the config: the starts (own processes and ports) run side by side.
+describe.concurrent('serve start-up', () => {
+  it('refuses a one-character admin token with a one-line error', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', 'fixtures/quickstart.yaml', '--port', '0'], { env: { ...process.env, SERVICE__ADMIN_TOKEN: 'x' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (d) => { stderr += d; });
+    const r = { status: await new Promise((done) => child.on('close', done)), stderr };
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('pipewright: SERVICE__ADMIN_TOKEN is 1 characters; at least 16 are required\n');
-  }, 30_000);
+  }, 60_000);
 
   it('warns once when no credential is configured, and requires the API key when one is', async () => {
-    const open = await start({});
+    const [open, locked] = await Promise.all([start({}), start({ SERVICE__API_KEYS: 'MAIN', SERVICE__SECRET__MAIN: 'key-0123456789abcdef' })]);
     expect((await fetch(`${open.url}/hello?name=Ada`)).status).toBe(200);
     expect(open.err().match(/no inbound credentials configured/g)).toHaveLength(1);
-    const locked = await start({ SERVICE__API_KEYS: 'MAIN', SERVICE__SECRET__MAIN: 'key-0123456789abcdef' });
     expect((await fetch(`${locked.url}/hello?name=Ada`)).status).toBe(401);
     expect((await fetch(`${locked.url}/hello?name=Ada`, { headers: { 'x-api-key': 'key-0123456789abcdef' } })).status).toBe(200);
     expect(locked.err()).not.toContain('no inbound credentials');

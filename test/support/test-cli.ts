@@ -31,3 +31,14 @@ export async function caseProblems(files: string[], o: TestOptions): Promise<{ c
   const doc = JSON.parse(r.out) as { tests: Array<{ case?: string; interface: string; problems: string[] }> };
   return { code: r.code, err: r.err, by: Object.fromEntries(doc.tests.map((t) => [t.case ?? t.interface, t.problems])) };
 }
+
+/** Any command through the CLI's `main(argv)` in this process (no CLI start-up to pay), for commands
+ *  that write only through process.stdout/stderr (not `serve`, whose compile runs apart). */
+export async function runMain(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import('../../cli/main.ts');
+  const out: string[] = [];
+  const errs: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => { out.push(String(s)); return true; });
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => { errs.push(String(s)); return true; });
+  try { return { code: await main(argv), out: out.join(''), err: errs.join('') }; } finally { vi.restoreAllMocks(); }
+}

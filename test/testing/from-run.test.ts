@@ -156,8 +156,8 @@ describe('pipewright test --from-run', () => {
     failedRun = r.id;
     const tokenFile = join(dir, 'admin-token');
     writeFileSync(tokenFile, `${ADMIN}\n`);
-    const x = cli(['test', config, '--from-run', failedRun, '--server', base, '--admin-token-file', tokenFile]);
-    expect(x.code).toBe(0);
+    const x = await inproc(['test', config, '--from-run', failedRun, '--server', base, '--admin-token-file', tokenFile]);
+    expect(x.code, x.err).toBe(0);
     const cases = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases;
     const c = cases.find((k) => k.name === `run ${failedRun}`)!;
     expect(c.actions.Down).toMatchObject({ error: expect.stringContaining('503'), status: 503 });

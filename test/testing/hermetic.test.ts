@@ -16,12 +16,17 @@ const failing = 'test/testing/fixtures/shop-failing.tests.yaml';
 
 afterEach(() => vi.restoreAllMocks());
 
+// The failing cases on the fast path, run once: three tests read their problems.
+let failingFast: ReturnType<typeof caseProblems> | undefined;
+const failingOnFastPath = () => (failingFast ??= caseProblems([config], { cases: failing }));
+
 
 describe('hermetic cases', () => {
   const unshare = spawnSync('unshare', ['-rn', 'true']).status === 0;
   it.skipIf(!unshare)('pass in a network namespace with nothing up (no upstream, no database, no broker, no DNS), on both paths', () => {
     for (const path of [[], ['--no-fastpath']]) {
-      const r = spawnSync('unshare', ['-rn', process.execPath, resolve('bin/pipewright.mjs'), 'test', config, ...path], { encoding: 'utf8', env: { ...process.env, PIPEWRIGHT_FROM_SOURCE: '1' }, timeout: 120_000 });
+      // The CLI as installed runs it (dist/ when it is current, else the sources: bin/pipewright.mjs).
+      const r = spawnSync('unshare', ['-rn', process.execPath, resolve('bin/pipewright.mjs'), 'test', config, ...path], { encoding: 'utf8', timeout: 120_000 });
       expect(r.stderr).toContain('✓ shop.receive_order › an order is stored and announced');
       expect(r.stderr).toContain("✓ shop.slow › an hour's delay and a retry with backoff finish at once");
       expect(r.stdout).toBe('7 passed, 0 failed\n');
@@ -33,7 +38,7 @@ describe('hermetic cases', () => {
   }, 240_000);
 
   it('gives the same results on the fast path and the interpreter', async () => {
-    const fast = await caseProblems([config], { cases: failing });
+    const fast = await failingOnFastPath();
     const interpreted = await caseProblems([config], { cases: failing, 'no-fastpath': true });
     expect(interpreted.by).toEqual(fast.by);
     const ok = await runTests([config], { 'no-fastpath': true, reporter: 'tap' });
@@ -47,7 +52,7 @@ describe('hermetic cases', () => {
   }, 120_000);
 
   it('fails naming the request without a recording, the recording not used, the action without a stand-in, the callback not scripted', async () => {
-    const { code, by } = await caseProblems([config], { cases: failing });
+    const { code, by } = await failingOnFastPath();
     expect(code).toBe(1);
     expect(by['no recording']).toEqual([
       'request without a recording: GET https://crm.test/customers/42',
@@ -61,7 +66,7 @@ describe('hermetic cases', () => {
   }, 60_000);
 
   it('says what each failed expectation expected and got', async () => {
-    const { by } = await caseProblems([config], { cases: failing });
+    const { by } = await failingOnFastPath();
     expect(by['every expectation kind fails']).toEqual([
       'status: expected 201, got 200: {"items":[{"price":5},{"price":12}]}',
       'header x-kind: expected "other", got "notice"',
