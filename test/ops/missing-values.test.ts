@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { serveBundle } from '../support/bundle.ts';
 import { cleanEnv, serveOutcome } from '../support/serve-cli.ts';
-import { runMain } from '../support/test-cli.ts';
+import { runCli } from '../support/test-cli.ts';
 
 const stops: Array<() => unknown> = [];
 afterAll(() => { for (const s of stops) s(); });
@@ -57,7 +57,7 @@ describe('values a config reads without a fallback', () => {
   it('check warns at each marker and exits 0', async () => {
     // Through main(argv) in this process, with none of the values set.
     for (const k of [...Object.keys(process.env).filter((n) => n.startsWith('SERVICE__')), 'PW_TEST_OPERATOR']) vi.stubEnv(k, undefined);
-    const r = await runMain(['check', file]).finally(() => vi.unstubAllEnvs());
+    const r = await runCli(['check', file]).finally(() => vi.unstubAllEnvs());
     expect(r.code).toBe(0);
     expect(r.err).toContain(`${file}:5:25: warning: a|var::PUBLIC_URL| is not set here (SERVICE__VAR__PUBLIC_URL): serve refuses to start without it`);
     expect(r.err).toContain(`${file}:7:16: warning: a|env::PW_TEST_OPERATOR| is not set here (PW_TEST_OPERATOR)`);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { compileConfig } from '../../compiler/index.ts';
-import { runMain } from '../support/test-cli.ts';
+import { runCli } from '../support/test-cli.ts';
 
 vi.setConfig({ testTimeout: 60_000 }); // CLI processes compile a config (a bound, not a speed check)
 const bin = resolve('bin/pipewright.mjs');
@@ -21,7 +21,7 @@ const write = (name: string, text: string) => { const f = join(dir, name); write
 // `serve` as a process (its compile runs apart, writing to the process's stderr); `check` through
 // main(argv) in this process (a stack would be main throwing, which fails the test).
 const serve = (args: string[]) => { const r = spawnSync(process.execPath, [bin, 'serve', ...args, '--port', '0'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 50_000 }); return { code: r.status, out: r.stdout, err: r.stderr }; };
-const check = (files: string[]) => runMain(['check', ...files]);
+const check = (files: string[]) => runCli(['check', ...files]);
 const STACK = /^\s+at .+[:(]\d+/m;
 
 const refused: Array<[string, string, RegExp]> = [
