@@ -26,9 +26,11 @@ const s = await scenarioNamed(positionals[0] ?? 'passthrough');
 const WARM = Number(o.warm), REQUESTS = Number(o.requests);
 const dir = join(buildDir, 'instructions', s.name);
 
-/** `amount` requests of the scenario at 20 connections; throws on errors or non-2xx answers. */
+/** `amount` requests of the scenario at 20 connections; throws on errors or non-2xx answers. The
+ *  timeout is long: under valgrind every thread takes turns, so a request waiting on a JIT compile or
+ *  a GC on a loaded machine can take longer than autocannon's default 10 s (a 499, counted as an error). */
 async function load(x: Server, amount: number): Promise<void> {
-  const r = await autocannon({ url: x.url + s.request.path, method: s.request.method, headers: s.request.headers, body: s.request.body, connections: 20, amount });
+  const r = await autocannon({ url: x.url + s.request.path, method: s.request.method, headers: s.request.headers, body: s.request.body, connections: 20, amount, timeout: 120 });
   if (r.errors || r.non2xx) throw new Error(`${x.name}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
 }
 
@@ -65,7 +67,7 @@ try {
   const { bundle } = await compiledScenario(s, dir);
   // The bundle and the hand-written server (the fast way's `serve` would count the compiler's process too).
   const ways: [string, string[]][] = [];
-  for (const w of o.ways!.split(',')) {
+  for (const w of o.ways!.split(',').filter(Boolean)) { // --ways '': only the --also bundles
     if (w === 'bundle') ways.push([w, [bundle, '--port', '0']]);
     else if (w === 'hand_written') ways.push([w, [await handWrittenScript(s), upstream.url]]);
     else throw new Error(`--ways ${w}: bench:instructions serves bundle and hand_written (and --also bundles)`);

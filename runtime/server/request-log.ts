@@ -99,7 +99,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     status: text.key('status'), duration: text.key('duration_ms'), end: text.end('request'),
   };
   const names = new WeakMap<InterfacePlan, string | null>();
-  const runs = new Map<string, string | null>();
+  const runs = new Map<string, Map<string, string | null>>(); // by trigger, then run status
   return line;
 
   function requestLine(req: FastifyRequest, reply: FastifyReply, started: number | undefined): void {
@@ -152,13 +152,15 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
     return t ?? undefined;
   }
 
-  /** `,"trigger":…,"run_status":…` of the run the request started and answered, made once per pair. */
+  /** `,"trigger":…,"run_status":…` of the run the request started and answered, made once per pair
+   *  (looked up by the two words as they are: a joined key was a new string to hash on every request). */
   function runText(st: { trigger: string; status: string }): string | undefined {
-    const k = `${st.trigger} ${st.status}`;
-    let t = runs.get(k);
+    let byStatus = runs.get(st.trigger);
+    if (!byStatus) runs.set(st.trigger, (byStatus = new Map()));
+    let t = byStatus.get(st.status);
     if (t === undefined) {
       const made = text!.key('trigger') + jsonString(st.trigger) + text!.key('run_status') + jsonString(st.status);
-      runs.set(k, (t = text!.clean(made) ? made : null));
+      byStatus.set(st.status, (t = text!.clean(made) ? made : null));
     }
     return t ?? undefined;
   }

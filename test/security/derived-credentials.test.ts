@@ -104,4 +104,18 @@ describe('the redactor', () => {
     expect(r('signature-made-without-it')).toBe('signature-made-without-it');
     expect(r.cleanText('"x":"signature-made-with-the-key"')).toBe(false);
   });
+
+  it('cleanText finds every form of a secret whatever its length against the text', () => {
+    const secret = '0123456789-"quoted"-secret';
+    const r = makeRedactor([secret]);
+    // The text is exactly one form (the JSON-escaped one is the longest), or holds a short one.
+    expect(r.cleanText(JSON.stringify(secret).slice(1, -1))).toBe(false);
+    expect(r.cleanText(secret)).toBe(false);
+    expect(r.cleanText(`GET /x?k=${encodeURIComponent(secret)}`)).toBe(false);
+    expect(r.cleanText(Buffer.from(`u:${secret}`).toString('hex'))).toBe(false);
+    // Texts shorter than every form, and a longer one holding none, are clean.
+    expect(r.cleanText('GET')).toBe(true);
+    expect(r.cleanText('')).toBe(true);
+    expect(r.cleanText('a request path that holds no secret at all, long enough')).toBe(true);
+  });
 });
