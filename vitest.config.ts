@@ -10,9 +10,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Both cores: much of the suite waits on processes, sockets and timers, so two files side by side
-    // take 633 s where one at a time took 950 (2 cores, quiet). Tests that race a deadline are written
-    // to hold with another file beside them (docs/decisions.md, "How the test suite runs commands").
+    // Both cores (vitest's default is one fewer than the cores: one file at a time here). Much of the
+    // suite waits on processes, sockets and timers, so two files side by side use the machine. Tests
+    // that race a deadline are written to hold with another file beside them (docs/decisions.md,
+    // "How the test suite runs commands").
     maxWorkers: 2,
     // A fork that dies unasked is named with its test file and its exit code or signal.
     globalSetup: ['test/support/fork-exits/global.ts'],
