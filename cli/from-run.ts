@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { fromOfTickRun, isJsonType, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, isJsonType, kindClass, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -19,11 +19,10 @@ export interface FromRunOptions {
   'no-fastpath'?: boolean;
 }
 
-/** Kinds that run for real in a case (nothing to stand in); a lookup too, unless its items call out
- *  (lookupStandIn). */
-const IN_PROCESS = new Set(['input', 'state', 'only_new', 'delay']);
-/** Kinds a case captures instead of sending (`expect.published`). */
-const CAPTURED = new Set(['ws_publish', 'mqtt_publish', 'emit_metric', 'email']);
+/** Kinds a case stands in by name: http, agent and the other outbound kinds (runtime/testing's kind
+ *  classes). The in-process kinds run for real, a lookup too unless its items call out
+ *  (lookupStandIn); the captured ones are captured (`expect.published`). */
+const standsIn = (kind: string): boolean => { const c = kindClass(kind); return c === 'http' || c === 'outbound'; };
 /** Request headers that belong to the connection that carried the run's request, not to the request. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'expect']);
 
@@ -111,13 +110,10 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
       callbacks.push(a.outcome === 'succeeded' ? { action: a.name, body: a.data ?? null } : { action: a.name, timeout: true });
       continue;
     }
-    if (IN_PROCESS.has(plain.kind) || CAPTURED.has(plain.kind)) continue;
     if (plain.kind === 'lookup') {
       const whole = lookupStandIn(plain, a);
       if (whole) actions[a.name] = whole;
-      continue;
-    }
-    actions[a.name] = standIn(plain, a, notes);
+    } else if (standsIn(plain.kind)) actions[a.name] = standIn(plain, a, notes);
   }
   const rq = d.request;
   const request: Record<string, unknown> = { method: rq.method };
@@ -179,7 +175,7 @@ function lookupStandIn(plan: ActionPlan, a: Record<string, unknown>): Record<str
 
 /** The nested actions (any depth) a case cannot run without a stand-in or a recording. */
 function callsOut(list: readonly ActionPlan[]): ActionPlan[] {
-  return list.flatMap((x) => [...(x.kind !== 'lookup' && !IN_PROCESS.has(x.kind) && !CAPTURED.has(x.kind) && x.kind !== 'wait_for_callback' ? [x] : []), ...callsOut(x.actions ?? [])]);
+  return list.flatMap((x) => [...(standsIn(x.kind) ? [x] : []), ...callsOut(x.actions ?? [])]);
 }
 
 function findAction(list: readonly ActionPlan[], name: string): ActionPlan | undefined {

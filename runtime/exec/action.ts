@@ -147,17 +147,14 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
   const cancel = services.cancel;
   // `pipewright test`: a case's stand-in answers instead of the kind, or records it (runtime/testing/stand-ins.ts).
   const standIns = services.standIns;
-  if (a.kind === 'lookup') {
-    if (!standIns) return runLookup(a, s, run, services, signal ?? cancel);
-    // A lookup a case stands in whole (`--from-run` writes them so) answers without running its items.
-    const items = () => runLookup(a, s, run, services, signal ?? cancel);
-    return standIns.attempt(a, undefined, new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace), items) ?? items();
-  }
-  const config = a.config ? a.config(s) : undefined;
+  const lookup = a.kind === 'lookup';
+  if (lookup && !standIns) return runLookup(a, s, run, services, signal ?? cancel);
+  const config = !lookup && a.config ? a.config(s) : undefined;
   const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace);
-  const kind = actionKinds[a.kind]!;
-  if (standIns) return standIns.attempt(a, config, ctx, () => kind(config, ctx)) ?? kind(config, ctx);
-  return kind(config, ctx);
+  if (!standIns) return actionKinds[a.kind]!(config, ctx);
+  // A lookup a case stands in whole (`--from-run` writes them so) answers without running its items.
+  const work = lookup ? () => runLookup(a, s, run, services, signal ?? cancel) : () => actionKinds[a.kind]!(config, ctx);
+  return standIns.attempt(a, config, ctx, work) ?? work();
 }
 
 /** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to fix). */

@@ -43,13 +43,17 @@ export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: Ac
   let response: Promise<RawResponse>;
   try {
     const base = { origin: target.origin, method, path: target.path, headers, body };
-    // In a test case requests go to its recordings (no proxy's name is resolved); recording, through
-    // the action's own pool (its proxy and TLS), recorded.
+    // In a test case requests go to its recordings (no pool made, no proxy's name resolved); while
+    // recording, through the action's own pool (its proxy and TLS), recorded.
     const s = ctx.services.standIns;
     const replay = s && !s.around ? s.dispatcher : undefined;
     const vetted = preflight(target.origin, replay ? undefined : plan.transport.proxy);
-    const via = s?.around ? s.around.bind(s) : replay ? () => replay : undefined;
-    response = vetted ? vetted.then(() => request(plan, base, signal, maxBytes, via)) : request(plan, base, signal, maxBytes, via);
+    const pool = (): Dispatcher => {
+      if (replay) return replay;
+      const real = getDispatcher(base.origin, plan.transport);
+      return s?.around ? s.around(real) : real;
+    };
+    response = vetted ? vetted.then(() => request(plan, base, signal, maxBytes, pool())) : request(plan, base, signal, maxBytes, pool());
   } catch (e) {
     return Promise.resolve(fail(e));
   }
@@ -57,9 +61,7 @@ export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: Ac
 }
 
 /** The request, and once more with digest credentials when a 401 asks for them. */
-function request(plan: Plan, base: SendOptions, signal: Abortable | undefined, maxBytes: number, via: ((real: Dispatcher) => Dispatcher) | undefined): Promise<RawResponse> {
-  const real = getDispatcher(base.origin, plan.transport);
-  const dispatcher = via ? via(real) : real;
+function request(plan: Plan, base: SendOptions, signal: Abortable | undefined, maxBytes: number, dispatcher: Dispatcher): Promise<RawResponse> {
   const first = send(dispatcher, base, signal, maxBytes);
   if (!plan.digest) return first;
   const digest = plan.digest;
