@@ -2,7 +2,8 @@
 // valid, else 1 (2 for an unknown format). Text goes to stderr as before; the other formats write
 // their document to stdout (cli/check-report.ts), so `check --format sarif > check.sarif` works.
 import { compileConfig, crossFileRouteConflicts, type Compiled } from '../compiler/index.ts';
-import { needPlace, processEnvironment, settingOf, unsetNeeds } from '../runtime/index.ts';
+import { processEnvironment } from '../runtime/environment.ts';
+import { needPlace, settingOf, unsetNeeds } from '../runtime/server/needs.ts';
 import { CHECK_FORMATS, checkReport, formatCheck, type CheckFormat } from './check-report.ts';
 import { printCrossFile, printDiagnostics } from './diagnostics.ts';
 import { err, paint } from './output.ts';

@@ -34,6 +34,15 @@ describe('import graph', () => {
     expect([...reachable(files, 'cli/serve.ts')].filter((f) => f.startsWith('compiler/') || f === 'cli/serve-build.ts')).toEqual([]);
   });
 
+  it('the commands that only read configs (check, compile, audit, diff, serve-build) load no server, store or action kinds', () => {
+    // Each of these would bring every kind's client (undici, pg, ssh2, mqtt, nodemailer...) into a
+    // command that runs none of them: `check` of the quickstart took 0.55 s instead of 0.2 through the
+    // runtime's entry (docs/benchmarks.md, start-up and CLI).
+    const heavy = ['runtime/index.ts', 'runtime/server/app.ts', 'runtime/actions/index.ts', 'runtime/store/index.ts'];
+    const cmds = ['cli/check.ts', 'cli/compile.ts', 'cli/audit.ts', 'cli/diff.ts', 'cli/serve-build.ts'];
+    expect(cmds.flatMap((c) => heavy.filter((h) => reachable(files, c).has(h)).map((h) => `${c} -> ${h}`))).toEqual([]);
+  });
+
   it('the test stand-ins (runtime/testing) are reachable from `pipewright test` alone: not from serve, run, the runtime entry or the server', () => {
     const from = ['cli/serve.ts', 'cli/run.ts', 'runtime/index.ts', 'runtime/server/app.ts'];
     expect(from.flatMap((f) => [...reachable(files, f)].filter((r) => r.startsWith('runtime/testing/')).map((r) => `${f} -> ${r}`))).toEqual([]);

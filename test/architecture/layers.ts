@@ -27,8 +27,9 @@ const ENGINES = ['runtime/values', 'runtime/calc', 'runtime/jq', 'runtime/jsonpa
 
 export const RULES: Record<string, readonly string[]> = {
   // The command line: a composition root over the two public entries.
-  // `pipewright test` alone reaches the runtime's test support, through its own entry.
-  cli: ['compiler/index.ts', 'runtime/index.ts', 'runtime/testing/index.ts'],
+  // `pipewright test` alone reaches the runtime's test support, through its own entry. `check` reads
+  // the settings a config needs from their own files: the runtime's entry loads every kind's client.
+  cli: ['compiler/index.ts', 'runtime/index.ts', 'runtime/testing/index.ts', 'runtime/environment.ts', 'runtime/server/needs.ts'],
   // The OpenAPI document is re-exported for `compile`, which then never loads the runtime entry.
   'compiler/index.ts': ['compiler', 'compiler/*', 'runtime/contract/openapi.ts'],
   // compiler/project.ts and bundle.ts compose the front end and the code generator.
