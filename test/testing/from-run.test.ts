@@ -263,7 +263,10 @@ describe('pipewright test --from-run', () => {
     const r = await post('/stock', { skus: ['a1'] });
     expect(r).toMatchObject({ status: 504, body: { error: { status: 504, action: 'Stock' } } });
     const detail = await (await send(`/_ap/runs/${r.id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json() as { actions: unknown[] };
-    expect(detail.actions).toEqual([expect.objectContaining({ name: 'Stock', outcome: 'failed', error: 'lookup timed out', transport: 'timeout' })]);
+    expect(detail.actions).toEqual([
+      expect.objectContaining({ name: 'Stock', outcome: 'failed', error: 'lookup timed out', transport: 'timeout' }),
+      { name: 'Reply', outcome: 'skipped', attempts: 0, reason: 'skipped: Stock failed' },
+    ]);
     const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(x.code, x.err).toBe(0);
     const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
