@@ -1,13 +1,14 @@
 // `pipewright test <config.yaml> --from-run <run id>`: a run kept by a server (the runs API, or the
 // store itself) becomes a case appended to `<config>.tests.yaml`, so a failure seen in production is
 // a regression test in one step. The run record keeps no outbound URL, so every outbound action is
-// stood in by its name (`actions:`), with the data (or error) the run recorded for it (a lookup whose
-// items call out, whole: the record keeps no item's calls); the expected answer is the status and
-// body the run answered with. Values redacted in the record stay redacted.
+// stood in by its name (`actions:`), with the data (or error, and its transport failure's class) the
+// run recorded for it (a lookup whose items call out, whole: the record keeps no item's calls); the
+// expected answer is the status and body the run answered with. Values redacted in the record stay
+// redacted.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { fromOfTickRun, isJsonType, kindClass, runFromServer, runFromStore, RunSourceError, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, isJsonType, isTransportClass, kindClass, runFromServer, runFromStore, RunSourceError, TRANSPORT_CLASSES, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -111,7 +112,7 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
       continue;
     }
     if (plain.kind === 'lookup') {
-      const whole = lookupStandIn(plain, a);
+      const whole = lookupStandIn(plain, a, notes);
       if (whole) actions[a.name] = whole;
     } else if (standsIn(plain.kind)) actions[a.name] = standIn(plain, a, notes);
   }
@@ -143,7 +144,7 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
 /** The stand-in of an outbound action: what its kind gave the run (before post_transforms). */
 function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (a.outcome === 'failed') out.error = a.error ?? 'failed';
+  if (a.outcome === 'failed') Object.assign(out, failedWith(a, notes));
   // An HTTP action's record keeps the body as received where post_transforms changed it (`body`).
   else if (plan.kind === 'http' && 'body' in a) out.data = a.body;
   else {
@@ -154,18 +155,31 @@ function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]):
   return out;
 }
 
+/** A failed action's stand-in: its error, and the class of its transport failure when the record
+ *  has one (the run answered 504 or 502 by it, and retried by it). The record is data read from a
+ *  store or another server: a class this runtime does not have is left out, and said. A record
+ *  written before the field existed has none: the stand-in is a plain error, as it was then. */
+function failedWith(a: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = { error: a.error ?? 'failed' };
+  if (a.transport === undefined) return out;
+  if (isTransportClass(a.transport)) out.transport = a.transport;
+  else notes.push(`action "${a.name}": the run record gives transport ${JSON.stringify(a.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}: left out, its stand-in fails as a plain error`);
+  return out;
+}
+
 /** A lookup whose items call out (an http, agent or outbound action among its nested ones, at any
  *  depth) is stood in whole with its recorded result: the run record keeps each item's result inside
  *  the lookup's, never the calls an item made, so its items cannot be stood in one call at a time.
  *  Undefined when nothing is needed (its items run in process, or it failed before any item ran).
  *  Refused when the record holds the result after the lookup's post_transforms/json_output: the
  *  stand-in must be what the lookup itself returned, and that is not in the record. */
-function lookupStandIn(plan: ActionPlan, a: Record<string, unknown>): Record<string, unknown> | undefined {
+function lookupStandIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
   const calls = callsOut(plan.actions ?? []);
   if (!calls.length) return undefined;
   // Too many items: refused before any item runs, so the case's lookup fails the same way by itself.
   if (a.outcome === 'failed' && /^lookup: \d+ items, more than the \d+ a lookup may run/.test(String(a.error))) return undefined;
-  if (a.outcome === 'failed') return { error: a.error ?? 'failed' };
+  // A lookup that timed out (its own `timeout`) failed as a transport timeout: the record says so.
+  if (a.outcome === 'failed') return failedWith(a, notes);
   if (plan.post || plan.jsonOutput) {
     const named = calls.map((c) => `${c.name} (${c.kind})`).join(', ');
     throw new RunSourceError(`action "${a.name}" is a lookup whose items call out (${named}) and which has post_transforms/json_output: the run record keeps only its result after them, not what each item's calls returned nor what the lookup returned before them, so no stand-in can be written for it. Write this case by hand: give ${calls.map((c) => c.name).join(', ')} results under actions: (a list answers one call each), or ${a.name} its result before its post_transforms`);

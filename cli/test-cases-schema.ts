@@ -1,13 +1,16 @@
 // The JSON Schema of `*.tests.yaml` (docs/test-cases.md). Unknown fields are refused
 // everywhere: a misspelt `expect` key would otherwise make a case that checks nothing.
-import { MAX_TICKS } from '../runtime/testing/index.ts';
+import { MAX_TICKS, TRANSPORT_CLASSES } from '../runtime/testing/index.ts';
 
 const scalar = { type: ['string', 'number', 'boolean'] };
 const strings = { type: 'object', additionalProperties: { type: 'string' } };
 const scalars = { type: 'object', additionalProperties: scalar };
 const standIn = {
   type: 'object', additionalProperties: false,
-  properties: { data: {}, error: { type: 'string', minLength: 1 }, status: { type: 'integer', minimum: 100, maximum: 599 }, headers: strings },
+  properties: {
+    data: {}, error: { type: 'string', minLength: 1 }, transport: { enum: [...TRANSPORT_CLASSES] },
+    status: { type: 'integer', minimum: 100, maximum: 599 }, headers: strings,
+  },
 };
 
 /** What a run's answer and its publishes must be: a case's `expect`, or one tick's. */

@@ -57,6 +57,8 @@ type Report = (path: ConfigPath, message: string, at?: 'key' | 'value', hint?: s
 function schemaErrors(errors: ErrorObject[], error: Report): void {
   // The branches of an anyOf each report why they failed: the anyOf's own line says it better.
   const branched = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  // A value outside a list of choices (a stand-in's `transport`) is said as such, in its own place.
+  const chosen = errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath);
   for (const e of errors) {
     const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
     const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replace(/\//g, '.');
@@ -65,7 +67,11 @@ function schemaErrors(errors: ErrorObject[], error: Report): void {
       error([...path, field], `unknown field "${field}" in ${where}`, 'key', 'docs/test-cases.md lists the fields a cases file takes');
     } else if (e.keyword === 'type' && path.at(-1) === 'ticks') {
       error(path, `${where} must be a number of ticks (1–${MAX_TICKS}) or a list with one entry per tick ({ expect: ... } or {})`, 'value');
+    } else if (e.keyword === 'enum') {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+      error(path, `${where} must be one of ${allowed.join(', ')}`, 'value');
     } else if (e.keyword === 'anyOf') {
+      if (chosen.some((p) => p.startsWith(`${e.instancePath}/`))) continue;
       error(path, `${where} must be a stand-in result ({ data: ... } or { error: "..." }) or a list of them`, 'value');
     } else if (!branched.some((p) => e.schemaPath.includes('/anyOf/') && e.instancePath.startsWith(p))) {
       error(path, `${where} ${e.message ?? 'is invalid'}`, e.keyword === 'required' ? 'key' : 'value');
@@ -128,6 +134,7 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
     (Array.isArray(given) ? given : [given]).forEach((r, k) => {
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');
+      else if (r.transport !== undefined && r.error === undefined) error([...p, 'transport'], 'transport is the class of a failure: it goes with error, not with data', 'key');
     });
   }
   c.callbacks?.forEach((cb, k) => {

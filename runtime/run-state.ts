@@ -30,10 +30,18 @@ export interface StepRecord {
   assert?: { ok: boolean; message?: string; failures: string[] };
 }
 
+/** A failure that produced no usable response: it never reached the server (`connect`), took too
+ *  long (`timeout`), or broke off otherwise (`other`). `retry.on` names the first two; the runs API
+ *  (`transport`) and a test case's stand-in (`transport:`) all three. */
+export const TRANSPORT_CLASSES = ['timeout', 'connect', 'other'] as const;
+export type TransportClass = typeof TRANSPORT_CLASSES[number];
+/** A value read from a record (stored data, another server's JSON): a class this runtime has, or not. */
+export const isTransportClass = (v: unknown): v is TransportClass => (TRANSPORT_CLASSES as readonly unknown[]).includes(v);
+
 /** Why an action failed, for retry classification and the response's status. */
 export type FailureInfo =
   | { kind: 'status'; status: number }
-  | { kind: 'transport'; cls: 'connect' | 'timeout' | 'other' }
+  | { kind: 'transport'; cls: TransportClass }
   | { kind: 'other' }
   | { kind: 'refused'; status: number };
 

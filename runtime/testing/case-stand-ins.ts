@@ -2,10 +2,11 @@
 // takes its results from there (one per attempt or call when a list, the same every time when one);
 // an email is captured; an outbound kind with no stand-in fails, naming the action and its kind, as
 // does a kind nobody classified. Everything else runs as it does in service.
-import type { ActionContext, ActionOutcome } from '../actions/types.ts';
+import type { ActionContext, ActionOutcome, Failure } from '../actions/types.ts';
 import { mailOf } from '../actions/email/message.ts';
 import type { Dispatcher } from 'undici';
 import { Refused } from '../refused.ts';
+import { isTransportClass, TRANSPORT_CLASSES } from '../run-state.ts';
 import type { StandInResult } from './case-types.ts';
 import type { Captures } from './captures.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
@@ -46,8 +47,21 @@ export class CaseStandIns implements StandIns {
       return { ok: false, error: why, failure: { kind: 'other' } };
     }
     const meta = { ...(r.status !== undefined ? { status: r.status } : {}), ...(r.headers ? { headers: r.headers } : {}) };
-    if (r.error !== undefined) return { ok: false, error: r.error, failure: r.status !== undefined ? { kind: 'status', status: r.status } : { kind: 'other' }, ...meta };
+    if (r.error !== undefined) return { ok: false, error: r.error, failure: this.failureOf(name, r), ...meta };
     return { ok: true, data: r.data ?? null, ...meta };
+  }
+
+  /** How a stand-in's error fails the action: as a transport failure of its class (504 for a
+   *  timeout, 502 otherwise, retried by `retry.on` classes), a status failure, or a plain one (500).
+   *  The cases file's schema admits only the runtime's classes; a recordings file is read as it is,
+   *  so a class it holds is checked here, and one that is none fails the case, saying so. */
+  private failureOf(name: string, r: StandInResult): Failure {
+    if (r.transport !== undefined) {
+      if (isTransportClass(r.transport)) return { kind: 'transport', cls: r.transport };
+      this.problems.push(`the stand-in for action "${name}" gives transport ${JSON.stringify(r.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}`);
+      return { kind: 'other' };
+    }
+    return r.status !== undefined ? { kind: 'status', status: r.status } : { kind: 'other' };
   }
 
   private refuse(why: string): Promise<ActionOutcome> {

@@ -1,10 +1,14 @@
 // A hermetic test case as `*.tests.yaml` holds it (the file format: docs/test-cases.md).
 // Plain JSON after loading and checking (cli/test-cases.ts); run by ./run-case.ts.
 
-/** One result of an outbound action: its data, or the error it fails with. */
+import type { TransportClass } from '../run-state.ts';
+
+/** One result of an outbound action: its data, or the error it fails with (a transport failure of
+ *  `transport`'s class, else a status failure with `status`, else a plain one). */
 export interface StandInResult {
   data?: unknown;
   error?: string;
+  transport?: TransportClass;
   status?: number;
   headers?: Record<string, string>;
 }

@@ -13,3 +13,4 @@ export { Recorder, type CaseRecording } from './record.ts';
 export { readRecordings, secretsOf, unredacted, writeRecordings } from './recordings-file.ts';
 export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
 export { isJsonType } from '../server/request.ts';
+export { isTransportClass, TRANSPORT_CLASSES, type TransportClass } from '../run-state.ts';

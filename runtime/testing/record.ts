@@ -8,6 +8,7 @@ import type { StandInOutcome } from '../services.ts';
 import { getDispatcher } from '../actions/http/pool.ts';
 import { isJsonType } from '../server/request.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
+import type { TransportClass } from '../run-state.ts';
 
 /** One HTTP exchange as the recordings file keeps it (the case format's `http:` entry). */
 export interface HttpExchange {
@@ -16,7 +17,7 @@ export interface HttpExchange {
 }
 
 /** One call of an outbound action (the case format's `actions:` entry). */
-export interface ActionCall { data?: unknown; error?: string; status?: number; headers?: Record<string, string> }
+export interface ActionCall { data?: unknown; error?: string; transport?: TransportClass; status?: number; headers?: Record<string, string> }
 
 export interface CaseRecording { http: HttpExchange[]; actions: Record<string, ActionCall[]> }
 
@@ -163,7 +164,11 @@ function bodyOf(bytes: Buffer | undefined, type: string | undefined): { body?: u
 
 function fillCall(call: ActionCall, o: StandInOutcome): void {
   if (o.ok) call.data = o.data ?? null;
-  else call.error = o.error ?? 'failed';
+  else {
+    call.error = o.error ?? 'failed';
+    // A timeout replays as a timeout (504, retried by `retry.on: [timeout]`), not as a plain error.
+    if (o.failure?.kind === 'transport') call.transport = o.failure.cls;
+  }
   if (o.status !== undefined) call.status = o.status;
   if (o.headers) call.headers = o.headers;
 }

@@ -6,9 +6,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent } from 'undici';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { cleanEnv } from '../support/serve-cli.ts';
+import { runCase } from '../../cli/from-run.ts';
+import { loadPlans } from '../../cli/load-plans.ts';
+import type { RunDetail } from '../../runtime/testing/index.ts';
 
 // Each step is a CLI process that compiles the config (a limit, not a speed check).
 vi.setConfig({ testTimeout: 120_000 });
@@ -66,6 +71,25 @@ interfaces:
             url: a|var::API|/customers/a|body|
         post_transforms: [ { extract_with_jq: "map(.name)" } ]
         output: http
+  stock:
+    method: POST
+    actions:
+      - name: Stock
+        lookup: a|body::skus|
+        timeout: 100
+        actions:
+          - name: Level
+            url: a|var::API|/stock/a|body|
+            http: { timeout: 400 }
+      - name: Reply
+        input: { stock: a|Stock| }
+        output: http
+  unreachable:
+    method: POST
+    actions:
+      - name: Gone
+        url: a|var::DEAD|/ping
+        output: http
 `;
 
 const children: ChildProcess[] = [];
@@ -73,7 +97,9 @@ let dir: string;
 let config: string;
 let up: Awaited<ReturnType<typeof countingUpstream>>;
 let base: string;
-const env = () => ({ ...cleanEnv(), NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__SECRET__UP_TOKEN: UP_TOKEN });
+/** A loopback port nothing listens on (one that was just closed): a connect there is refused. */
+let dead: string;
+const env = () => ({ ...cleanEnv(), NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__VAR__DEAD: dead, SERVICE__SECRET__UP_TOKEN: UP_TOKEN });
 
 function cli(args: string[], extra: Record<string, string> = {}, wrap: string[] = []) {
   const cmd = [...wrap, process.execPath, bin, ...args, '--no-fastpath'];
@@ -101,7 +127,13 @@ beforeAll(async () => {
     '/customers/8': (_q, res) => json(res, 200, { id: 8, name: 'Grace', tier: 'silver' }),
     '/customers/9': (_q, res) => json(res, 404, { missing: 9 }),
     '/down': (_q, res) => json(res, 503, { down: true }),
+    // Never answers: the item's call times out (closeAllConnections ends it at close).
+    '/stock/*': () => new Promise<void>(() => undefined),
   });
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => closed.close(() => r()));
   const child = spawn(process.execPath, [bin, 'serve', config, '--port', '0'], { env: { ...env(), SERVICE__ADMIN_TOKEN: ADMIN }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   base = await new Promise<string>((ok, fail) => {
@@ -227,6 +259,49 @@ describe('pipewright test --from-run', () => {
     expect(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')).toBe(before);
   });
 
+  it('a lookup that timed out while its item\'s call hung: the stand-in fails as a timeout, as the run did (504)', async () => {
+    const r = await post('/stock', { skus: ['a1'] });
+    expect(r).toMatchObject({ status: 504, body: { error: { status: 504, action: 'Stock' } } });
+    const detail = await (await send(`/_ap/runs/${r.id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json() as { actions: unknown[] };
+    expect(detail.actions).toEqual([
+      expect.objectContaining({ name: 'Stock', outcome: 'failed', error: 'lookup timed out', transport: 'timeout' }),
+      { name: 'Reply', outcome: 'skipped', attempts: 0, reason: 'skipped: Stock failed' },
+    ]);
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
+    expect(c.actions).toEqual({ Stock: { error: 'lookup timed out', transport: 'timeout' } });
+    expect(c.expect).toEqual({ status: 504, body: r.body });
+  });
+
+  it('an http action that could not connect: the stand-in fails as a connect failure (502), not a plain error (500)', async () => {
+    const r = await post('/unreachable', {});
+    expect(r).toMatchObject({ status: 502, body: { error: { status: 502, action: 'Gone' } } });
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
+    expect(c.actions).toEqual({ Gone: { error: expect.stringContaining('ECONNREFUSED'), transport: 'connect' } });
+    expect(c.expect.status).toBe(502);
+  });
+
+  it('a record is data: a transport class this runtime lacks is left out and said; a record without one exports a plain error', async () => {
+    const plan = (await loadPlans([config], false))![0]!;
+    const detail = (transport: unknown) => ({
+      id: 'r-other', config: 'shop', interface: 'unreachable', status: 'failed', started_at: '2026-12-07T00:00:00.000Z', trigger: 'http',
+      request: { method: 'POST', path: '/unreachable', params: {}, headers: {}, body: null },
+      actions: [{ name: 'Gone', outcome: 'failed', attempts: 1, error: 'down', ...(transport === undefined ? {} : { transport }) }],
+      outcome: { http_code: 502, body: null },
+    }) as unknown as RunDetail;
+    const odd = runCase(plan, detail({ toString: 'timeout' }));
+    expect(odd.case.actions).toEqual({ Gone: { error: 'down' } });
+    expect(odd.notes).toEqual(['action "Gone": the run record gives transport {"toString":"timeout"}, which is none of timeout, connect, other: left out, its stand-in fails as a plain error']);
+    expect(odd.comment).toContain('Note: action "Gone": the run record gives transport');
+    const old = runCase(plan, detail(undefined));
+    expect(old.case.actions).toEqual({ Gone: { error: 'down' } });
+    expect(old.notes).toEqual([]);
+    expect(runCase(plan, detail('connect')).case.actions).toEqual({ Gone: { error: 'down', transport: 'connect' } });
+  });
+
   it('writes a new cases file when there is none', async () => {
     const other = join(dir, 'other.tests.yaml');
     const x = await inproc(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
@@ -241,13 +316,13 @@ describe('the exported cases pass with the upstream gone and no network', () => 
     await up.close();
     for (const c of children) c.kill('SIGKILL');
     // No SERVICE__ setting at all: the cases stand in for everything the runs reached.
-    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
+    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
     expect(x.err).toContain(`✓`);
-    expect(x.out).toMatch(/\b4 passed, 0 failed/);
+    expect(x.out).toMatch(/\b6 passed, 0 failed/);
     expect(x.code).toBe(0);
     // The fast path passes the same cases.
-    const fast = spawnSync('unshare', ['-rn', process.execPath, bin, 'test', config], { encoding: 'utf8', env: { ...env(), NO_COLOR: '1', SERVICE__VAR__API: '', SERVICE__SECRET__UP_TOKEN: '' } });
-    expect(fast.stdout, fast.stderr).toMatch(/\b4 passed, 0 failed/);
+    const fast = spawnSync('unshare', ['-rn', process.execPath, bin, 'test', config], { encoding: 'utf8', env: { ...env(), NO_COLOR: '1', SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__SECRET__UP_TOKEN: '' } });
+    expect(fast.stdout, fast.stderr).toMatch(/\b6 passed, 0 failed/);
     expect(fast.status).toBe(0);
   });
 });

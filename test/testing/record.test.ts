@@ -14,6 +14,8 @@ import { Recorder } from '../../runtime/testing/record.ts';
 import { readRecordings, secretsOf, unredacted, writeRecordings } from '../../runtime/testing/recordings-file.ts';
 import { planOf, postRequest } from '../support/plans.ts';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 const KEY = 'k3y/with+odd=chars-0042';
 const TOKEN = 'bearer-s3cret-for-recording';
@@ -102,6 +104,34 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
     expect(Object.keys(readRecordings(file).cases).sort()).toEqual(['an order', 'another']);
     writeRecordings(file, again.cases, [], new Set(['another']));
     expect(Object.keys(readRecordings(file).cases)).toEqual(['another']);
+  });
+});
+
+describe('recording a failed outbound action', () => {
+  it('keeps its transport class: a database nobody listens for is recorded as a connect failure (502), not a plain error', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const plan = await planOf('record_down.yaml', 'interpreted', `
+databases:
+  main: { url: "postgres://postgres@127.0.0.1:${port}/test" }
+interfaces:
+  count:
+    method: POST
+    actions:
+      - name: Count
+        database: main
+        query: SELECT 1 AS one
+`);
+    const rec = new Recorder();
+    rec.begin('down');
+    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/count', {}), {
+      trigger: 'test', env: processEnvironment({}), services: { clock: systemClock, standIns: rec.standIns(undefined) },
+    });
+    rec.end();
+    expect(r.response.status).toBe(502);
+    expect(rec.cases.get('down')!.actions).toEqual({ Count: [{ error: expect.stringContaining('ECONNREFUSED'), transport: 'connect' }] });
   });
 });
 

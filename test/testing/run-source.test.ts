@@ -1,5 +1,6 @@
 // --from-run without a server: the run read from the Postgres store itself (its capture), as the runs
-// API's detail; an unknown run says how to keep runs.
+// API's detail (a failed action's transport class validated: the record is data); an unknown run
+// says how to keep runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../runtime/store/index.ts';
 import type { Store } from '../../runtime/store-types.ts';
@@ -32,6 +33,36 @@ describe('runFromStore', () => {
       request: { method: 'POST', headers: { authorization: '[redacted]' }, body: { id: 7 } },
       actions: [{ name: 'Customer', outcome: 'succeeded', http_status: 200, data: { name: 'Ada' } }, { name: 'Reply', outcome: 'succeeded' }],
     });
+  });
+
+  it('a failed action\'s transport class, as the runtime kept it; a stored value that is no class, or none at all, shows none', async () => {
+    const state = (id: string, failures: unknown) => ({
+      id, config: 'shop', iface: 'order', trigger: 'http' as const, startedAt: '2026-12-07T00:00:00.000Z', cursor: 3, status: 'failed' as const,
+      request: { method: 'POST', path: '/order', params: {}, headers: {}, body: null, rawBody: '' },
+      steps: {
+        Stock: { outcome: 'failed' as const, attempts: 3, error: 'lookup timed out', data: null },
+        Quote: { outcome: 'failed' as const, attempts: 1, error: 'broke off', status: 200, data: null },
+        constructor: { outcome: 'failed' as const, attempts: 1, error: 'no', data: null },
+      },
+      seq: { order: ['Stock', 'Quote', 'constructor'], unhandled: ['Stock'], ...(failures === undefined ? {} : { failures }) },
+      response: { status: 504, headers: {}, body: { error: { status: 504 } } },
+    });
+    const save = (id: string, failures: unknown) => store.saveCapture({ id, config: 'shop', iface: 'order', at: '2026-12-07T00:00:01.000Z', status: 'failed', replayable: true, state: state(id, failures) as never });
+    await save('run-transport-1', { Stock: { kind: 'transport', cls: 'timeout' }, Quote: { kind: 'transport', cls: 'other' }, constructor: { kind: 'other' } });
+    const d = await runFromStore(env, 'run-transport-1');
+    expect(d.actions).toEqual([
+      { name: 'Stock', outcome: 'failed', attempts: 3, error: 'lookup timed out', transport: 'timeout', data: null },
+      { name: 'Quote', outcome: 'failed', attempts: 1, http_status: 200, error: 'broke off', transport: 'other', data: null },
+      { name: 'constructor', outcome: 'failed', attempts: 1, error: 'no', data: null },
+    ]);
+    // Data, not trusted: a class the runtime does not have, a kind that is not transport, a string.
+    await save('run-transport-2', { Stock: { kind: 'transport', cls: '<script>' }, Quote: { kind: 'status', cls: 'timeout' }, constructor: 'timeout' });
+    // A record from before `seq.failures`, and one whose failures is no mapping.
+    await save('run-transport-3', undefined);
+    await save('run-transport-4', 'timeout');
+    for (const id of ['run-transport-2', 'run-transport-3', 'run-transport-4']) {
+      for (const a of (await runFromStore(env, id)).actions) expect(a, id).not.toHaveProperty('transport');
+    }
   });
 
   it('an unknown run: how to keep runs (capture)', async () => {
