@@ -183,7 +183,7 @@ function failedWith(a: Record<string, unknown>, notes: string[]): Record<string,
     return out;
   }
   if (a.refused_in === 'settings') {
-    notes.push(`action "${a.name}" was refused (${a.refused}) while its settings were filled in from the request, before it ran: the case's request makes it refuse again by itself, so it has no stand-in`);
+    notes.push(`action "${a.name}" was refused (${a.refused}) while its settings or input were filled in, before it ran: the case replays what filled them (the request, the earlier actions' results), so it refuses again by itself and has no stand-in`);
     return undefined;
   }
   if (a.refused_in !== undefined) notes.push(`action "${a.name}": the run record gives refused_in ${JSON.stringify(a.refused_in)}, which is not settings: taken as refused by the action itself`);

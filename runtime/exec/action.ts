@@ -151,8 +151,8 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
   const lookup = a.kind === 'lookup';
   if (lookup && !standIns) return runLookup(a, s, run, services, signal ?? cancel);
   let config: unknown;
-  // Settings filled in from the request: a refusal here (a value where it may not go) comes before
-  // the kind, and before any stand-in (a test case replaying the run refuses by itself).
+  // Settings filled in from the request and earlier results: a refusal here (a value where it may
+  // not go) comes before the kind and any stand-in (a test case replaying the run refuses by itself).
   if (!lookup && a.config) {
     try { config = a.config(s); } catch (e) { return Promise.resolve(caught(a, run, services, e, true)); }
   }

@@ -245,7 +245,7 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     // nothing sent), a transport failure's class.
     await page.evaluate(`location.hash = ${JSON.stringify(`#run/${refusedId}`)}`);
     await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.item: failed');
-    expect(await page.locator('li.action.failed .failure-kind').textContent()).toBe('Failed as: refused with 400, while its settings were filled in from the request (before it ran: nothing was sent)');
+    expect(await page.locator('li.action.failed .failure-kind').textContent()).toBe('Failed as: refused with 400, while its settings were filled in (before it ran: nothing was sent)');
     await page.evaluate(`location.hash = ${JSON.stringify(`#run/${goneId}`)}`);
     await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.gone: failed');
     expect(await page.locator('li.action.failed .failure-kind').textContent()).toBe('Failed as: a transport failure (connect: it never reached the server)');

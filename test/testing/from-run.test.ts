@@ -332,7 +332,7 @@ describe('pipewright test --from-run', () => {
     expect(detail.actions).toEqual([expect.objectContaining({ name: 'Item', outcome: 'failed', attempts: 1, refused: 400, refused_in: 'settings' })]);
     const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
     expect(x.code, x.err).toBe(0);
-    expect(x.err).toContain('note: action "Item" was refused (400) while its settings were filled in from the request, before it ran: the case\'s request makes it refuse again by itself, so it has no stand-in');
+    expect(x.err).toContain('note: action "Item" was refused (400) while its settings or input were filled in, before it ran: the case replays what filled them (the request, the earlier actions\' results), so it refuses again by itself and has no stand-in');
     const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
     expect(c).not.toHaveProperty('actions');
     expect(c.request.body).toEqual({ sku: '..' });
@@ -381,7 +381,7 @@ describe('pipewright test --from-run', () => {
     expect(runCase(plan, detail({ refused_in: 'settings' })).case.actions).toEqual({ Notify: { error: 'no' } });
     const settings = runCase(plan, detail({ refused: 400, refused_in: 'settings' }));
     expect(settings.case).not.toHaveProperty('actions');
-    expect(settings.comment).toContain('Note: action "Notify" was refused (400) while its settings were filled in');
+    expect(settings.comment).toContain('Note: action "Notify" was refused (400) while its settings or input were filled in');
   });
 
   it('writes a new cases file when there is none', async () => {

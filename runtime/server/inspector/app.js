@@ -192,7 +192,7 @@ function actionItem(a) {
 /** How a failed action failed, where the runs API says (its transport class, its refusal's status). */
 function failedHow(a) {
   if (a.transport !== undefined) return `a transport failure (${String(a.transport)}${a.transport === 'connect' ? ': it never reached the server' : a.transport === 'timeout' ? ': it took too long' : ''})`;
-  if (a.refused !== undefined) return `refused with ${String(a.refused)}${a.refused_in === 'settings' ? ', while its settings were filled in from the request (before it ran: nothing was sent)' : ''}`;
+  if (a.refused !== undefined) return `refused with ${String(a.refused)}${a.refused_in === 'settings' ? ', while its settings were filled in (before it ran: nothing was sent)' : ''}`;
   return '';
 }
 
