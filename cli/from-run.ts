@@ -1,14 +1,15 @@
 // `pipewright test <config.yaml> --from-run <run id>`: a run kept by a server (the runs API, or the
 // store itself) becomes a case appended to `<config>.tests.yaml`, so a failure seen in production is
 // a regression test in one step. The run record keeps no outbound URL, so every outbound action is
-// stood in by its name (`actions:`), with the data (or error, and its transport failure's class) the
-// run recorded for it (a lookup whose items call out, whole: the record keeps no item's calls); the
-// expected answer is the status and body the run answered with. Values redacted in the record stay
-// redacted.
+// stood in by its name (`actions:`), with the data (or error, and its transport failure's class or
+// its refusal's status) the run recorded for it (a lookup whose items call out, whole: the record
+// keeps no item's calls; a failed email or publish with its failure; none for an action refused
+// before it ran, which the case's request makes refuse again); the expected answer is the status and
+// body the run answered with. Values redacted in the record stay redacted.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { fromOfTickRun, isJsonType, isTransportClass, kindClass, runFromServer, runFromStore, RunSourceError, TRANSPORT_CLASSES, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, isJsonType, isRefusalStatus, isTransportClass, kindClass, REFUSAL_STATUSES, runFromServer, runFromStore, RunSourceError, TRANSPORT_CLASSES, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -111,10 +112,10 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
       callbacks.push(a.outcome === 'succeeded' ? { action: a.name, body: a.data ?? null } : { action: a.name, timeout: true });
       continue;
     }
-    if (plain.kind === 'lookup') {
-      const whole = lookupStandIn(plain, a, notes);
-      if (whole) actions[a.name] = whole;
-    } else if (standsIn(plain.kind)) actions[a.name] = standIn(plain, a, notes);
+    const given = plain.kind === 'lookup' ? lookupStandIn(plain, a, notes)
+      : standsIn(plain.kind) || (kindClass(plain.kind) === 'captured' && a.outcome === 'failed') ? standIn(plain, a, notes)
+      : undefined;
+    if (given) actions[a.name] = given;
   }
   const rq = d.request;
   const request: Record<string, unknown> = { method: rq.method };
@@ -141,10 +142,17 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
   return { case: c, comment, notes };
 }
 
-/** The stand-in of an outbound action: what its kind gave the run (before post_transforms). */
-function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+/** The stand-in of an outbound action: what its kind gave the run (before post_transforms). A
+ *  captured kind (email, a publish) that failed was not delivered, so nothing is captured: it is
+ *  stood in with its failure (a denied SMTP server, a broker down). None for an action refused while
+ *  its settings were filled in: the case's request makes it refuse by itself. */
+function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
-  if (a.outcome === 'failed') Object.assign(out, failedWith(a, notes));
+  if (a.outcome === 'failed') {
+    const failed = failedWith(a, notes);
+    if (!failed) return undefined;
+    Object.assign(out, failed);
+  }
   // An HTTP action's record keeps the body as received where post_transforms changed it (`body`).
   else if (plan.kind === 'http' && 'body' in a) out.data = a.body;
   else {
@@ -155,15 +163,31 @@ function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]):
   return out;
 }
 
-/** A failed action's stand-in: its error, and the class of its transport failure when the record
- *  has one (the run answered 504 or 502 by it, and retried by it). The record is data read from a
- *  store or another server: a class this runtime does not have is left out, and said. A record
- *  written before the field existed has none: the stand-in is a plain error, as it was then. */
-function failedWith(a: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+/** A failed action's stand-in: its error, and the class of its transport failure or the status of
+ *  its refusal when the record has one (the run answered 504 or 502, or the refusal's status, by it,
+ *  and retried by it). Undefined when the record says the refusal came from the action's settings or
+ *  input, before its kind ran: the case replays the run's request, which the action refuses again by
+ *  itself before any stand-in is asked (one given would go unused). The record is data read from a
+ *  store or another server: a class or status this runtime does not have is left out, and said. A
+ *  record written before these fields existed has none: the stand-in is a plain error, as it was then. */
+function failedWith(a: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = { error: a.error ?? 'failed' };
-  if (a.transport === undefined) return out;
-  if (isTransportClass(a.transport)) out.transport = a.transport;
-  else notes.push(`action "${a.name}": the run record gives transport ${JSON.stringify(a.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}: left out, its stand-in fails as a plain error`);
+  if (a.transport !== undefined) {
+    if (isTransportClass(a.transport)) out.transport = a.transport;
+    else notes.push(`action "${a.name}": the run record gives transport ${JSON.stringify(a.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}: left out, its stand-in fails as a plain error`);
+    return out;
+  }
+  if (a.refused === undefined) return out;
+  if (!isRefusalStatus(a.refused)) {
+    notes.push(`action "${a.name}": the run record gives refused ${JSON.stringify(a.refused)}, which is none of the statuses the runtime refuses with (${REFUSAL_STATUSES.join(', ')}): left out, its stand-in fails as a plain error`);
+    return out;
+  }
+  if (a.refused_in === 'settings') {
+    notes.push(`action "${a.name}" was refused (${a.refused}) while its settings or input were filled in, before it ran: the case replays what filled them (the request, the earlier actions' results), so it refuses again by itself and has no stand-in`);
+    return undefined;
+  }
+  if (a.refused_in !== undefined) notes.push(`action "${a.name}": the run record gives refused_in ${JSON.stringify(a.refused_in)}, which is not settings: taken as refused by the action itself`);
+  out.refused = a.refused;
   return out;
 }
 
@@ -178,7 +202,8 @@ function lookupStandIn(plan: ActionPlan, a: Record<string, unknown>, notes: stri
   if (!calls.length) return undefined;
   // Too many items: refused before any item runs, so the case's lookup fails the same way by itself.
   if (a.outcome === 'failed' && /^lookup: \d+ items, more than the \d+ a lookup may run/.test(String(a.error))) return undefined;
-  // A lookup that timed out (its own `timeout`) failed as a transport timeout: the record says so.
+  // A lookup that timed out (its own `timeout`) failed as a transport timeout, and one whose items
+  // (a jq bound) were refused failed as a refusal: the record says so.
   if (a.outcome === 'failed') return failedWith(a, notes);
   if (plan.post || plan.jsonOutput) {
     const named = calls.map((c) => `${c.name} (${c.kind})`).join(', ');

@@ -1,6 +1,6 @@
 // The JSON Schema of `*.tests.yaml` (docs/test-cases.md). Unknown fields are refused
 // everywhere: a misspelt `expect` key would otherwise make a case that checks nothing.
-import { MAX_TICKS, TRANSPORT_CLASSES } from '../runtime/testing/index.ts';
+import { MAX_TICKS, REFUSAL_STATUSES, TRANSPORT_CLASSES } from '../runtime/testing/index.ts';
 
 const scalar = { type: ['string', 'number', 'boolean'] };
 const strings = { type: 'object', additionalProperties: { type: 'string' } };
@@ -8,7 +8,7 @@ const scalars = { type: 'object', additionalProperties: scalar };
 const standIn = {
   type: 'object', additionalProperties: false,
   properties: {
-    data: {}, error: { type: 'string', minLength: 1 }, transport: { enum: [...TRANSPORT_CLASSES] },
+    data: {}, error: { type: 'string', minLength: 1 }, transport: { enum: [...TRANSPORT_CLASSES] }, refused: { enum: [...REFUSAL_STATUSES] },
     status: { type: 'integer', minimum: 100, maximum: 599 }, headers: strings,
   },
 };

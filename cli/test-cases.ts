@@ -57,7 +57,7 @@ type Report = (path: ConfigPath, message: string, at?: 'key' | 'value', hint?: s
 function schemaErrors(errors: ErrorObject[], error: Report): void {
   // The branches of an anyOf each report why they failed: the anyOf's own line says it better.
   const branched = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
-  // A value outside a list of choices (a stand-in's `transport`) is said as such, in its own place.
+  // A value outside a list of choices (a stand-in's `transport`, `refused`) is said as such, in its own place.
   const chosen = errors.filter((e) => e.keyword === 'enum').map((e) => e.instancePath);
   for (const e of errors) {
     const path = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
@@ -135,6 +135,8 @@ function checkCase(c: TestCase, at: ConfigPath, iface: PlanView['interfaces'][nu
       const p = Array.isArray(given) ? [...path, k] : path;
       if ((r.data === undefined) === (r.error === undefined)) error(p, `a stand-in result has either data or error (got ${r.data === undefined ? 'neither' : 'both'})`, 'value');
       else if (r.transport !== undefined && r.error === undefined) error([...p, 'transport'], 'transport is the class of a failure: it goes with error, not with data', 'key');
+      else if (r.refused !== undefined && r.error === undefined) error([...p, 'refused'], 'refused is the status of a refusal: it goes with error, not with data', 'key');
+      else if (r.refused !== undefined && r.transport !== undefined) error([...p, 'refused'], 'a failure is a transport failure or a refusal, not both: give transport or refused', 'key');
     });
   }
   c.callbacks?.forEach((cb, k) => {

@@ -1,4 +1,5 @@
 // Everything a run has done, as plain JSON: persisted and resumed at any action, on any node.
+import type { RefusalStatus } from './refused.ts';
 
 export type Trigger = 'http' | 'schedule' | 'mqtt' | 'ws' | 'mcp' | 'agent' | 'cli' | 'test';
 
@@ -38,12 +39,15 @@ export type TransportClass = typeof TRANSPORT_CLASSES[number];
 /** A value read from a record (stored data, another server's JSON): a class this runtime has, or not. */
 export const isTransportClass = (v: unknown): v is TransportClass => (TRANSPORT_CLASSES as readonly unknown[]).includes(v);
 
-/** Why an action failed, for retry classification and the response's status. */
+/** Why an action failed, for retry classification and the response's status. A refusal made while
+ *  the attempt's settings or input were filled in (`settings`: before its kind ran, nothing sent) is
+ *  told from one its kind made: a test case replaying the run refuses the first by itself, and stands
+ *  in only for the second (`pipewright test --from-run`). */
 export type FailureInfo =
   | { kind: 'status'; status: number }
   | { kind: 'transport'; cls: TransportClass }
   | { kind: 'other' }
-  | { kind: 'refused'; status: number };
+  | { kind: 'refused'; status: RefusalStatus; settings?: true };
 
 /** Bookkeeping of an ordered list of actions (an interface's, or one lookup item's). */
 export interface SeqState {

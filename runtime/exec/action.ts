@@ -1,5 +1,5 @@
 // Runs one action to its outcome: input, kind, retry with waits, post_transforms, json_output, assert.
-import type { ActionOutcome, Suspend } from '../actions/types.ts';
+import type { ActionOutcome, Failure, Suspend } from '../actions/types.ts';
 import { AttemptContext, type Execution } from './action-context.ts';
 import { actionKinds } from '../actions/index.ts';
 import type { ActionPlan, DataFn } from '../plan.ts';
@@ -133,8 +133,9 @@ function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services,
   let work: Promise<ActionOutcome>;
   try {
     // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
+    // A failure of the input (its markers, jq) comes before the kind: a refusal there is the settings'.
     work = a.input || a.conditionalInput
-      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace))
+      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace), (e: unknown) => caught(a, run, services, e, true))
       : start(a, s, run, services, attempt, execution, signal, undefined, trace);
   } catch (e) {
     return Promise.resolve(failed(e));
@@ -149,7 +150,12 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
   const standIns = services.standIns;
   const lookup = a.kind === 'lookup';
   if (lookup && !standIns) return runLookup(a, s, run, services, signal ?? cancel);
-  const config = !lookup && a.config ? a.config(s) : undefined;
+  let config: unknown;
+  // Settings filled in from the request and earlier results: a refusal here (a value where it may
+  // not go) comes before the kind and any stand-in (a test case replaying the run refuses by itself).
+  if (!lookup && a.config) {
+    try { config = a.config(s); } catch (e) { return Promise.resolve(caught(a, run, services, e, true)); }
+  }
   const ctx = new AttemptContext(signal, signal ? undefined : cancel, run, s, services, attempt, input, execution, trace);
   if (!standIns) return actionKinds[a.kind]!(config, ctx);
   // A lookup a case stands in whole (`--from-run` writes them so) answers without running its items.
@@ -157,10 +163,11 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
   return standIns.attempt(a, config, ctx, work) ?? work();
 }
 
-/** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to fix). */
-function caught(a: ActionPlan, run: RunState, services: Services, e: unknown): ActionOutcome {
+/** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to
+ *  fix; `settings`: thrown while its settings or input were filled in, before its kind ran). */
+function caught(a: ActionPlan, run: RunState, services: Services, e: unknown, settings = false): ActionOutcome {
   reportTransformFailure(run, a, e, services);
-  const failure = e instanceof Refused ? { kind: 'refused' as const, status: e.status } : { kind: 'other' as const };
+  const failure: Failure = e instanceof Refused ? { kind: 'refused', status: e.status, ...(settings ? { settings: true as const } : {}) } : { kind: 'other' };
   return { ok: false, error: e instanceof Error ? e.message : String(e), failure };
 }
 

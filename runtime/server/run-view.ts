@@ -2,6 +2,7 @@
 // docs/guide.md ("Runs API"); the inspector page reads these and nothing else. Every value shown
 // comes from a stored record, redacted when it was stored (or, in memory, when read).
 import { isTransportClass, type RunState, type StepRecord } from '../run-state.ts';
+import { isRefusalStatus } from '../refused.ts';
 import type { RunEntry } from '../store-types.ts';
 
 const FINISHED: ReadonlySet<RunState['status']> = new Set(['succeeded', 'failed', 'cancelled']);
@@ -35,7 +36,7 @@ export function statusView(run: RunState) {
 /** The same with the admin token: the trigger, the request and each action in the order it finished
  *  (a waiting one last), with attempts, duration, outcome and data. */
 export function detailView(run: RunState, rerun: { possible: boolean; reason?: string }) {
-  const actions = (run.seq?.order ?? []).map((name) => actionView(name, run.steps[name], transportOf(run, name)));
+  const actions = (run.seq?.order ?? []).map((name) => actionView(name, run.steps[name], failureOf(run, name)));
   if (run.status === 'suspended' && run.wake && !run.seq.order.includes(run.wake.action)) {
     actions.push({ name: run.wake.action, outcome: 'waiting', attempts: run.retry?.action === run.wake.action ? run.retry.attempts : 0, wake: wakeView(run.wake) });
   }
@@ -49,26 +50,31 @@ export function detailView(run: RunState, rerun: { possible: boolean; reason?: s
   };
 }
 
-/** The class of a failed action's transport failure, as the runtime classified it (the record's
- *  `seq.failures`); undefined for any other failure, for a record written before the field was
- *  shown, and for anything a stored record holds there that is not one of the runtime's classes. */
-function transportOf(run: RunState, name: string): string | undefined {
+/** How a failed action failed, where that decided the answer, as the runtime classified it (the
+ *  record's `seq.failures`): a transport failure's class (504 for a timeout, 502 otherwise, and the
+ *  retries), or a refusal's status (and `refused_in: settings` when its settings or input refused it,
+ *  before its kind ran). Nothing for any other failure, for a record written before these were shown,
+ *  and for anything a stored record holds there that is not the runtime's own (an own property, a
+ *  known kind, one of its classes or refusal statuses). */
+function failureOf(run: RunState, name: string): Record<string, unknown> {
   const failures = run.seq?.failures as Record<string, unknown> | undefined;
   const f = failures && typeof failures === 'object' && Object.hasOwn(failures, name) ? failures[name] : undefined;
-  if (!f || typeof f !== 'object') return undefined;
-  const { kind, cls } = f as { kind?: unknown; cls?: unknown };
-  return kind === 'transport' && isTransportClass(cls) ? cls : undefined;
+  if (!f || typeof f !== 'object') return {};
+  const { kind, cls, status, settings } = f as { kind?: unknown; cls?: unknown; status?: unknown; settings?: unknown };
+  if (kind === 'transport') return isTransportClass(cls) ? { transport: cls } : {};
+  if (kind === 'refused' && isRefusalStatus(status)) return { refused: status, ...(settings === true ? { refused_in: 'settings' } : {}) };
+  return {};
 }
 
-function actionView(name: string, s: StepRecord | undefined, transport: string | undefined): Record<string, unknown> {
+function actionView(name: string, s: StepRecord | undefined, failure: Record<string, unknown>): Record<string, unknown> {
   if (!s) return { name, outcome: 'unknown', attempts: 0 };
   const out: Record<string, unknown> = { name, outcome: s.outcome, attempts: s.attempts };
   if (s.ms !== undefined) out.duration_ms = s.ms;
   if (s.status !== undefined) out.http_status = s.status;
   if (s.error !== undefined) out[s.outcome === 'skipped' ? 'reason' : 'error'] = s.error;
-  // How it failed where that decided the answer (504 for a timeout, 502 otherwise) and the retries:
-  // `pipewright test --from-run` writes it into the action's stand-in.
-  if (s.outcome === 'failed' && transport !== undefined) out.transport = transport;
+  // How it failed where that decided the answer (504 for a timeout, 502 otherwise, a refusal's
+  // status) and the retries: `pipewright test --from-run` writes it into the action's stand-in.
+  if (s.outcome === 'failed') Object.assign(out, failure);
   if (s.assert) out.assert = s.assert;
   if ('data' in s) out.data = s.data ?? null;
   // An HTTP action's raw body, where post_transforms made its data something else (a finished run's

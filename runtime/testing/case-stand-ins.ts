@@ -5,7 +5,7 @@
 import type { ActionContext, ActionOutcome, Failure } from '../actions/types.ts';
 import { mailOf } from '../actions/email/message.ts';
 import type { Dispatcher } from 'undici';
-import { Refused } from '../refused.ts';
+import { isRefusalStatus, Refused, REFUSAL_STATUSES } from '../refused.ts';
 import { isTransportClass, TRANSPORT_CLASSES } from '../run-state.ts';
 import type { StandInResult } from './case-types.ts';
 import type { Captures } from './captures.ts';
@@ -52,13 +52,24 @@ export class CaseStandIns implements StandIns {
   }
 
   /** How a stand-in's error fails the action: as a transport failure of its class (504 for a
-   *  timeout, 502 otherwise, retried by `retry.on` classes), a status failure, or a plain one (500).
-   *  The cases file's schema admits only the runtime's classes; a recordings file is read as it is,
-   *  so a class it holds is checked here, and one that is none fails the case, saying so. */
+   *  timeout, 502 otherwise, retried by `retry.on` classes), a refusal with its status (answered so,
+   *  never retried: what the run's action kind refused, a destination the outbound policy denied), a
+   *  status failure, or a plain one (500). The cases file's schema admits only the runtime's classes
+   *  and refusal statuses, and one of the two; a recordings file is read as it is, so what it holds is
+   *  checked here, and a value the runtime does not have fails the case, saying so. */
   private failureOf(name: string, r: StandInResult): Failure {
+    if (r.transport !== undefined && r.refused !== undefined) {
+      this.problems.push(`the stand-in for action "${name}" gives both transport and refused: a failure is one or the other`);
+      return { kind: 'other' };
+    }
     if (r.transport !== undefined) {
       if (isTransportClass(r.transport)) return { kind: 'transport', cls: r.transport };
       this.problems.push(`the stand-in for action "${name}" gives transport ${JSON.stringify(r.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}`);
+      return { kind: 'other' };
+    }
+    if (r.refused !== undefined) {
+      if (isRefusalStatus(r.refused)) return { kind: 'refused', status: r.refused };
+      this.problems.push(`the stand-in for action "${name}" gives refused ${JSON.stringify(r.refused)}, which is none of the statuses the runtime refuses with (${REFUSAL_STATUSES.join(', ')})`);
       return { kind: 'other' };
     }
     return r.status !== undefined ? { kind: 'status', status: r.status } : { kind: 'other' };

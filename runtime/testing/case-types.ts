@@ -2,13 +2,16 @@
 // Plain JSON after loading and checking (cli/test-cases.ts); run by ./run-case.ts.
 
 import type { TransportClass } from '../run-state.ts';
+import type { RefusalStatus } from '../refused.ts';
 
 /** One result of an outbound action: its data, or the error it fails with (a transport failure of
- *  `transport`'s class, else a status failure with `status`, else a plain one). */
+ *  `transport`'s class, a refusal with `refused`'s status, else a status failure with `status`, else
+ *  a plain one). */
 export interface StandInResult {
   data?: unknown;
   error?: string;
   transport?: TransportClass;
+  refused?: RefusalStatus;
   status?: number;
   headers?: Record<string, string>;
 }

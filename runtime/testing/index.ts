@@ -14,3 +14,4 @@ export { readRecordings, secretsOf, unredacted, writeRecordings } from './record
 export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
 export { isJsonType } from '../server/request.ts';
 export { isTransportClass, TRANSPORT_CLASSES, type TransportClass } from '../run-state.ts';
+export { isRefusalStatus, REFUSAL_STATUSES, type RefusalStatus } from '../refused.ts';

@@ -9,6 +9,7 @@ import { getDispatcher } from '../actions/http/pool.ts';
 import { isJsonType } from '../server/request.ts';
 import { kindClass, type StandIns } from './stand-ins.ts';
 import type { TransportClass } from '../run-state.ts';
+import type { RefusalStatus } from '../refused.ts';
 
 /** One HTTP exchange as the recordings file keeps it (the case format's `http:` entry). */
 export interface HttpExchange {
@@ -17,7 +18,7 @@ export interface HttpExchange {
 }
 
 /** One call of an outbound action (the case format's `actions:` entry). */
-export interface ActionCall { data?: unknown; error?: string; transport?: TransportClass; status?: number; headers?: Record<string, string> }
+export interface ActionCall { data?: unknown; error?: string; transport?: TransportClass; refused?: RefusalStatus; status?: number; headers?: Record<string, string> }
 
 export interface CaseRecording { http: HttpExchange[]; actions: Record<string, ActionCall[]> }
 
@@ -168,6 +169,8 @@ function fillCall(call: ActionCall, o: StandInOutcome): void {
     call.error = o.error ?? 'failed';
     // A timeout replays as a timeout (504, retried by `retry.on: [timeout]`), not as a plain error.
     if (o.failure?.kind === 'transport') call.transport = o.failure.cls;
+    // A refusal the kind made (a destination the outbound policy denied) replays as that refusal.
+    if (o.failure?.kind === 'refused') call.refused = o.failure.status;
   }
   if (o.status !== undefined) call.status = o.status;
   if (o.headers) call.headers = o.headers;

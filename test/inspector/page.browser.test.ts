@@ -2,13 +2,17 @@
 // playwright-core), against a server on a real Postgres store with runs of every kind: 250 failed
 // ones to page through, three that waited and succeeded, one waiting for a callback, and one whose
 // request and upstream answer carry markup (`<img onerror>`, `</script>`) that must show as text and
-// never run. Sign in, page, filter, open the failed run by keyboard and read its failing action and
-// reason, cancel the waiting run and re-run it. Screenshots are kept in .tmp/artifacts/ (inspector.png:
-// the failed run; inspector-list.png: the waiting run in the list).
+// never run, and two whose action was refused in its settings or could not connect. Sign in, page,
+// filter, open the failed run by keyboard and read its failing action and reason, cancel the waiting
+// run and re-run it, read how the other two failed (a refusal's status, a transport class).
+// Screenshots are kept in .tmp/artifacts/ (inspector.png: the failed run; inspector-list.png: the
+// waiting run in the list).
 // Skips, saying why, only when no Chromium is installed (.ci/run installs it).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
@@ -60,6 +64,18 @@ interfaces:
       - name: Done
         input: { approved: a|Approval::approved| }
         output: http
+  item:
+    method: POST
+    actions:
+      - name: Item
+        url: a|var::API|/items/a|body::sku|
+        output: http
+  gone:
+    method: POST
+    actions:
+      - name: Gone
+        url: a|var::DEAD|/ping
+        output: http
 `;
 
 let up: Awaited<ReturnType<typeof countingUpstream>>;
@@ -77,19 +93,33 @@ async function api(path: string, method = 'GET', body?: unknown) {
 describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Chromium' : `the inspector page: SKIPPED, no Chromium at ${CHROMIUM} (apt-get install chromium, or set PIPEWRIGHT_CHROMIUM)`, () => {
   let failedId = '';
   let waitingId = '';
+  let refusedId = '';
+  let goneId = '';
   beforeAll(async () => {
     up = await countingUpstream({ '/boom': (_q, res) => json(res, 500, { reason: HOSTILE }), '/register': (_q, res) => json(res, 200, { ok: true }) });
     const tokenOf = (id: number) => JSON.parse(up.hits.filter((h) => h.path === '/register' && JSON.parse(h.body).id === id).at(-1)!.body).token as string;
     store = new PostgresStore({ url: DATABASE_URL, schema });
     await store.init();
     const plans = [await planOf('inspector.yaml', 'compiled', CONFIG)];
-    const app = buildApp(plans, { env: processEnvironment({ SERVICE__VAR__API: up.url }), services: { clock: systemClock, store }, adminToken: ADMIN, warn: () => {} });
+    // A loopback port nothing listens on (one just closed): a connect there is refused.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const app = buildApp(plans, { env: processEnvironment({ SERVICE__VAR__API: up.url, SERVICE__VAR__DEAD: dead }), services: { clock: systemClock, store }, adminToken: ADMIN, warn: () => {} });
     await app.listen({ port: 0, host: '127.0.0.1' });
     stops.push(() => app.close(), () => store.close());
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
     const post = (path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => { await r.arrayBuffer(); return r; });
-    // 250 failed runs, ten at a time, then three that wait and succeed, one left waiting, and last
-    // (newest) the failed run whose values are markup.
+    // First (oldest) a run refused in its settings and one that could not connect; then 250 failed
+    // runs, ten at a time, then three that wait and succeed, one left waiting, and last (newest) the
+    // failed run whose values are markup.
+    const refusedRun = await post('/item', { sku: '..' });
+    expect(refusedRun.status).toBe(400);
+    refusedId = refusedRun.headers.get('x-run-id')!;
+    const goneRun = await post('/gone', {});
+    expect(goneRun.status).toBe(502);
+    goneId = goneRun.headers.get('x-run-id')!;
     for (let i = 0; i < BULK; i += 10) await Promise.all(Array.from({ length: 10 }, (_, j) => post('/sync', { n: i + j })));
     for (const n of [1, 2, 3]) {
       const r = await post('/approval', { id: n });
@@ -123,7 +153,7 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     await closeHttpPools();
   });
 
-  it('signs in, pages through 255 runs, opens the failed one by keyboard, cancels the waiting one, re-runs it', async () => {
+  it('signs in, pages through 257 runs, opens the failed one by keyboard, cancels the waiting one, re-runs it, shows how an action failed', async () => {
     const page: Page = await context!.newPage();
     const dialogs: string[] = [];
     page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
@@ -155,7 +185,7 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
       await page.getByRole('button', { name: 'Older runs' }).click();
       await expect.poll(() => page.locator('#rows tr td:first-child a').first().getAttribute('title')).not.toBe(first);
     }
-    expect(seen.size).toBe(BULK + 5);
+    expect(seen.size).toBe(BULK + 7);
     await page.getByRole('button', { name: 'Newest' }).click();
     await expect.poll(() => page.locator('#rows tr td:first-child a').first().getAttribute('title')).toBe(failedId);
 
@@ -210,6 +240,15 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     const newId = await page.locator('#notice a').textContent();
     expect(newId).not.toBe(waitingId);
     expect((await api(`/_ap/runs/${newId}`)).body).toMatchObject({ status: 'suspended', interface: 'approval' });
+
+    // How a failed action failed, as the runs API says: a refusal's status (made in its settings,
+    // nothing sent), a transport failure's class.
+    await page.evaluate(`location.hash = ${JSON.stringify(`#run/${refusedId}`)}`);
+    await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.item: failed');
+    expect(await page.locator('li.action.failed .failure-kind').textContent()).toBe('Failed as: refused with 400, while its settings were filled in (before it ran: nothing was sent)');
+    await page.evaluate(`location.hash = ${JSON.stringify(`#run/${goneId}`)}`);
+    await expect.poll(() => page.locator('#run-title').textContent()).toBe('inspector.gone: failed');
+    expect(await page.locator('li.action.failed .failure-kind').textContent()).toBe('Failed as: a transport failure (connect: it never reached the server)');
 
     // A link naming `..` (or `%2e%2e`) as its run: refused in the page, no call leaves /_ap/runs/.
     const calls: string[] = [];

@@ -90,6 +90,27 @@ interfaces:
       - name: Gone
         url: a|var::DEAD|/ping
         output: http
+  item:
+    method: POST
+    actions:
+      - name: Item
+        url: a|var::API|/items/a|body::sku|
+        output: http
+  notify:
+    method: POST
+    actions:
+      - name: Notify
+        url: a|var::DENIED|/notify
+        retry: { attempts: 3, delay: 1m }
+        output: http
+  mail:
+    method: POST
+    actions:
+      - name: Mail
+        email: { smtp: a|var::SMTP|, from: shop@example.com, to: ops@example.com, subject: hi, text: a|body::note| }
+      - name: Reply
+        input: sent
+        output: http
 `;
 
 const children: ChildProcess[] = [];
@@ -99,7 +120,9 @@ let up: Awaited<ReturnType<typeof countingUpstream>>;
 let base: string;
 /** A loopback port nothing listens on (one that was just closed): a connect there is refused. */
 let dead: string;
-const env = () => ({ ...cleanEnv(), NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__VAR__DEAD: dead, SERVICE__SECRET__UP_TOKEN: UP_TOKEN });
+/** An address the served node's outbound policy denies (SERVICE__OUTBOUND_DENY): refused before any connection. */
+const DENIED = '10.255.255.1';
+const env = () => ({ ...cleanEnv(), NO_COLOR: '1', SERVICE__VAR__API: up.url, SERVICE__VAR__DEAD: dead, SERVICE__VAR__DENIED: `http://${DENIED}`, SERVICE__VAR__SMTP: `smtp://${DENIED}:25?ignoreTLS=true`, SERVICE__SECRET__UP_TOKEN: UP_TOKEN });
 
 function cli(args: string[], extra: Record<string, string> = {}, wrap: string[] = []) {
   const cmd = [...wrap, process.execPath, bin, ...args, '--no-fastpath'];
@@ -134,7 +157,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
   dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
   await new Promise<void>((r) => closed.close(() => r()));
-  const child = spawn(process.execPath, [bin, 'serve', config, '--port', '0'], { env: { ...env(), SERVICE__ADMIN_TOKEN: ADMIN }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', config, '--port', '0'], { env: { ...env(), SERVICE__ADMIN_TOKEN: ADMIN, SERVICE__OUTBOUND_DENY: `${DENIED}/32` }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   base = await new Promise<string>((ok, fail) => {
     let err = '';
@@ -302,6 +325,65 @@ describe('pipewright test --from-run', () => {
     expect(runCase(plan, detail('connect')).case.actions).toEqual({ Gone: { error: 'down', transport: 'connect' } });
   });
 
+  it('a value refused while the settings were filled in: refused 400 in settings, no stand-in (the request refuses again by itself)', async () => {
+    const r = await post('/item', { sku: '..' });
+    expect(r).toMatchObject({ status: 400, body: { error: { status: 400, message: 'action "Item" refused: a|body::sku| is "..", which would move the URL path: refused', action: 'Item' } } });
+    const detail = await (await send(`/_ap/runs/${r.id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json() as { actions: unknown[] };
+    expect(detail.actions).toEqual([expect.objectContaining({ name: 'Item', outcome: 'failed', attempts: 1, refused: 400, refused_in: 'settings' })]);
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    expect(x.err).toContain('note: action "Item" was refused (400) while its settings or input were filled in, before it ran: the case replays what filled them (the request, the earlier actions\' results), so it refuses again by itself and has no stand-in');
+    const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
+    expect(c).not.toHaveProperty('actions');
+    expect(c.request.body).toEqual({ sku: '..' });
+    expect(c.expect).toEqual({ status: 400, body: r.body });
+  });
+
+  it('a destination the outbound policy denies: refused 403 by the kind, never retried; the stand-in says so (403), not a plain error (500)', async () => {
+    const r = await post('/notify', {});
+    expect(r).toMatchObject({ status: 403, body: { error: { status: 403, action: 'Notify', message: expect.stringMatching(/^action "Notify" refused: outbound call refused: 10\.255\.255\.1 is denied by SERVICE__OUTBOUND_DENY/) } } });
+    const detail = await (await send(`/_ap/runs/${r.id}`, { headers: { authorization: `Bearer ${ADMIN}` } })).json() as { actions: Array<Record<string, unknown>> };
+    expect(detail.actions).toEqual([expect.objectContaining({ name: 'Notify', outcome: 'failed', attempts: 1, refused: 403 })]);
+    expect(detail.actions[0]).not.toHaveProperty('refused_in');
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
+    expect(c.actions).toEqual({ Notify: { error: expect.stringContaining('outbound call refused'), refused: 403 } });
+    expect(c.expect).toEqual({ status: 403, body: r.body });
+  });
+
+  it('an email whose SMTP server the policy denies: it sent nothing to capture, so it is stood in with its refusal (403)', async () => {
+    const r = await post('/mail', { note: 'hello' });
+    expect(r).toMatchObject({ status: 403, body: { error: { status: 403, action: 'Mail' } } });
+    const x = await inproc(['test', config, '--from-run', r.id, '--server', base], { SERVICE__ADMIN_TOKEN: ADMIN });
+    expect(x.code, x.err).toBe(0);
+    const c = (parse(readFileSync(join(dir, 'shop.tests.yaml'), 'utf8')) as { cases: Array<Record<string, any>> }).cases.find((k) => k.name === `run ${r.id}`)!;
+    expect(c.actions).toEqual({ Mail: { error: expect.stringContaining('outbound call refused'), refused: 403 } });
+    expect(c.expect).toEqual({ status: 403, body: r.body });
+  });
+
+  it('a record is data: a refusal status this runtime never gives is left out and said; refused_in other than settings is said and stood in', async () => {
+    const plan = (await loadPlans([config], false))![0]!;
+    const detail = (more: Record<string, unknown>) => ({
+      id: 'r-refused', config: 'shop', interface: 'notify', status: 'failed', started_at: '2026-12-07T00:00:00.000Z', trigger: 'http',
+      request: { method: 'POST', path: '/notify', params: {}, headers: {}, body: null },
+      actions: [{ name: 'Notify', outcome: 'failed', attempts: 1, error: 'no', ...more }],
+      outcome: { http_code: 403, body: null },
+    }) as unknown as RunDetail;
+    const odd = runCase(plan, detail({ refused: 200 }));
+    expect(odd.case.actions).toEqual({ Notify: { error: 'no' } });
+    expect(odd.notes).toEqual(['action "Notify": the run record gives refused 200, which is none of the statuses the runtime refuses with (400, 403, 422, 503): left out, its stand-in fails as a plain error']);
+    expect(runCase(plan, detail({ refused: '403' })).case.actions).toEqual({ Notify: { error: 'no' } });
+    const where = runCase(plan, detail({ refused: 403, refused_in: 'kind' }));
+    expect(where.case.actions).toEqual({ Notify: { error: 'no', refused: 403 } });
+    expect(where.notes).toEqual(['action "Notify": the run record gives refused_in "kind", which is not settings: taken as refused by the action itself']);
+    // refused_in means something only with a refusal status: alone it changes nothing.
+    expect(runCase(plan, detail({ refused_in: 'settings' })).case.actions).toEqual({ Notify: { error: 'no' } });
+    const settings = runCase(plan, detail({ refused: 400, refused_in: 'settings' }));
+    expect(settings.case).not.toHaveProperty('actions');
+    expect(settings.comment).toContain('Note: action "Notify" was refused (400) while its settings or input were filled in');
+  });
+
   it('writes a new cases file when there is none', async () => {
     const other = join(dir, 'other.tests.yaml');
     const x = await inproc(['test', config, '--from-run', okRun, '--server', base, '--cases', other], { SERVICE__ADMIN_TOKEN: ADMIN });
@@ -316,13 +398,13 @@ describe('the exported cases pass with the upstream gone and no network', () => 
     await up.close();
     for (const c of children) c.kill('SIGKILL');
     // No SERVICE__ setting at all: the cases stand in for everything the runs reached.
-    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
+    const x = cli(['test', config], { SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__VAR__DENIED: '', SERVICE__VAR__SMTP: '', SERVICE__SECRET__UP_TOKEN: '' }, ['unshare', '-rn']);
     expect(x.err).toContain(`✓`);
-    expect(x.out).toMatch(/\b6 passed, 0 failed/);
+    expect(x.out).toMatch(/\b9 passed, 0 failed/);
     expect(x.code).toBe(0);
     // The fast path passes the same cases.
-    const fast = spawnSync('unshare', ['-rn', process.execPath, bin, 'test', config], { encoding: 'utf8', env: { ...env(), NO_COLOR: '1', SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__SECRET__UP_TOKEN: '' } });
-    expect(fast.stdout, fast.stderr).toMatch(/\b6 passed, 0 failed/);
+    const fast = spawnSync('unshare', ['-rn', process.execPath, bin, 'test', config], { encoding: 'utf8', env: { ...env(), NO_COLOR: '1', SERVICE__VAR__API: '', SERVICE__VAR__DEAD: '', SERVICE__VAR__DENIED: '', SERVICE__VAR__SMTP: '', SERVICE__SECRET__UP_TOKEN: '' } });
+    expect(fast.stdout, fast.stderr).toMatch(/\b9 passed, 0 failed/);
     expect(fast.status).toBe(0);
   });
 });

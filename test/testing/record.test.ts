@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pinOutboundPolicy, unpinOutboundPolicy } from '../../runtime/network/outbound.ts';
 import { closeHttpPools } from '../../runtime/actions/http/pool.ts';
 import { closeDatabasePools } from '../../runtime/actions/database/pools.ts';
 import { executeInterface } from '../../runtime/exec/run.ts';
@@ -132,6 +133,35 @@ interfaces:
     rec.end();
     expect(r.response.status).toBe(502);
     expect(rec.cases.get('down')!.actions).toEqual({ Count: [{ error: expect.stringContaining('ECONNREFUSED'), transport: 'connect' }] });
+  });
+});
+
+describe('recording a refused outbound action', () => {
+  afterEach(() => unpinOutboundPolicy());
+
+  it.each(['compiled', 'interpreted'] as const)('keeps its refusal (%s): a database the outbound policy denies is recorded as refused 403, not a plain error', async (mode) => {
+    pinOutboundPolicy({ SERVICE__OUTBOUND_DENY: '10.255.255.0/24' });
+    const plan = await planOf(`record_denied_${mode}.yaml`, mode, `
+databases:
+  main: { url: "postgres://postgres@10.255.255.1:5432/test" }
+interfaces:
+  count:
+    method: POST
+    actions:
+      - name: Count
+        database: main
+        query: SELECT 1 AS one
+        retry: { attempts: 2, delay: 0 }
+`);
+    const rec = new Recorder();
+    rec.begin('denied');
+    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/count', {}), {
+      trigger: 'test', env: processEnvironment({}), services: { clock: systemClock, standIns: rec.standIns(undefined) },
+    });
+    rec.end();
+    expect(r.response.status).toBe(403);
+    // Never retried: one call recorded.
+    expect(rec.cases.get('denied')!.actions).toEqual({ Count: [{ error: expect.stringContaining('outbound call refused: 10.255.255.1 is denied by SERVICE__OUTBOUND_DENY'), refused: 403 }] });
   });
 });
 

@@ -65,6 +65,38 @@ describe('runFromStore', () => {
     }
   });
 
+  it('a failed action\'s refusal status (and refused_in: settings), as the runtime kept it; a stored status it never refuses with, or a tampered entry, shows none', async () => {
+    const state = (id: string, failures: unknown) => ({
+      id, config: 'shop', iface: 'order', trigger: 'http' as const, startedAt: '2026-12-07T00:00:00.000Z', cursor: 3, status: 'failed' as const,
+      request: { method: 'POST', path: '/order', params: {}, headers: {}, body: null, rawBody: '' },
+      steps: {
+        Item: { outcome: 'failed' as const, attempts: 1, error: 'a|body::sku| is "..": refused', data: null },
+        Notify: { outcome: 'failed' as const, attempts: 1, error: 'outbound call refused: denied', data: null },
+        ['__proto__']: { outcome: 'failed' as const, attempts: 1, error: 'no', data: null },
+      },
+      seq: { order: ['Item', 'Notify', '__proto__'], unhandled: ['Item'], failures },
+      response: { status: 400, headers: {}, body: { error: { status: 400 } } },
+    });
+    const save = (id: string, failures: unknown) => store.saveCapture({ id, config: 'shop', iface: 'order', at: '2026-12-07T00:00:01.000Z', status: 'failed', replayable: true, state: JSON.parse(JSON.stringify(state(id, failures))) as never });
+    await save('run-refused-1', { Item: { kind: 'refused', status: 400, settings: true }, Notify: { kind: 'refused', status: 403 } });
+    expect((await runFromStore(env, 'run-refused-1')).actions).toEqual([
+      { name: 'Item', outcome: 'failed', attempts: 1, error: 'a|body::sku| is "..": refused', refused: 400, refused_in: 'settings', data: null },
+      { name: 'Notify', outcome: 'failed', attempts: 1, error: 'outbound call refused: denied', refused: 403, data: null },
+      { name: '__proto__', outcome: 'failed', attempts: 1, error: 'no', data: null },
+    ]);
+    // Data, not trusted: a status the runtime never refuses with, a string, a kind that is not
+    // refused, settings that is not true (shown without it); an own entry named __proto__ is the action's.
+    await save('run-refused-2', { Item: { kind: 'refused', status: 200, settings: true }, Notify: { kind: 'status', status: 403 } });
+    await save('run-refused-3', { Item: { kind: 'refused', status: '400' }, Notify: { kind: 'refused', status: 403, settings: 'yes' }, ['__proto__']: { kind: 'refused', status: 400 } });
+    for (const a of (await runFromStore(env, 'run-refused-2')).actions) expect(a, 'run-refused-2').not.toHaveProperty('refused');
+    const three = (await runFromStore(env, 'run-refused-3')).actions;
+    expect(three[0]).not.toHaveProperty('refused');
+    expect(three[1]).toMatchObject({ name: 'Notify', refused: 403 });
+    expect(three[1]).not.toHaveProperty('refused_in');
+    // An action named __proto__ reads its own entry (a JSON record's own key), never the prototype's (run-refused-1).
+    expect(three[2]).toEqual({ name: '__proto__', outcome: 'failed', attempts: 1, error: 'no', refused: 400, data: null });
+  });
+
   it('an unknown run: how to keep runs (capture)', async () => {
     await expect(runFromStore(env, 'no-such-run')).rejects.toThrow(RunSourceError);
     await expect(runFromStore(env, 'no-such-run')).rejects.toThrow(/Set `capture: all` on the interface/);

@@ -179,12 +179,21 @@ function actionItem(a) {
   const li = el('li', { class: `action ${a.outcome === 'failed' ? 'failed' : ''}` },
     el('h4', {}, el('span', { class: 'name', text: a.name }), ' ', el('span', { class: statusClass(a.outcome === 'waiting' ? 'suspended' : a.outcome), text: facts })));
   if (a.error !== undefined) li.append(el('p', { class: 'error-text' }, el('strong', { text: 'Error: ' }), String(a.error)));
+  const how = failedHow(a);
+  if (how) li.append(el('p', { class: 'failure-kind' }, el('strong', { text: 'Failed as: ' }), how));
   if (a.reason !== undefined) li.append(el('p', {}, el('strong', { text: 'Skipped: ' }), String(a.reason)));
   if (a.wake) li.append(el('p', {}, el('strong', { text: 'Waiting: ' }), waiting(a.wake)));
   if (a.assert !== undefined) li.append(details('Assert', a.assert));
   if ('data' in a) li.append(details('Data', a.data));
   if (a.body !== undefined) li.append(details('Response body', a.body));
   return li;
+}
+
+/** How a failed action failed, where the runs API says (its transport class, its refusal's status). */
+function failedHow(a) {
+  if (a.transport !== undefined) return `a transport failure (${String(a.transport)}${a.transport === 'connect' ? ': it never reached the server' : a.transport === 'timeout' ? ': it took too long' : ''})`;
+  if (a.refused !== undefined) return `refused with ${String(a.refused)}${a.refused_in === 'settings' ? ', while its settings were filled in (before it ran: nothing was sent)' : ''}`;
+  return '';
 }
 
 function details(label, value) {
