@@ -129,14 +129,18 @@ function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services,
   // Without a timeout the run's own signal is made only if the action reads ctx.signal; the http
   // action listens through ctx.cancel instead.
   const signal = timeout && cancel ? AbortSignal.any([timeout, cancel.signal]) : timeout;
-  const failed = (e: unknown) => settleAttempt(a, s, run, services, attempt, caught(a, run, services, e));
+  // A failure of the input (its markers, jq) comes before the kind: a refusal there is the settings'.
+  // Told by a flag the closures below share, not by a rejection handler of its own: that would be
+  // one more closure on every attempt of every action with an input, failing or not.
+  let inInput = false;
+  const failed = (e: unknown) => settleAttempt(a, s, run, services, attempt, caught(a, run, services, e, inInput));
   let work: Promise<ActionOutcome>;
   try {
     // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
-    // A failure of the input (its markers, jq) comes before the kind: a refusal there is the settings'.
-    work = a.input || a.conditionalInput
-      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace), (e: unknown) => caught(a, run, services, e, true))
-      : start(a, s, run, services, attempt, execution, signal, undefined, trace);
+    if (a.input || a.conditionalInput) {
+      inInput = true;
+      work = resolveInput(a, s).then((input) => { inInput = false; return start(a, s, run, services, attempt, execution, signal, input, trace); });
+    } else work = start(a, s, run, services, attempt, execution, signal, undefined, trace);
   } catch (e) {
     return Promise.resolve(failed(e));
   }
