@@ -113,6 +113,13 @@ describe.each([{}, { 'no-fastpath': true }])('stand-in transport failures %o', (
     const r = await caseProblems([config], { ...path, cases: f });
     expect(r.by.recorded).toContain('the stand-in for action "Quote" gives transport "slow", which is none of timeout, connect, other');
     expect(r.code).toBe(1);
+    // A class beside data (the cases file refuses it at load): said, not ignored.
+    writeFileSync(join(dir, `recorded-${Object.keys(path).length}.recordings.json`), JSON.stringify({
+      format: 1, note: 'hand-edited', cases: { recorded: { http: [], actions: { Quote: [{ data: { rate: 1 }, status: 200, transport: 'timeout' }] } } },
+    }));
+    const r2 = await caseProblems([config], { ...path, cases: f });
+    expect(r2.by.recorded).toContain('the stand-in for action "Quote" gives transport beside data: it goes with error');
+    expect(r2.code).toBe(1);
   }, 60_000);
 });
 
