@@ -139,7 +139,7 @@ describe('transport: in the cases file', () => {
     const r = await runTests([config], { cases: f });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${f}:5:37: error: cases.0.actions.Quote.transport must be one of timeout, connect, other`);
-    expect(r.err).toContain(`${f}:9:53: error: cases.1.actions.Quote.1.transport must be one of timeout, connect, other`);
+    expect(r.err).toContain(`${f}:9:53: error: cases.1.actions.Quote.1.transport must be one of timeout, connect, other; got "Timeout"`);
     // Said once, in its place: not also as "must be a stand-in result".
     expect(r.err).not.toContain('must be a stand-in result');
     writeFileSync(f, `cases:

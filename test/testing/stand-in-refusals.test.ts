@@ -131,7 +131,7 @@ describe('refused: in the cases file', () => {
     const r = await runTests([config], { cases: f });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${f}:5:35: error: cases.0.actions.Quote.refused must be one of 400, 403, 422, 503`);
-    expect(r.err).toContain(`${f}:9:51: error: cases.1.actions.Quote.1.refused must be one of 400, 403, 422, 503`);
+    expect(r.err).toContain(`${f}:9:51: error: cases.1.actions.Quote.1.refused must be one of 400, 403, 422, 503; got "403"`);
     expect(r.err).not.toContain('must be a stand-in result');
     writeFileSync(f, `cases:
   - name: b
