@@ -107,7 +107,9 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
   const callbacks: Array<Record<string, unknown>> = [];
   for (const a of d.actions as Array<Record<string, unknown> & { name: string; outcome: string }>) {
     const plain = findAction(iface.actions, a.name);
-    if (!plain) { notes.push(`action "${a.name}" is not in the config any more: left out`); continue; }
+    // The name is the record's, not the config's: quoted as JSON (a control character is escaped,
+    // never written to the terminal or the comment as it is).
+    if (!plain) { notes.push(`action ${JSON.stringify(a.name)} is not in the config any more: left out`); continue; }
     if (a.outcome !== 'succeeded' && a.outcome !== 'failed') continue; // skipped: it does not run again either
     if (plain.kind === 'wait_for_callback') {
       callbacks.push(a.outcome === 'succeeded' ? { action: a.name, body: a.data ?? null } : { action: a.name, timeout: true });

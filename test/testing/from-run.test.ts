@@ -385,7 +385,7 @@ describe('pipewright test --from-run', () => {
     expect(settings.comment).toContain('Note: action "Notify" was refused (400) while its settings or input were filled in');
   });
 
-  it('an action named __proto__ or constructor is stood in as its own key; an error or http_status that is none is noted and left out; the case passes', async () => {
+  it('an action named __proto__ or constructor is stood in as its own key; an error or http_status that is none is noted and left out, a name the config lacks quoted as JSON; the case passes', async () => {
     const odd = join(dir, 'odd.yaml');
     writeFileSync(odd, `
 interfaces:
@@ -403,6 +403,7 @@ interfaces:
       id: 'r-odd', config: 'odd', interface: 'odd', status: 'failed', started_at: '2026-12-07T00:00:00.000Z', trigger: 'http',
       request: { method: 'POST', path: '/odd', params: {}, headers: {}, body: null },
       actions: [
+        { name: 'Gone\u001b[2J', outcome: 'succeeded', attempts: 1, data: null },
         { name: '__proto__', outcome: 'succeeded', attempts: 1, http_status: 99999, data: { x: 1 } },
         { name: 'constructor', outcome: 'failed', attempts: 1, error: { evil: true } },
       ],
@@ -412,6 +413,7 @@ interfaces:
     expect(made.case.actions!['__proto__']).toEqual({ data: { x: 1 } });
     expect(made.case.actions!['constructor']).toEqual({ error: 'failed' });
     expect(made.notes).toEqual([
+      'action "Gone\\u001b[2J" is not in the config any more: left out',
       'action "__proto__": the run record gives http_status 99999, which is no HTTP status: left out',
       'action "constructor": the run record gives error {"evil":true}, which is no message: its stand-in fails with "failed"',
     ]);

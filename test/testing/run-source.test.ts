@@ -137,6 +137,8 @@ describe('runFromServer', () => {
       [{ ...good, actions: [null] }, /its action 1 is not \{ name, outcome, \.\.\. \}/],
       [{ ...good, actions: [{ name: 'A', outcome: 'failed' }, { name: { toString: 'B' }, outcome: 'failed' }] }, /its action 2 is not/],
       [{ ...good, id: 7 }, /its id is not a string/],
+      [{ ...good, id: 'r-2\u001b[2J' }, /it is of run "r-2\\u001b\[2J", not "r-1"/],
+      [{ ...good, started_at: '2026-12-07 \u001b[2J' }, /its started_at is not an ISO time/],
       [{ ...good, outcome: { http_code: 99999 } }, /its outcome is not \{ http_code, body \}/],
     ];
     let answer: unknown = good;
