@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Document, isSeq, parseDocument, type YAMLSeq } from 'yaml';
 import type { ActionPlan, Plan } from '../runtime/index.ts';
-import { fromOfTickRun, isJsonType, isRefusalStatus, isTransportClass, kindClass, REFUSAL_STATUSES, runFromServer, runFromStore, RunSourceError, TRANSPORT_CLASSES, type RunDetail } from '../runtime/testing/index.ts';
+import { fromOfTickRun, isHttpStatus, isJsonType, isRefusalStatus, isTransportClass, kindClass, REFUSAL_STATUSES, runFromServer, runFromStore, RunSourceError, TRANSPORT_CLASSES, type RunDetail } from '../runtime/testing/index.ts';
 import { fastpathDisabled, loadPlans } from './load-plans.ts';
 import { err } from './output.ts';
 
@@ -102,11 +102,14 @@ export function runCase(plan: Plan, d: RunDetail): { case: RunCase; comment: str
   if (!['succeeded', 'failed', 'cancelled'].includes(d.status)) throw new RunSourceError(`the run is ${d.status}: only a finished run can become a test case`);
   if (!d.outcome) throw new RunSourceError('the run record holds no response: nothing to expect');
   const notes: string[] = [];
-  const actions: Record<string, Record<string, unknown>> = {};
+  // Keyed by action names, which a config may spell `__proto__` or `constructor`: own keys only.
+  const actions = Object.create(null) as Record<string, Record<string, unknown>>;
   const callbacks: Array<Record<string, unknown>> = [];
   for (const a of d.actions as Array<Record<string, unknown> & { name: string; outcome: string }>) {
     const plain = findAction(iface.actions, a.name);
-    if (!plain) { notes.push(`action "${a.name}" is not in the config any more: left out`); continue; }
+    // The name is the record's, not the config's: quoted as JSON (a control character is escaped,
+    // never written to the terminal or the comment as it is).
+    if (!plain) { notes.push(`action ${JSON.stringify(a.name)} is not in the config any more: left out`); continue; }
     if (a.outcome !== 'succeeded' && a.outcome !== 'failed') continue; // skipped: it does not run again either
     if (plain.kind === 'wait_for_callback') {
       callbacks.push(a.outcome === 'succeeded' ? { action: a.name, body: a.data ?? null } : { action: a.name, timeout: true });
@@ -159,8 +162,19 @@ function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]):
     out.data = a.data ?? null;
     if (plan.post || plan.jsonOutput) notes.push(`action "${a.name}" has post_transforms/json_output and its record keeps only their result: its stand-in data is that result, edit it to what the ${plan.kind} action returns`);
   }
-  if (typeof a.http_status === 'number') out.status = a.http_status;
+  if (a.http_status !== undefined) {
+    if (isHttpStatus(a.http_status)) out.status = a.http_status;
+    else notes.push(`action "${a.name}": the run record gives http_status ${JSON.stringify(a.http_status)}, which is no HTTP status: left out`);
+  }
   return out;
+}
+
+/** A failed action's message as the cases file takes it (a non-empty string); a record that holds
+ *  something else there gets the runtime's own word for a failure without one, said. */
+function errorOf(a: Record<string, unknown>, notes: string[]): string {
+  if (typeof a.error === 'string' && a.error !== '') return a.error;
+  if (a.error !== undefined) notes.push(`action "${a.name}": the run record gives error ${JSON.stringify(a.error)}, which is no message: its stand-in fails with "failed"`);
+  return 'failed';
 }
 
 /** A failed action's stand-in: its error, and the class of its transport failure or the status of
@@ -171,7 +185,7 @@ function standIn(plan: ActionPlan, a: Record<string, unknown>, notes: string[]):
  *  store or another server: a class or status this runtime does not have is left out, and said. A
  *  record written before these fields existed has none: the stand-in is a plain error, as it was then. */
 function failedWith(a: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = { error: a.error ?? 'failed' };
+  const out: Record<string, unknown> = { error: errorOf(a, notes) };
   if (a.transport !== undefined) {
     if (isTransportClass(a.transport)) out.transport = a.transport;
     else notes.push(`action "${a.name}": the run record gives transport ${JSON.stringify(a.transport)}, which is none of ${TRANSPORT_CLASSES.join(', ')}: left out, its stand-in fails as a plain error`);

@@ -13,7 +13,8 @@ import { color, err } from './output.ts';
 export interface ActionView { name: string; kind: string; actions?: ActionView[] }
 export interface PlanView { name: string; interfaces: ReadonlyArray<{ name: string; method: string; actions: ActionView[]; schedule?: unknown }> }
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile(CASES_SCHEMA);
+// verbose: an error keeps the value it is about (a choice's message says what was given).
+const validate = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(CASES_SCHEMA);
 
 /** The cases of `file` for `plans`, or null after printing every problem. */
 export function loadCases(file: string, plans: readonly PlanView[]): CaseFile | null {
@@ -69,7 +70,8 @@ function schemaErrors(errors: ErrorObject[], error: Report): void {
       error(path, `${where} must be a number of ticks (1–${MAX_TICKS}) or a list with one entry per tick ({ expect: ... } or {})`, 'value');
     } else if (e.keyword === 'enum') {
       const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-      error(path, `${where} must be one of ${allowed.join(', ')}`, 'value');
+      // `refused: "403"` is not 403: what was given says why the value is refused.
+      error(path, `${where} must be one of ${allowed.join(', ')}; got ${JSON.stringify(e.data)}`, 'value');
     } else if (e.keyword === 'anyOf') {
       if (chosen.some((p) => p.startsWith(`${e.instancePath}/`))) continue;
       error(path, `${where} must be a stand-in result ({ data: ... } or { error: "..." }) or a list of them`, 'value');

@@ -121,6 +121,12 @@ function attemptTraced(a: ActionPlan, s: Scope, run: RunState, services: Service
   });
 }
 
+/** A failure of the input (its markers, jq, its tests) comes before the kind: a refusal there is the
+ *  settings'. Marked by one module-level handler, the mark made only when the input fails: a
+ *  handler per attempt (a closure over the action) would cost every attempt with an input. */
+class InputFailure { constructor(readonly reason: unknown) {} }
+const inputFailed = (e: unknown): never => { throw new InputFailure(e); };
+
 /** One attempt, with the trace context its outbound calls carry (tracing on). */
 function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined): Promise<StepResult> {
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
@@ -133,9 +139,8 @@ function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services,
   let work: Promise<ActionOutcome>;
   try {
     // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
-    // A failure of the input (its markers, jq) comes before the kind: a refusal there is the settings'.
     work = a.input || a.conditionalInput
-      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace), (e: unknown) => caught(a, run, services, e, true))
+      ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace), inputFailed)
       : start(a, s, run, services, attempt, execution, signal, undefined, trace);
   } catch (e) {
     return Promise.resolve(failed(e));
@@ -165,7 +170,10 @@ function start(a: ActionPlan, s: Scope, run: RunState, services: Services, attem
 
 /** What a throw or rejection of the attempt's work is: a failed outcome (refused: the client's to
  *  fix; `settings`: thrown while its settings or input were filled in, before its kind ran). */
-function caught(a: ActionPlan, run: RunState, services: Services, e: unknown, settings = false): ActionOutcome {
+function caught(a: ActionPlan, run: RunState, services: Services, thrown: unknown, settings = false): ActionOutcome {
+  const input = thrown instanceof InputFailure;
+  const e = input ? thrown.reason : thrown;
+  settings ||= input;
   reportTransformFailure(run, a, e, services);
   const failure: Failure = e instanceof Refused ? { kind: 'refused', status: e.status, ...(settings ? { settings: true as const } : {}) } : { kind: 'other' };
   return { ok: false, error: e instanceof Error ? e.message : String(e), failure };

@@ -48,6 +48,8 @@ export class CaseStandIns implements StandIns {
     }
     const meta = { ...(r.status !== undefined ? { status: r.status } : {}), ...(r.headers ? { headers: r.headers } : {}) };
     if (r.error !== undefined) return { ok: false, error: r.error, failure: this.failureOf(name, r), ...meta };
+    // The cases file refuses these at load; a recordings file is read as it is: said, not ignored.
+    if (r.transport !== undefined || r.refused !== undefined) this.problems.push(`the stand-in for action "${name}" gives ${r.transport !== undefined ? 'transport' : 'refused'} beside data: it goes with error`);
     return { ok: true, data: r.data ?? null, ...meta };
   }
 

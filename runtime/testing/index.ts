@@ -11,7 +11,7 @@ export type { StandIns } from './stand-ins.ts';
 // `--record` and `--from-run` (cli/test-record.ts, cli/from-run.ts).
 export { Recorder, type CaseRecording } from './record.ts';
 export { readRecordings, secretsOf, unredacted, writeRecordings } from './recordings-file.ts';
-export { runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
+export { isHttpStatus, runFromServer, runFromStore, RunSourceError, type RunDetail } from './run-source.ts';
 export { isJsonType } from '../server/request.ts';
 export { isTransportClass, TRANSPORT_CLASSES, type TransportClass } from '../run-state.ts';
 export { isRefusalStatus, REFUSAL_STATUSES, type RefusalStatus } from '../refused.ts';

@@ -45,8 +45,30 @@ export async function runFromServer(server: string, id: string, token: string): 
   if (!detail || typeof detail !== 'object' || !('request' in detail) || !Array.isArray(detail.actions)) {
     throw new RunSourceError(`${url.origin} answered the run's status without its request and actions: the admin token was not accepted (is SERVICE__ADMIN_TOKEN set on the server, and the same here?)`);
   }
+  const odd = notADetail(detail) ?? (detail.id !== id ? `it is of run ${JSON.stringify(detail.id)}, not ${JSON.stringify(id)}` : undefined);
+  if (odd) throw new RunSourceError(`GET ${url} answered JSON that is not a run's detail (${odd}): is --server a pipewright node?`);
   return detail;
 }
+
+const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What another server's JSON lacks of the shape the converter reads (the values themselves are
+ *  checked where they are used): said, rather than a TypeError from deep inside it. */
+function notADetail(d: RunDetail): string | undefined {
+  const rq: unknown = d.request;
+  if (!isMap(rq) || typeof rq.method !== 'string' || !isMap(rq.params) || !isMap(rq.headers)) return 'its request is not { method, params, headers, body }';
+  for (const k of ['id', 'config', 'interface', 'status', 'started_at'] as const) if (typeof d[k] !== 'string') return `its ${k} is not a string`;
+  // Written into the case's comment as it is: the time the runtime wrote, nothing else.
+  const t = Date.parse(d.started_at);
+  if (!Number.isFinite(t) || new Date(t).toISOString() !== d.started_at) return 'its started_at is not an ISO time';
+  if (d.outcome !== undefined && (!isMap(d.outcome) || !isHttpStatus(d.outcome.http_code))) return 'its outcome is not { http_code, body }';
+  const bad = (d.actions as unknown[]).findIndex((a) => !isMap(a) || typeof a.name !== 'string' || typeof a.outcome !== 'string');
+  if (bad >= 0) return `its action ${bad + 1} is not { name, outcome, ... }`;
+  return undefined;
+}
+
+/** A value read from a record (another server's JSON, the store): an HTTP status, or not. */
+export const isHttpStatus = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599;
 
 /** The run's detail from the store named by the environment (SERVICE__DATABASE_URL). */
 export async function runFromStore(env: NodeJS.ProcessEnv, id: string): Promise<RunDetail> {

@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'yaml';
 import { countingUpstream, json } from '../support/counting-upstream.ts';
 import { cleanEnv } from '../support/serve-cli.ts';
-import { runCase } from '../../cli/from-run.ts';
+import { appendCase, runCase } from '../../cli/from-run.ts';
+import { caseProblems } from '../support/test-cli.ts';
 import { loadPlans } from '../../cli/load-plans.ts';
 import type { RunDetail } from '../../runtime/testing/index.ts';
 
@@ -382,6 +383,46 @@ describe('pipewright test --from-run', () => {
     const settings = runCase(plan, detail({ refused: 400, refused_in: 'settings' }));
     expect(settings.case).not.toHaveProperty('actions');
     expect(settings.comment).toContain('Note: action "Notify" was refused (400) while its settings or input were filled in');
+  });
+
+  it('an action named __proto__ or constructor is stood in as its own key; an error or http_status that is none is noted and left out, a name the config lacks quoted as JSON; the case passes', async () => {
+    const odd = join(dir, 'odd.yaml');
+    writeFileSync(odd, `
+interfaces:
+  odd:
+    method: POST
+    actions:
+      - name: __proto__
+        url: a|var::API|/a
+      - name: constructor
+        url: a|var::API|/b/a|__proto__::x|
+        output: http
+`);
+    const plan = (await loadPlans([odd], false))![0]!;
+    const made = runCase(plan, {
+      id: 'r-odd', config: 'odd', interface: 'odd', status: 'failed', started_at: '2026-12-07T00:00:00.000Z', trigger: 'http',
+      request: { method: 'POST', path: '/odd', params: {}, headers: {}, body: null },
+      actions: [
+        { name: 'Gone\u001b[2J', outcome: 'succeeded', attempts: 1, data: null },
+        { name: '__proto__', outcome: 'succeeded', attempts: 1, http_status: 99999, data: { x: 1 } },
+        { name: 'constructor', outcome: 'failed', attempts: 1, error: { evil: true } },
+      ],
+      outcome: { http_code: 500, body: { error: { status: 500, message: 'action "constructor" failed', action: 'constructor' } } },
+    } as unknown as RunDetail);
+    expect(Object.keys(made.case.actions!)).toEqual(['__proto__', 'constructor']);
+    expect(made.case.actions!['__proto__']).toEqual({ data: { x: 1 } });
+    expect(made.case.actions!['constructor']).toEqual({ error: 'failed' });
+    expect(made.notes).toEqual([
+      'action "Gone\\u001b[2J" is not in the config any more: left out',
+      'action "__proto__": the run record gives http_status 99999, which is no HTTP status: left out',
+      'action "constructor": the run record gives error {"evil":true}, which is no message: its stand-in fails with "failed"',
+    ]);
+    const file = join(dir, 'odd.tests.yaml');
+    expect(appendCase(file, made.case, made.comment)).toBeUndefined();
+    for (const path of [{}, { 'no-fastpath': true }]) {
+      const r = await caseProblems([odd], { ...path, cases: file });
+      expect(r.by).toEqual({ 'run r-odd': [] });
+    }
   });
 
   it('writes a new cases file when there is none', async () => {

@@ -108,6 +108,19 @@ describe.each(['compiled', 'interpreted'] as const)('%s', (mode) => {
   });
 });
 
+/** The plan's first interface run once (a POST with an empty body) under a recorder: its answer's
+ *  status and the action calls recorded. */
+async function recordedOnce(plan: Awaited<ReturnType<typeof planOf>>): Promise<{ status: number; actions: unknown }> {
+  const rec = new Recorder();
+  rec.begin('once');
+  const i = plan.interfaces[0]!;
+  const r = await executeInterface(plan, i, postRequest(`/${i.name}`, {}), {
+    trigger: 'test', env: processEnvironment({}), services: { clock: systemClock, standIns: rec.standIns(undefined) },
+  });
+  rec.end();
+  return { status: r.response.status, actions: rec.cases.get('once')!.actions };
+}
+
 describe('recording a failed outbound action', () => {
   it('keeps its transport class: a database nobody listens for is recorded as a connect failure (502), not a plain error', async () => {
     const closed = createServer();
@@ -125,14 +138,9 @@ interfaces:
         database: main
         query: SELECT 1 AS one
 `);
-    const rec = new Recorder();
-    rec.begin('down');
-    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/count', {}), {
-      trigger: 'test', env: processEnvironment({}), services: { clock: systemClock, standIns: rec.standIns(undefined) },
-    });
-    rec.end();
-    expect(r.response.status).toBe(502);
-    expect(rec.cases.get('down')!.actions).toEqual({ Count: [{ error: expect.stringContaining('ECONNREFUSED'), transport: 'connect' }] });
+    const r = await recordedOnce(plan);
+    expect(r.status).toBe(502);
+    expect(r.actions).toEqual({ Count: [{ error: expect.stringContaining('ECONNREFUSED'), transport: 'connect' }] });
   });
 });
 
@@ -153,15 +161,10 @@ interfaces:
         query: SELECT 1 AS one
         retry: { attempts: 2, delay: 0 }
 `);
-    const rec = new Recorder();
-    rec.begin('denied');
-    const r = await executeInterface(plan, plan.interfaces[0]!, postRequest('/count', {}), {
-      trigger: 'test', env: processEnvironment({}), services: { clock: systemClock, standIns: rec.standIns(undefined) },
-    });
-    rec.end();
-    expect(r.response.status).toBe(403);
+    const r = await recordedOnce(plan);
+    expect(r.status).toBe(403);
     // Never retried: one call recorded.
-    expect(rec.cases.get('denied')!.actions).toEqual({ Count: [{ error: expect.stringContaining('outbound call refused: 10.255.255.1 is denied by SERVICE__OUTBOUND_DENY'), refused: 403 }] });
+    expect(r.actions).toEqual({ Count: [{ error: expect.stringContaining('outbound call refused: 10.255.255.1 is denied by SERVICE__OUTBOUND_DENY'), refused: 403 }] });
   });
 });
 

@@ -125,4 +125,34 @@ describe('runFromServer', () => {
       server.server.close(); other.server.close();
     }
   });
+
+  it('JSON that is not a run\'s detail is refused, saying what it lacks, never a TypeError from the converter', async () => {
+    const good = {
+      id: 'r-1', config: 'shop', interface: 'order', status: 'failed', started_at: '2026-12-07T00:00:00.000Z', trigger: 'http',
+      request: { method: 'POST', path: '/order', params: {}, headers: {}, body: null }, actions: [{ name: 'A', outcome: 'failed', attempts: 1 }],
+      outcome: { http_code: 500, body: null },
+    };
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...good, request: { method: 'POST' } }, /its request is not \{ method, params, headers, body \}/],
+      [{ ...good, actions: [null] }, /its action 1 is not \{ name, outcome, \.\.\. \}/],
+      [{ ...good, actions: [{ name: 'A', outcome: 'failed' }, { name: { toString: 'B' }, outcome: 'failed' }] }, /its action 2 is not/],
+      [{ ...good, id: 7 }, /its id is not a string/],
+      [{ ...good, id: 'r-2\u001b[2J' }, /it is of run "r-2\\u001b\[2J", not "r-1"/],
+      [{ ...good, started_at: '2026-12-07 \u001b[2J' }, /its started_at is not an ISO time/],
+      [{ ...good, outcome: { http_code: 99999 } }, /its outcome is not \{ http_code, body \}/],
+    ];
+    let answer: unknown = good;
+    const server = await listening((res) => res.end(JSON.stringify(answer)));
+    try {
+      await expect(runFromServer(server.url, 'r-1', 'admin')).resolves.toEqual(good);
+      for (const [body, why] of cases) {
+        answer = body;
+        const got = runFromServer(server.url, 'r-1', 'admin');
+        await expect(got).rejects.toThrow(RunSourceError);
+        await expect(got).rejects.toThrow(why);
+      }
+    } finally {
+      server.server.close();
+    }
+  });
 });

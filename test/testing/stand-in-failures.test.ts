@@ -113,6 +113,13 @@ describe.each([{}, { 'no-fastpath': true }])('stand-in transport failures %o', (
     const r = await caseProblems([config], { ...path, cases: f });
     expect(r.by.recorded).toContain('the stand-in for action "Quote" gives transport "slow", which is none of timeout, connect, other');
     expect(r.code).toBe(1);
+    // A class beside data (the cases file refuses it at load): said, not ignored.
+    writeFileSync(join(dir, `recorded-${Object.keys(path).length}.recordings.json`), JSON.stringify({
+      format: 1, note: 'hand-edited', cases: { recorded: { http: [], actions: { Quote: [{ data: { rate: 1 }, status: 200, transport: 'timeout' }] } } },
+    }));
+    const r2 = await caseProblems([config], { ...path, cases: f });
+    expect(r2.by.recorded).toContain('the stand-in for action "Quote" gives transport beside data: it goes with error');
+    expect(r2.code).toBe(1);
   }, 60_000);
 });
 
@@ -132,7 +139,7 @@ describe('transport: in the cases file', () => {
     const r = await runTests([config], { cases: f });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${f}:5:37: error: cases.0.actions.Quote.transport must be one of timeout, connect, other`);
-    expect(r.err).toContain(`${f}:9:53: error: cases.1.actions.Quote.1.transport must be one of timeout, connect, other`);
+    expect(r.err).toContain(`${f}:9:53: error: cases.1.actions.Quote.1.transport must be one of timeout, connect, other; got "Timeout"`);
     // Said once, in its place: not also as "must be a stand-in result".
     expect(r.err).not.toContain('must be a stand-in result');
     writeFileSync(f, `cases:

@@ -99,16 +99,18 @@ describe.each([{}, { 'no-fastpath': true }])('stand-in refusals %o', (path) => {
   it('a recordings entry with a status the runtime never refuses with, or with a transport class too, fails the case, naming it', async () => {
     const n = Object.keys(path).length;
     const f = join(dir, `recorded-${n}.tests.yaml`);
-    writeFileSync(f, 'cases:\n  - name: recorded\n    interface: quote\n    expect: { status: 500 }\n  - name: both\n    interface: quote\n    expect: { status: 500 }\n');
+    writeFileSync(f, 'cases:\n  - name: recorded\n    interface: quote\n    expect: { status: 500 }\n  - name: both\n    interface: quote\n    expect: { status: 500 }\n  - name: data\n    interface: quote\n    expect: { status: 200 }\n');
     writeFileSync(join(dir, `recorded-${n}.recordings.json`), JSON.stringify({
       format: 1, note: 'hand-edited', cases: {
         recorded: { http: [], actions: { Quote: [{ error: 'x', refused: 200 }] } },
         both: { http: [], actions: { Quote: [{ error: 'x', refused: 403, transport: 'timeout' }] } },
+        data: { http: [], actions: { Quote: [{ data: 1, refused: 403 }] } },
       },
     }));
     const r = await caseProblems([config], { ...path, cases: f });
     expect(r.by.recorded).toContain('the stand-in for action "Quote" gives refused 200, which is none of the statuses the runtime refuses with (400, 403, 422, 503)');
     expect(r.by.both).toContain('the stand-in for action "Quote" gives both transport and refused: a failure is one or the other');
+    expect(r.by.data).toContain('the stand-in for action "Quote" gives refused beside data: it goes with error');
     expect(r.code).toBe(1);
   }, 60_000);
 });
@@ -129,7 +131,7 @@ describe('refused: in the cases file', () => {
     const r = await runTests([config], { cases: f });
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${f}:5:35: error: cases.0.actions.Quote.refused must be one of 400, 403, 422, 503`);
-    expect(r.err).toContain(`${f}:9:51: error: cases.1.actions.Quote.1.refused must be one of 400, 403, 422, 503`);
+    expect(r.err).toContain(`${f}:9:51: error: cases.1.actions.Quote.1.refused must be one of 400, 403, 422, 503; got "403"`);
     expect(r.err).not.toContain('must be a stand-in result');
     writeFileSync(f, `cases:
   - name: b
