@@ -58,13 +58,14 @@ class IsoText {
 const startIso = new IsoText(), deadlineIso = new IsoText();
 
 export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): RunState {
+  const now = o.services.clock.now(); // one clock read: the deadline counts from the start as written
   const state: RunState = {
     id: o.runId ?? o.env.uuid(),
     config: plan.name,
     iface: i.name,
     trigger: o.trigger,
-    startedAt: startIso.of(o.services.clock.now()),
-    deadline: deadlineIso.of(o.services.clock.now() + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)),
+    startedAt: startIso.of(now),
+    deadline: deadlineIso.of(now + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)),
     request,
     // Nothing inherited: action names are data, even one called __proto__ or constructor (values/records.ts).
     steps: new Records(),
