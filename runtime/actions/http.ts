@@ -3,7 +3,7 @@
 // other than 304, fails the default expect_status, so a moved endpoint shows up instead of silently
 // re-sending a body or credentials.
 import type { ActionContext, ActionKind, ActionOutcome } from './types.ts';
-import { exchange, type Exchanged } from './http/exchange.ts';
+import { exchange, exchangeOnce } from './http/exchange.ts';
 import { paginate } from './http/pagination-run.ts';
 import { firstUrl, prepare, type Plan } from './http/plan.ts';
 
@@ -18,7 +18,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export function createHttpAction(opts: { maxResponseBytes?: number } = {}): ActionKind {
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const run = (p: Plan, ctx: ActionContext): Promise<ActionOutcome> => {
-    if (!p.pagination) return exchange(p, undefined, 1, ctx, maxBytes).then(outOf);
+    if (!p.pagination) return exchangeOnce(p, ctx, maxBytes);
     // Each page may use the whole budget; paginate checks the running total.
     return paginate(p.pagination, firstUrl(p), (url, n) => exchange(p, url, n, ctx, maxBytes), maxBytes);
   };
@@ -30,7 +30,6 @@ export function createHttpAction(opts: { maxResponseBytes?: number } = {}): Acti
   };
 }
 
-const outOf = (e: Exchanged): ActionOutcome => e.out;
 /** A config the action cannot send (a bad URL, header or option): failed, nothing sent. */
 const unprepared = (e: unknown): ActionOutcome => ({ ok: false, error: (e as Error).message, failure: { kind: 'other' } });
 

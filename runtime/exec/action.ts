@@ -34,9 +34,10 @@ export function runAction(a: ActionPlan, s: Scope, run: RunState, services: Serv
   run.retry = undefined;
   if (a.retry || resumed) return withRetries(a, s, run, services, resumed);
   // One attempt, as the loop below makes it, without an async function around it (a suspension and
-  // a resumption on every action of every request).
+  // a resumption on every action of every request), ended as the attempt settles (no promise and
+  // turn more to end it).
   logPhase(a, 'pre', s, run, services);
-  return attemptOnce(a, s, run, services, 1, {}).then((last) => (last.suspend ? last : ended(a, s, run, services, last)));
+  return attemptOnce(a, s, run, services, 1, {}, true);
 }
 
 /** Attempts while the retry settings allow, waiting (or parking the run) between them. */
@@ -49,7 +50,7 @@ async function withRetries(a: ActionPlan, s: Scope, run: RunState, services: Ser
   let last: StepResult | undefined;
   if (!resumed?.attempts) logPhase(a, 'pre', s, run, services);
   for (let attempt = (resumed?.attempts ?? 0) + 1; attempt <= attempts; attempt++) {
-    last = await attemptOnce(a, s, run, services, attempt, execution);
+    last = await attemptOnce(a, s, run, services, attempt, execution, false);
     if (last.suspend) return last;
     const assertFailed = last.record.assert?.ok === false;
     if (last.record.outcome === 'succeeded' && !assertFailed) return ended(a, s, run, services, last);
@@ -75,6 +76,9 @@ async function withRetries(a: ActionPlan, s: Scope, run: RunState, services: Ser
   }
   return ended(a, s, run, services, last!);
 }
+
+/** The last attempt's result with the action's logs written (ended), unless it suspends the run. */
+const endOf = (a: ActionPlan, s: Scope, run: RunState, services: Services, r: StepResult): StepResult => (r.suspend ? r : ended(a, s, run, services, r));
 
 /** The action's logs once it has its final record: error_log, or success_log then post_log (the
  *  spec's "after success": a failed or skipped action writes no post_log). Never called for a
@@ -104,20 +108,21 @@ function retryStop(run: RunState, services: Services, wait: number): string | un
 
 /** One attempt. Not async: the kind's promise is mapped once (an async function here cost a
  *  suspension and a resumption on every action); a throw or a rejection, before or during the
- *  kind's work, is a failed outcome. */
-function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution): Promise<StepResult> {
+ *  kind's work, is a failed outcome. `last`: the action's last attempt, ended (endOf) once settled. */
+function attemptOnce(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, last: boolean): Promise<StepResult> {
   if (services.tracer) {
     const span = services.tracer.startAttempt(run, a.name, a.kind, attempt);
-    if (span) return attemptTraced(a, s, run, services, attempt, execution, span);
+    if (span) return attemptTraced(a, s, run, services, attempt, execution, span, last);
   }
-  return attemptWith(a, s, run, services, attempt, execution, undefined);
+  return attemptWith(a, s, run, services, attempt, execution, undefined, last);
 }
 
-/** An attempt under its span (tracing on): the span ends with the attempt's outcome. */
-function attemptTraced(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, span: AttemptSpan): Promise<StepResult> {
-  return attemptWith(a, s, run, services, attempt, execution, span.headers).then((r) => {
+/** An attempt under its span (tracing on): the span ends with the attempt's outcome, before the
+ *  action's logs. */
+function attemptTraced(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, span: AttemptSpan, last: boolean): Promise<StepResult> {
+  return attemptWith(a, s, run, services, attempt, execution, span.headers, false).then((r) => {
     span.end(r.suspend ? 'suspended' : r.record.outcome, r.record.error, r.record.status);
-    return r;
+    return last ? endOf(a, s, run, services, r) : r;
   });
 }
 
@@ -128,14 +133,14 @@ class InputFailure { constructor(readonly reason: unknown) {} }
 const inputFailed = (e: unknown): never => { throw new InputFailure(e); };
 
 /** One attempt, with the trace context its outbound calls carry (tracing on). */
-function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined): Promise<StepResult> {
+function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, execution: Execution, trace: TraceHeaders | undefined, last: boolean): Promise<StepResult> {
   const timeout = a.timeoutMs !== undefined ? AbortSignal.timeout(timerMs(a.timeoutMs)) : undefined;
   const cancel = services.cancel;
   // One signal only where there is something to abort on: a timeout and/or the run's cancellation.
   // Without a timeout the run's own signal is made only if the action reads ctx.signal; the http
   // action listens through ctx.cancel instead.
   const signal = timeout && cancel ? AbortSignal.any([timeout, cancel.signal]) : timeout;
-  const failed = (e: unknown) => settleAttempt(a, s, run, services, attempt, caught(a, run, services, e));
+  const failed = (e: unknown) => settleAttempt(a, s, run, services, attempt, caught(a, run, services, e), last);
   let work: Promise<ActionOutcome>;
   try {
     // Stryker disable next-line ConditionalExpression: equivalent, resolveInput gives undefined to an action with neither input nor conditional_input (the test only saves a tick)
@@ -143,9 +148,9 @@ function attemptWith(a: ActionPlan, s: Scope, run: RunState, services: Services,
       ? resolveInput(a, s).then((input) => start(a, s, run, services, attempt, execution, signal, input, trace), inputFailed)
       : start(a, s, run, services, attempt, execution, signal, undefined, trace);
   } catch (e) {
-    return Promise.resolve(failed(e));
+    return Promise.reject(e).catch(failed); // what `failed` throws (the action's logs) rejects too
   }
-  return work.then((outcome) => settleAttempt(a, s, run, services, attempt, outcome), failed);
+  return work.then((outcome) => settleAttempt(a, s, run, services, attempt, outcome, last), failed);
 }
 
 /** The kind's work for one attempt. */
@@ -180,10 +185,13 @@ function caught(a: ActionPlan, run: RunState, services: Services, thrown: unknow
 }
 
 /** The attempt's record from its outcome; post_transforms, json_output and the assert when the
- *  action has them (then asynchronously). */
-function settleAttempt(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, outcome: ActionOutcome): StepResult | Promise<StepResult> {
+ *  action has them (then asynchronously). `last`: ended too (endOf). */
+function settleAttempt(a: ActionPlan, s: Scope, run: RunState, services: Services, attempt: number, outcome: ActionOutcome, last: boolean): StepResult | Promise<StepResult> {
   if (outcome.suspend) return { record: { outcome: 'succeeded', attempts: attempt }, suspend: outcome.suspend };
-  if (outcome.skip) return { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data, error: 'skipped: nothing new' } };
+  if (outcome.skip) {
+    const r: StepResult = { record: { outcome: 'skipped', attempts: attempt, skippedEmpty: true, data: outcome.data, error: 'skipped: nothing new' } };
+    return last ? endOf(a, s, run, services, r) : r;
+  }
   const record: StepRecord = { outcome: outcome.ok ? 'succeeded' : 'failed', attempts: attempt };
   // Stryker disable next-line ConditionalExpression: equivalent, a status key set to undefined reads as none (`::status`, JSON, the checkpoint); the test keeps records small
   if (outcome.status !== undefined) record.status = outcome.status;
@@ -193,12 +201,13 @@ function settleAttempt(a: ActionPlan, s: Scope, run: RunState, services: Service
   if (a.kind === 'http') record.body = data;
   // Stryker disable next-line StringLiteral: unreachable, every action kind's failure carries its error
   if (!outcome.ok) record.error = withAssertHint(a, outcome, outcome.error ?? 'failed');
-  else if (a.post || a.jsonOutput || a.assert) return afterwards(a, s, run, services, record, data, outcome);
+  else if (a.post || a.jsonOutput || a.assert) return afterwards(a, s, run, services, record, data, outcome, last);
   record.data = data;
-  return { record, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
+  const r: StepResult = { record, failure: outcome.failure, retryAfterMs: outcome.retryAfterMs };
+  return last ? endOf(a, s, run, services, r) : r;
 }
 
-async function afterwards(a: ActionPlan, s: Scope, run: RunState, services: Services, record: StepRecord, data: unknown, outcome: ActionOutcome): Promise<StepResult> {
+async function afterwards(a: ActionPlan, s: Scope, run: RunState, services: Services, record: StepRecord, data: unknown, outcome: ActionOutcome, last: boolean): Promise<StepResult> {
   let failure = outcome.failure;
   try {
     // The action's timeout lowers the jq time bound of its transforms (runtime/jq/bounds.ts).
@@ -218,7 +227,8 @@ async function afterwards(a: ActionPlan, s: Scope, run: RunState, services: Serv
     setOwn(s.steps, a.name, record);
     record.assert = await runAssert(a.assert, data, s);
   }
-  return { record, failure, retryAfterMs: outcome.retryAfterMs };
+  const r: StepResult = { record, failure, retryAfterMs: outcome.retryAfterMs };
+  return last ? endOf(a, s, run, services, r) : r;
 }
 
 /** A failed transform is the config author's to fix, and the response may hide why (no

@@ -8,7 +8,8 @@ import { timerMs } from '../values/bounds.ts';
 import type { RunState, SeqState, StepRecord } from '../run-state.ts';
 import type { Scope } from '../scope.ts';
 import type { Services } from '../services.ts';
-import { runSequence, type Paused } from './sequence.ts';
+import { newSeq, runSequence, type Paused } from './sequence.ts';
+import { Records } from '../values/records.ts';
 import { Refused } from '../refused.ts';
 
 /** SERVICE__LOOKUP_MAX_ITEMS unset. */
@@ -42,7 +43,7 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
     while (next < items.length && !signal?.aborted) {
       const i = next++;
       const scope = itemScope(s, items[i]);
-      const seq = itemSeq();
+      const seq = newSeq();
       // Without item_timeout the sequence is awaited as it is (no promise chained on it per item).
       const r = timeoutMs === undefined
         ? itemResult(nested, httpOut, scope, seq, await runSequence(nested, scope, seq, run, services))
@@ -68,23 +69,13 @@ export async function runLookup(a: ActionPlan, s: Scope, run: RunState, services
 /** An item's scope: the item is the body; its steps start as the lookup's and stay its own. Written
  *  out field by field: a spread of the scope cost ~4x as much, once per item. */
 function itemScope(s: Scope, item: unknown): Scope {
-  // Copied key by key: Object.assign from the run's steps (a dictionary-mode object) took ~3x as
-  // long. The copy has no `__proto__` setter in its chain, so even that name is set as data.
+  // Copied key by key into fast-mode records (values/records.ts): no `__proto__` setter in their
+  // chain, so even that name is set as data.
   const steps: Record<string, StepRecord> = new Records();
   for (const k in s.steps) steps[k] = s.steps[k]!;
   return { body: item, rawBody: s.rawBody, params: s.params, headers: s.headers, steps, state: s.state, env: s.env };
 }
 
-/** sequence.ts's newSeq, with the failures in fast-mode records. */
-const itemSeq = (): SeqState => ({ order: [], unhandled: [], failures: new Records() });
-
-/** An item's records by action name (its steps, its sequence's failures): no Object.prototype in
- *  their chain, as Object.create(null) gives, but made in V8's fast mode; Object.create(null) makes
- *  a dictionary-mode object, larger and slower to make, twice per item. Item records are never
- *  stored (a lookup keeps only its items' results), so the prototype they have instead of none is
- *  never seen; its own prototype is null and it has no properties (no `constructor`). */
-const Records = function Records() {} as unknown as new () => Record<string, never>;
-Records.prototype = Object.freeze(Object.create(null));
 
 /** An item's result: the data of the last action that ran with `output: http`, else of the last that
  *  ran; failed when an action's failure went unhandled or the status is 400 or more. Plain loops:

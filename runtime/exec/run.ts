@@ -11,6 +11,7 @@ import { newSeq, runSequence, settle, type Paused } from './sequence.ts';
 import { untilShutdown } from './shutdown.ts';
 import { copyRecord, setOwn, withOwn } from '../values/build.ts';
 import { redactorOf, redactRun } from '../values/redact.ts';
+import { Records } from '../values/records.ts';
 
 export interface RunOptions {
   trigger: Trigger;
@@ -57,16 +58,17 @@ class IsoText {
 const startIso = new IsoText(), deadlineIso = new IsoText();
 
 export function newRunState(plan: Plan, i: InterfacePlan, request: RequestData, o: RunOptions): RunState {
+  const now = o.services.clock.now(); // one clock read: the deadline counts from the start as written
   const state: RunState = {
     id: o.runId ?? o.env.uuid(),
     config: plan.name,
     iface: i.name,
     trigger: o.trigger,
-    startedAt: startIso.of(o.services.clock.now()),
-    deadline: deadlineIso.of(o.services.clock.now() + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)),
+    startedAt: startIso.of(now),
+    deadline: deadlineIso.of(now + (o.services.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS)),
     request,
-    // No prototype: action names are data, even one called __proto__ or constructor.
-    steps: Object.create(null) as RunState['steps'],
+    // Nothing inherited: action names are data, even one called __proto__ or constructor (values/records.ts).
+    steps: new Records(),
     seq: newSeq(),
     cursor: 0,
     status: 'running',
@@ -215,8 +217,8 @@ function placeOf(i: InterfacePlan, state: RunState): number {
  *  suspension and resumption. */
 function proceed(i: InterfacePlan, state: RunState, s: Scope, o: Continuing, start: number): Promise<RunResult> {
   if (o.checkpoint) return proceedHeld(i, state, s, o, start, o.checkpoint);
-  return untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start), state, o.services, start, i.actions.length)
-    .then((paused) => (paused ? suspend(i, state, paused, o) : concluded(i, state, s)));
+  return untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start), state, o.services, start, i.actions.length,
+    (paused) => (paused ? suspend(i, state, paused, o) : concluded(i, state, s)));
 }
 
 /** A run held under a lease: each settled action's progress is persisted before the next starts. */
@@ -232,9 +234,8 @@ async function proceedHeld(i: InterfacePlan, state: RunState, s: Scope, o: Conti
   };
   // The delivery (a callback's body, a finished wait) is persisted before anything else runs.
   await settled(start);
-  const paused = await untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start, i.actions.length);
-  if (paused) return suspend(i, state, paused, o);
-  return concluded(i, state, s);
+  return untilShutdown(runSequence(i.actions, s, state.seq, state, o.services, start, settled), state, o.services, start, i.actions.length,
+    (paused) => (paused ? suspend(i, state, paused, o) : concluded(i, state, s)));
 }
 
 /** Every action settled: the run's result (an action's failure, else the interface's assert). */

@@ -11,11 +11,13 @@ import { allHold } from './input.ts';
 import { runAction, type StepResult } from './action.ts';
 import { RunStopped } from './shutdown.ts';
 import { setOwn } from '../values/build.ts';
+import { Records } from '../values/records.ts';
 
 /** No unhandled failure (the usual case): one shared empty set, not one per action. */
 const NONE: ReadonlySet<string> = new Set();
 
-export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: Object.create(null) as SeqState['failures'] });
+/** A sequence's bookkeeping; failures by action name in fast-mode records (values/records.ts). */
+export const newSeq = (): SeqState => ({ order: [], unhandled: [], failures: new Records() });
 
 /** The HTTP client waiting for the run went away before it suspended: nothing further starts. */
 export class RunCancelled extends Error {
@@ -45,35 +47,44 @@ class Sequence {
   ) {}
 
   from(i: number): Promise<Paused | undefined> {
-    const { actions, s, seq, run, services } = this;
     try {
-      for (; i < actions.length; i++) {
-        if (services.cancel?.aborted) throw new RunCancelled();
-        if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
-        const a = actions[i]!;
-        const verdict = checkConditions(a, s.steps, seq.unhandled.length ? new Set(seq.unhandled) : NONE);
-        let record: StepRecord;
-        if (!verdict.run) {
-          record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
-          if (verdict.failWith !== undefined) {
-            seq.forced = { action: a.name, status: verdict.failWith };
-            seq.unhandled.push(a.name);
-          }
-        } else if (a.onAssertion || (a.stateKeys && services.store)) {
-          return this.awaited(a, i);
-        } else if (skippedDependency(a, s)) {
-          record = skippedByDependency();
-        } else {
-          const t0 = services.clock.now();
-          return runAction(a, s, run, services).then((r) => this.ran(a, r, i, t0));
-        }
-        if (this.settled) return this.next(a, record, i);
-        this.keep(a, record);
-      }
-      return Promise.resolve(undefined);
+      const r = this.step(i);
+      return r instanceof Promise ? r : Promise.resolve(r);
     } catch (e) {
       return Promise.reject(e);
     }
+  }
+
+  /** The actions from `i`: where the sequence ended (or paused) when it got there without waiting,
+   *  else its promise. The action that ran continues here (ran, next) with a plain value when the rest
+   *  does not wait: a promise handed back from a `then` callback costs its adoption (two more
+   *  microtasks and a promise) on every action of every request. A throw is the caller's rejection. */
+  private step(i: number): Paused | undefined | Promise<Paused | undefined> {
+    const { actions, s, seq, run, services } = this;
+    for (; i < actions.length; i++) {
+      if (services.cancel?.aborted) throw new RunCancelled();
+      if (services.shutdown?.aborted) throw new RunStopped(run.id); // parked or stopped: see ./shutdown.ts
+      const a = actions[i]!;
+      const verdict = checkConditions(a, s.steps, seq.unhandled.length ? new Set(seq.unhandled) : NONE);
+      let record: StepRecord;
+      if (!verdict.run) {
+        record = { outcome: verdict.failWith !== undefined ? 'failed' : 'skipped', attempts: 0, error: verdict.reason };
+        if (verdict.failWith !== undefined) {
+          seq.forced = { action: a.name, status: verdict.failWith };
+          seq.unhandled.push(a.name);
+        }
+      } else if (a.onAssertion || (a.stateKeys && services.store)) {
+        return this.awaited(a, i);
+      } else if (skippedDependency(a, s)) {
+        record = skippedByDependency();
+      } else {
+        const t0 = services.clock.now();
+        return runAction(a, s, run, services).then((r) => this.ran(a, r, i, t0));
+      }
+      if (this.settled) return this.next(a, record, i);
+      this.keep(a, record);
+    }
+    return undefined;
   }
 
   /** An action whose run_on_assertion or state read is awaited first. */
@@ -86,7 +97,7 @@ class Sequence {
     return this.ran(a, await runAction(a, s, run, services), i, t0);
   }
 
-  private ran(a: ActionPlan, r: StepResult, i: number, t0: number): Paused | Promise<Paused | undefined> {
+  private ran(a: ActionPlan, r: StepResult, i: number, t0: number): Paused | undefined | Promise<Paused | undefined> {
     if (r.suspend) return { index: i, suspend: r.suspend };
     // How long it ran (its attempts and the waits between them in process), for the runs API.
     r.record.ms = this.services.clock.now() - t0;
@@ -95,9 +106,9 @@ class Sequence {
   }
 
   /** The action's record kept, its progress persisted (a held run), then the actions after it. */
-  private next(a: ActionPlan, record: StepRecord, i: number): Promise<Paused | undefined> {
+  private next(a: ActionPlan, record: StepRecord, i: number): Paused | undefined | Promise<Paused | undefined> {
     this.keep(a, record);
-    return this.settled ? this.settled(i + 1).then(() => this.from(i + 1)) : this.from(i + 1);
+    return this.settled ? this.settled(i + 1).then(() => this.step(i + 1)) : this.step(i + 1);
   }
 
   private keep(a: ActionPlan, record: StepRecord): void {

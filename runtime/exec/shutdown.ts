@@ -12,27 +12,36 @@ export class RunStopped extends Error {
   constructor(readonly runId: string) { super(`run ${runId} stopped: the server shut down before it finished and has no durable store to keep it`); }
 }
 
-/** The sequence's outcome, unless the shutdown comes first: then a pause at the action in flight, or
- *  RunStopped. With every one of the `total` actions settled (the last checkpoint being written), the
- *  sequence has nothing left to start: its own outcome is awaited. */
-export function untilShutdown(work: Promise<Paused | undefined>, state: RunState, services: Services, start: number, total: number): Promise<Paused | undefined> {
+/** `then` of the sequence's outcome, unless the shutdown comes first: then of a pause at the action in
+ *  flight, or RunStopped. With every one of the `total` actions settled (the last checkpoint being
+ *  written), the sequence has nothing left to start: its own outcome is awaited. `then` is applied
+ *  here, in the same turn, rather than by the caller on the returned promise (a promise and a turn
+ *  more on every request). */
+export function untilShutdown<R>(work: Promise<Paused | undefined>, state: RunState, services: Services, start: number, total: number, then: (paused: Paused | undefined) => R | Promise<R>): Promise<R> {
   const signal = services.shutdown;
-  if (!signal) return work;
+  if (!signal) return work.then(then);
   const settledBefore = state.seq.order.length; // each action of the sequence adds one when it settles
   return new Promise((resolve, reject) => {
+    // Settled once: after a stop, the work's later outcome is ignored (and `then` not run again).
+    let over = false;
+    const end = (paused: Paused | undefined) => {
+      if (over) return;
+      over = true;
+      try { resolve(then(paused)); } catch (e) { reject(e); }
+    };
     const stop = () => {
       const index = start + state.seq.order.length - settledBefore;
       if (index >= total) return;
       work.catch(() => {}); // its outcome no longer counts
-      if (!services.store?.durable) return reject(new RunStopped(state.id));
-      resolve({ index, suspend: { reason: 'shutdown', at: services.clock.now() } });
+      if (!services.store?.durable) { over = true; return reject(new RunStopped(state.id)); }
+      end({ index, suspend: { reason: 'shutdown', at: services.clock.now() } });
     };
-    if (signal.aborted) stop(); // a settled promise ignores the work's later outcome
+    if (signal.aborted) stop();
     const runs = signal.aborted ? undefined : waitingOn(signal);
     const waiter = runs?.add(stop);
     work.then(
-      (v) => { if (waiter) runs!.remove(waiter); resolve(v); },
-      (e: unknown) => { if (waiter) runs!.remove(waiter); reject(e); },
+      (v) => { if (waiter) runs!.remove(waiter); end(v); },
+      (e: unknown) => { if (waiter) runs!.remove(waiter); if (!over) { over = true; reject(e); } },
     );
   });
 }

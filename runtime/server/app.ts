@@ -135,10 +135,11 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
       // added by gateRoutes. Without it (it may answer instead of the handler) the handler writes the line.
       const surface: Surface = { kind: 'interface', plan, iface: i };
       const direct = lines && !gated(gate, surface) ? lines : undefined;
-      // Not async: the run's promise is mapped once (an async handler cost a suspension and a
-      // resumption on every request). A throw before the run starts is fastify's to answer. The
-      // promise ends with undefined, not the reply: the reply is sent by then (fastify sends nothing
-      // more), and a reply, being thenable, cost its adoption (two more microtasks) on every request.
+      // Not async, and it returns nothing: the run's promise is mapped once, and the reply is sent
+      // from that mapping (an async handler cost a suspension and a resumption, a returned promise
+      // fastify's own then, with its two closures and its turn, on every request). A throw before the
+      // run starts is fastify's to answer; an error after it is handed to fastify as a returned
+      // promise's rejection would be (reply.send of the error: the error handler, answerError).
       // `check` refuses what the router would (compiler/load/route-syntax.ts); what only shows when
       // configs are served together (another's /metrics, the MCP route of SERVICE__ORG/ENVIRONMENT)
       // stops the start with one line.
@@ -150,24 +151,28 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
         checkBodySchema(i, data.body); // and one that breaks `accepts.schema`
         const cancel = abortOnDisconnect(req);
         const answered = (result: RunResult) => {
-          runOver(req, cancel);
-          noteParked(app, plan, i, result);
-          noteRun(req, plan, i, result);
-          const enc = encodeResponse(result.response, i.output);
-          if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
-          if (lines) result.requestLine = true;
-          hooks.afterRun(plan, i, result);
-          reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
-          direct?.(req, reply);
+          try {
+            runOver(req, cancel);
+            noteParked(app, plan, i, result);
+            noteRun(req, plan, i, result);
+            const enc = encodeResponse(result.response, i.output);
+            if (enc.bodyJson !== undefined) result.bodyJson = enc.bodyJson;
+            if (lines) result.requestLine = true;
+            hooks.afterRun(plan, i, result);
+            reply.code(enc.status).headers(enc.headers).header('x-run-id', result.state.id).send(enc.payload);
+            direct?.(req, reply);
+          } catch (e) { failed(reply, e); }
         };
         const stopped = (e: unknown) => {
-          runOver(req, cancel);
-          if (!(e instanceof RunStopped)) throw e;
-          answerStopped(reply, plan, i, e);
-          direct?.(req, reply);
+          try {
+            runOver(req, cancel);
+            if (!(e instanceof RunStopped)) return failed(reply, e);
+            answerStopped(reply, plan, i, e);
+            direct?.(req, reply);
+          } catch (e2) { failed(reply, e2); }
         };
         // The request's id (env.uuid, through requestIds) names its run too: one id per request.
-        return executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);
+        void executeInterface(plan, i, data, { trigger: 'http', env, services: withCancel(services, cancel), runId: req.id }).then(answered, stopped);
       } }));
     }
   }
@@ -202,6 +207,14 @@ export function buildApp(plans: Plan[], o: ServerOptions = {}): FastifyInstance 
     // A run cancelled by its client's disconnect (499) has its line from the abort hook.
     if (status !== 499) lines?.(req, reply);
   }
+}
+
+/** An error after the handler returned, answered as fastify answers a rejected handler promise:
+ *  reply.send of an Error runs the error handler (a value thrown that is no Error is wrapped in one);
+ *  a reply already sent is left as it is. */
+function failed(reply: FastifyReply, e: unknown): void {
+  if (reply.sent) return;
+  reply.send(e instanceof Error ? e : new Error(String(e)));
 }
 
 /** Registers an interface's route; the router's refusal (a clash with a built-in route) is a

@@ -20,6 +20,8 @@ export interface RunHooks {
 
 export function runHooks(o: { env: Environment; services: Services; warn: (m: string) => void; capture?: Capture }): RunHooks {
   const errorHandlers = new ErrorHandlers(o.env, o.services, { warn: o.warn });
+  // Made once, not per run: the capture reads the secrets only for a run it keeps.
+  const secretsSeen = () => o.env.sensitiveValues?.() ?? [];
   return {
     errorHandlers,
     afterRun(plan, iface, result) {
@@ -38,7 +40,7 @@ export function runHooks(o: { env: Environment; services: Services; warn: (m: st
       // Duck-typed so that a bundle without metrics does not carry prom-client for this check.
       (o.services.metrics as { observeRun?: (p: Plan, i: InterfacePlan, r: RunResult, now: number) => void } | undefined)?.observeRun?.(plan, iface, result, o.services.clock.now());
       if (o.capture && result.state.status !== 'suspended') {
-        o.capture.afterRun(plan, iface, result, () => o.env.sensitiveValues?.() ?? [])?.catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
+        o.capture.afterRun(plan, iface, result, secretsSeen)?.catch((e: unknown) => o.warn(`capture: ${(e as Error).message}`));
       }
     },
   };

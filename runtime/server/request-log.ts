@@ -15,7 +15,8 @@ import type { Level } from 'pino';
 import { LiveList, type LiveEntry } from '../live-list.ts';
 import { pathOf } from './request.ts';
 
-interface Served { plan: Plan; iface: InterfacePlan; result?: RunResult; pending?: LiveEntry<[string, Served]> }
+/** What a request ran; `runs` and `pending`: its entry among the requests still being answered. */
+interface Served { id: string; plan: Plan; iface: InterfacePlan; result: RunResult | undefined; runs: LiveList<Served>; pending: LiveEntry<Served> | undefined }
 // Kept on the request itself (a property, not a WeakMap entry per request).
 const SERVED = Symbol('pipewright.served');
 const served = {
@@ -23,22 +24,26 @@ const served = {
   set: (req: FastifyRequest, s: Served) => { (req as unknown as { [SERVED]?: Served })[SERVED] = s; },
 };
 // Requests still being answered, for shutdown's log line (a LiveList: see there why not a Map).
-const pending = new WeakMap<FastifyInstance, LiveList<[string, Served]>>();
+const pending = new WeakMap<FastifyInstance, LiveList<Served>>();
 
-/** Called by a route handler before and after the run: what the request ran (for its log line). */
+/** Called by a route handler before and after the run: what the request ran (for its log line).
+ *  The list of requests under way is looked up once a request, when it is first noted. */
 export function noteRun(req: FastifyRequest, plan: Plan, iface: InterfacePlan, result?: RunResult): void {
-  let runs = pending.get(req.server);
-  if (!runs) pending.set(req.server, (runs = new LiveList()));
   let s = served.get(req);
-  if (s && result) s.result = result;
-  else served.set(req, (s = { plan, iface, ...(result ? { result } : {}) }));
-  if (result) answered(runs, s);
-  else if (!s.pending) s.pending = runs.add([req.id, s]);
+  if (!s) {
+    let runs = pending.get(req.server);
+    if (!runs) pending.set(req.server, (runs = new LiveList()));
+    served.set(req, (s = { id: req.id, plan, iface, result, runs, pending: undefined }));
+  }
+  if (result) {
+    s.result = result;
+    answered(s);
+  } else s.pending ??= s.runs.add(s);
 }
 
-function answered(runs: LiveList<[string, Served]> | undefined, s: Served | undefined): void {
+function answered(s: Served | undefined): void {
   if (!s?.pending) return;
-  runs?.remove(s.pending);
+  s.runs.remove(s.pending);
   s.pending = undefined;
 }
 
@@ -104,7 +109,7 @@ export function registerRequestLog(app: FastifyInstance, log: Logger, env: Envir
 
   function requestLine(req: FastifyRequest, reply: FastifyReply, started: number | undefined): void {
     const s = served.get(req);
-    answered(pending.get(req.server), s);
+    answered(s);
     const custom = s?.iface.log;
     if (custom && !custom.enabled) return;
     const runId = String(reply.getHeader('x-run-id') ?? runIdOf(req)), path = loggedPath(req.url), status = reply.statusCode;
@@ -188,5 +193,5 @@ const RESUME_PATH = /\/_ap\/+resume(\/|$)/i;
 
 /** Interface runs still being answered (shutdown logs what it left). */
 export function inFlight(app: FastifyInstance): string[] {
-  return (pending.get(app)?.values() ?? []).map(([id, s]) => `${s.plan.name}.${s.iface.name} (request ${id})`);
+  return (pending.get(app)?.values() ?? []).map((s) => `${s.plan.name}.${s.iface.name} (request ${s.id})`);
 }

@@ -139,6 +139,34 @@ describe('server errors and settings', () => {
     expect(err.run_id).toBe(res.headers.get('x-run-id'));
   });
 
+  it('answers an error after an interface run as a handler bug: 500, the run id, the stack and the request line', async () => {
+    const plan = await planOf('after-run-bug.yaml', 'compiled', `
+interfaces:
+  bug:
+    actions: [{ name: A, input: "x", output: http }]
+`);
+    const env = secretEnv({}, { KEY: 'k3y-v4lue' });
+    const { log, lines } = capturedLog(env);
+    // The run succeeds; what follows it on the request path throws (an after-run hook, here).
+    const app2 = buildApp([plan], {
+      env, services: { clock: systemClock, log },
+      hooks: { errorHandlers: undefined as never, afterRun() { throw new Error('hook bug with k3y-v4lue'); } },
+    });
+    await app2.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => app2.close());
+    const port = (app2.server.address() as { port: number }).port;
+    const res = await fetch(`http://127.0.0.1:${port}/bug`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: { status: 500, message: 'internal error' } });
+    const runId = res.headers.get('x-run-id');
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    const err = await until(() => lines.find((l) => l.level === 50 && l.err));
+    expect(err.msg).toBe('hook bug with [redacted]');
+    expect(err.run_id).toBe(runId);
+    const line = await until(() => lines.find((l) => l.msg === 'request'));
+    expect(line).toMatchObject({ run_id: runId, config: plan.name, interface: 'bug', status: 500 });
+  });
+
   it('reads SERVICE__LOG_LEVEL, SERVICE__LOG_PRETTY and SERVICE__LOG_LEVEL_LABELS, refusing an unknown level in one line', async () => {
     expect(logSettings({})).toEqual({ level: 'info', pretty: false });
     expect(logSettings({ SERVICE__LOG_LEVEL_LABELS: '1' })).toEqual({ level: 'info', pretty: false, labels: true });

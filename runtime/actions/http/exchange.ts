@@ -23,6 +23,19 @@ export interface Exchanged { out: ActionOutcome; bytes: number }
  *  request's promise is mapped once (an async function here cost a suspension and a resumption on
  *  every request); every failure, thrown or rejected, becomes a failed outcome. */
 export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: ActionContext, maxBytes: number): Promise<Exchanged> {
+  return exchangeAs(plan, url, page, ctx, maxBytes, withBytes);
+}
+
+/** One request without pagination: its outcome alone (no byte count to carry, and no second
+ *  promise, with its turn, to take the outcome out of an Exchanged on every request). */
+export function exchangeOnce(plan: Plan, ctx: ActionContext, maxBytes: number): Promise<ActionOutcome> {
+  return exchangeAs(plan, undefined, 1, ctx, maxBytes, outcomeOnly);
+}
+
+const withBytes = (out: ActionOutcome, bytes: number): Exchanged => ({ out, bytes });
+const outcomeOnly = (out: ActionOutcome): ActionOutcome => out;
+
+function exchangeAs<T>(plan: Plan, url: URL | undefined, page: number, ctx: ActionContext, maxBytes: number, as: (out: ActionOutcome, bytes: number) => T): Promise<T> {
   const { method, body, timeoutMs } = plan;
   const target = url === undefined ? plan.target : targetOf(url); // a later page's URL is always a new one
   const where = () => `${method} ${target.display}`;
@@ -35,10 +48,12 @@ export function exchange(plan: Plan, url: URL | undefined, page: number, ctx: Ac
   const cancel = timer ? undefined : ctx.cancel;
   const outer = cancel ? undefined : ctx.signal;
   const signal = cancel ?? (timer && outer ? AbortSignal.any([outer, timer.signal]) : timer?.signal ?? outer);
-  const fail = (e: unknown): Exchanged => { clearTimeout(t); return { out: failed(e, where()), bytes: 0 }; };
-  const answer = (res: RawResponse): Exchanged => {
+  const fail = (e: unknown): T => { clearTimeout(t); return as(failed(e, where()), 0); };
+  const answer = (res: RawResponse): T => {
     clearTimeout(t);
-    try { return { out: outcome(res, plan.expect, plan.declared, where, ctx), bytes: res.body.length }; } catch (e) { return { out: failed(e, where()), bytes: 0 }; }
+    let out: ActionOutcome;
+    try { out = outcome(res, plan.expect, plan.declared, where, ctx); } catch (e) { return as(failed(e, where()), 0); }
+    return as(out, res.body.length);
   };
   let response: Promise<RawResponse>;
   try {

@@ -15,7 +15,9 @@ export function outcome(res: RawResponse, expect: unknown, declared: DataType | 
   const dec = decodeBody(res.body, { status, contentType: headers['content-type'], declared, lenient: !ok });
   // One object, fields set in one order (no spread copies: this runs for every response).
   const out: ActionOutcome = { ok, status, headers, data: dec.data };
-  const retryAfter = retryAfterMs(headers['retry-after'], ctx.services?.clock?.now() ?? Date.now());
+  // The clock is read only for a Retry-After (a date's wait counts from now): most responses have none.
+  const wait = headers['retry-after'];
+  const retryAfter = wait === undefined ? undefined : retryAfterMs(wait, ctx.services?.clock?.now() ?? Date.now());
   if (retryAfter !== undefined) out.retryAfterMs = retryAfter;
   if (!ok) {
     out.error = `HTTP ${status} from ${where()} (expected ${describeExpectation(expect as never)})`;
