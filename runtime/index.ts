@@ -4,7 +4,7 @@ export type { ConfigIR, InterfaceIR, ActionIR } from './config-ir.ts';
 export type { Plan, InterfacePlan, ActionPlan, Leaf, DataFn, Pred, TestOutcome } from './plan.ts';
 export type { Scope, Environment } from './scope.ts';
 export type { RunState, RequestData, StepRecord } from './run-state.ts';
-export { at, path, type Fields } from './values/get.ts';
+export { at, path, type Fields, type Rec } from './values/get.ts';
 export { text, val, orDefault, countOfValue } from './values/text.ts';
 export { textAs } from './values/escape.ts';
 export { body, rawBody, params, headers, param, header, step, state, secret, variable, envVar, secretData, variableData, envVarData, uuid } from './values/refs.ts';

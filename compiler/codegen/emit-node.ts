@@ -97,8 +97,9 @@ export function emitFn(e: Emitter, n: Fn, owner: Owner): Code {
       e.declare(owner, `path ${n.src}`, _`const ${name} = (d: unknown): unknown => ${c};`);
       break;
     }
-    // `target` is typed as any run data (rt.Fields) for the plain field reads (plain-key.ts).
-    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: rt.Fields) => unknown = ${new Code(compileCalcSource(n.src))};`); break;
+    // A math expression: math calls it on its copy of a record only, so `target` is a record (typed so
+    // for the plain field reads, plain-key.ts).
+    case 'calc': e.declare(owner, n.src, _`const ${name}: (target: rt.Rec) => unknown = ${new Code(compileCalcSource(n.src, { record: true }))};`); break;
     case 'test': e.declare(owner, `test ${n.test.src}`, emitTest(e, name, n.test, owner)); break;
     case 'chain': e.declare(owner, n.steps.map((t) => t.op).join(' → '), emitChain(e, name, n.steps, owner)); break;
   }

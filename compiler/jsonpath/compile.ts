@@ -6,6 +6,7 @@ import { jsonpath } from 'json-p3';
 import { env, isJsonPath } from '../../runtime/jsonpath/env.ts';
 import { dottedSegments } from '../../runtime/jsonpath/query.ts';
 import { _, Code, join, Name } from '../emit/code.ts';
+import { plainKey } from '../emit/plain-key.ts';
 
 export type Query = ReturnType<typeof env.compile>;
 type Segment = Query['segments'][number];
@@ -39,19 +40,23 @@ export function compileJsonPath(src: string): { code: Code; single: boolean } | 
 }
 
 /** A filter selector's test (`[?…]`) as `(root) => (x) => boolean`, the code a compiled path runs for
- *  each candidate; `usesRoot` when it reads `$` (the whole data) as well as `@`. */
-export function compileWhere(sel: Selector): { code: Code; usesRoot: boolean } | null {
+ *  each candidate; `usesRoot` when it reads `$` (the whole data) as well as `@`. With `record`, the
+ *  test of a candidate known to be a record (an object, not an array): `@.name` of a plain name is its
+ *  property (compiler/emit/plain-key.ts), without jp.prop's own-property test, which measured half the
+ *  time of a fused loop picking by `[?@.price > 10]` (node 20). */
+export function compileWhere(sel: Selector, o: { record?: boolean } = {}): { code: Code; usesRoot: boolean } | null {
   if (!(sel instanceof S.FilterSelector)) return null;
-  const g = new Gen();
   const x = new Name('x');
+  const g = new Gen(o.record ? x : undefined);
   let test: Code;
   try {
-    test = g.test(sel.expression.expression, _`${x}`);
+    test = g.test(sel.expression.expression, x);
   } catch (e) {
     if (e instanceof Unsupported) return null;
     throw e;
   }
-  return { code: _`((root: unknown) => {\n${join(g.helpers, '\n')}\nreturn (${x}: unknown): boolean => ${test};\n})`, usesRoot: g.usesRoot };
+  const type = new Code(o.record ? 'rt.Rec' : 'unknown');
+  return { code: _`((root: unknown) => {\n${join(g.helpers, '\n')}\nreturn (${x}: ${type}): boolean => ${test};\n})`, usesRoot: g.usesRoot };
 }
 
 const singular = (segs: readonly Segment[]): boolean =>
@@ -64,6 +69,9 @@ class Gen {
   private n = 0;
   helpers: Code[] = [];
   usesRoot = false;
+
+  /** `record`: the name of a candidate known to be a record (compileWhere's `record`). */
+  constructor(private readonly record?: Name) {}
 
   private fresh(prefix: string): Name {
     return new Name(`${prefix}${++this.n}`);
@@ -80,7 +88,8 @@ class Gen {
   private chain(segs: readonly Segment[], from: Code): Code {
     return segs.reduce((acc, s) => {
       const sel = s.selectors[0];
-      return sel instanceof S.NameSelector ? _`jp.prop(${acc}, ${sel.name})` : _`jp.at(${acc}, ${(sel as InstanceType<typeof S.IndexSelector>).index})`;
+      if (!(sel instanceof S.NameSelector)) return _`jp.at(${acc}, ${(sel as InstanceType<typeof S.IndexSelector>).index})`;
+      return acc === this.record && plainKey(sel.name) ? _`${acc}[${sel.name}]` : _`jp.prop(${acc}, ${sel.name})`;
     }, from);
   }
 

@@ -16,7 +16,8 @@ export type Pick =
   | { k: 'all' }
   /** Indices and slices (`[0,2]`, `[1:4]`, `[:500,500:]`): an index, or [start, stop, step] with null for an absent bound. */
   | { k: 'positions'; parts: Position[] }
-  | { k: 'where'; code: Code; usesRoot: boolean };
+  /** `onRecord`: the same test for a candidate known to be a record (compileWhere's `record`). */
+  | { k: 'where'; code: Code; onRecord: Code; usesRoot: boolean };
 
 export type Position = number | [start: number | null, stop: number | null, step: number];
 
@@ -70,7 +71,8 @@ export function recordSet(src: string): RecordSet | undefined {
   }
   else if (sels.length === 1 && first instanceof S.FilterSelector) {
     const w = compileWhere(first);
-    if (w) pick = { k: 'where', ...w };
+    const r = compileWhere(first, { record: true });
+    if (w && r) pick = { k: 'where', ...w, onRecord: r.code };
   }
   return pick && make(names, deep, pick);
 }

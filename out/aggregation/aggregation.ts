@@ -167,9 +167,10 @@ function customer_overview_Totals_post_aggregate_specialised(d: unknown, _a: unk
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: the data is not an array");
-  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  const all = { n: 0, s0: 0, c0: 0, hi0: 0 };
   for (const it of (list ?? []) as unknown[]) {
-    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "amount"));
+    const a0 = rt.sp.getDotted(it, "amount");
+    const x0 = typeof a0 === "number" ? a0 : rt.sp.toNumber(a0);
     customer_overview_Totals_post_aggregate_bucket(all, x0);
   }
   const summary: Record<string, unknown> = ((b) => ({

@@ -56,8 +56,8 @@ function price_Price_input(s: rt.Scope): unknown {
 }
 
 // price › Price › post › math › expressions › 0 › total: target.unit * target.qty (in lines.price_Price)
-const price_Price_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.mul(target?.["unit"], target?.["qty"]));
+const price_Price_post_math_expressions_0_total_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.mul(target["unit"], target["qty"]));
 
 // price › Price › post › math: math, specialised (in lines.price_Price)
 function price_Price_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {

@@ -89,8 +89,8 @@ function order_total_Lines_assert_test1_test(d: unknown, s: rt.Scope): rt.TestOu
 }
 
 // order_total › Lines › post › math › expressions › 0 › line_total: target.price * target.qty (in lines.order_total_Lines)
-const order_total_Lines_post_math_expressions_0_line_total_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.mul(target?.["price"], target?.["qty"]));
+const order_total_Lines_post_math_expressions_0_line_total_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.mul(target["price"], target["qty"]));
 
 // order_total › Lines › post › math: math, specialised (in lines.order_total_Lines)
 function order_total_Lines_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -139,10 +139,12 @@ function order_total_Summary_post_aggregate_specialised(d: unknown, _a: unknown,
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: the data is not an array");
-  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0, s1: 0, c1: 0, lo1: 0, hi1: 0 };
+  const all = { n: 0, s0: 0, s1: 0 };
   for (const it of (list ?? []) as unknown[]) {
-    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "line_total"));
-    const x1 = rt.sp.toNumber(rt.sp.getDotted(it, "qty"));
+    const a0 = rt.sp.getDotted(it, "line_total");
+    const x0 = typeof a0 === "number" ? a0 : rt.sp.toNumber(a0);
+    const a1 = rt.sp.getDotted(it, "qty");
+    const x1 = typeof a1 === "number" ? a1 : rt.sp.toNumber(a1);
     order_total_Summary_post_aggregate_bucket(all, x0, x1);
   }
   const summary: Record<string, unknown> = ((b) => ({

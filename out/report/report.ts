@@ -68,12 +68,12 @@ function sales_report_Sales_post_filter_specialised(d: unknown, _a: unknown, s: 
 }
 
 // sales_report › Sales › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_report_Sales)
-const sales_report_Sales_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
+const sales_report_Sales_post_math_expressions_0_total_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.mul(target["quantity"], target["unit_price"]));
 
 // sales_report › Sales › post › math › expressions › 1 › total_with_vat: target.quantity * target.unit_price * 1.2 (in lines.sales_report_Sales)
-const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: rt.Fields) =>
-  unknown = (target) => calc.fin(calc.mul(calc.mul(target?.["quantity"], target?.["unit_price"]), 1.2));
+const sales_report_Sales_post_math_expressions_1_total_with_vat_calc: (target: rt.Rec) =>
+  unknown = (target) => calc.fin(calc.mul(calc.mul(target["quantity"], target["unit_price"]), 1.2));
 
 // sales_report › Sales › post › math: math, specialised (in lines.sales_report_Sales)
 function sales_report_Sales_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -126,9 +126,9 @@ function sales_report_Sales_post_fused(d: unknown, s: rt.Scope): unknown {
   try {
     for (const el of list) {
       let r = el as Record<string, unknown>;
-      const v0 = sales_report_Sales_post_filter_conditions_0_field_path(r);
-      if (!(sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed"))) continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
+      const v0 = r.state;
+      if (!(sales_report_Sales_post_filter_conditions_0_is_equal_to(v0, "completed"))) continue;
       const m1 = rt.sp.rounded(sales_report_Sales_post_math_expressions_0_total_calc(r), 2);
       const m2 = rt.sp.rounded(sales_report_Sales_post_math_expressions_1_total_with_vat_calc(r), 2);
       r = rt.sp.copyRecord(r);
@@ -292,16 +292,17 @@ function sales_report_ByRegion_post_aggregate_specialised(d: unknown, _a: unknow
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: the data is not an array");
-  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  const all = { n: 0, s0: 0, c0: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
   const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
-    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
+    const a0 = rt.sp.getDotted(it, "total");
+    const x0 = typeof a0 === "number" ? a0 : rt.sp.toNumber(a0);
     sales_report_ByRegion_post_aggregate_bucket(all, x0);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
     const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
+    if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0 } }));
     sales_report_ByRegion_post_aggregate_bucket(g.b, x0);
   }
   const summary: Record<string, unknown> = ((b) => ({
@@ -403,12 +404,12 @@ function sales_summary_Totals_post_filter_specialised(d: unknown, _a: unknown, s
 }
 
 // sales_summary › Totals › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_summary_Totals)
-const sales_summary_Totals_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
+const sales_summary_Totals_post_math_expressions_0_total_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.mul(target["quantity"], target["unit_price"]));
 
 // sales_summary › Totals › post › math › expressions › 1 › __proto__: target.quantity + 1 (in lines.sales_summary_Totals)
-const sales_summary_Totals_post_math_expressions_1_proto_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.add(target?.["quantity"], 1));
+const sales_summary_Totals_post_math_expressions_1_proto_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.add(target["quantity"], 1));
 
 // sales_summary › Totals › post › math: math, specialised (in lines.sales_summary_Totals)
 function sales_summary_Totals_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -446,38 +447,22 @@ function sales_summary_Totals_post_aggregate_specialised(d: unknown, _a: unknown
   const list = d;
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: the data is not an array");
-  const all = {
-    n: 0,
-    s0: 0,
-    c0: 0,
-    lo0: 0,
-    hi0: 0,
-    s1: 0,
-    c1: 0,
-    lo1: 0,
-    hi1: 0,
-    s2: 0,
-    c2: 0,
-    lo2: 0,
-    hi2: 0,
-  };
+  const all = { n: 0, s0: 0, c0: 0, hi0: 0, s1: 0, c2: 0, lo2: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
   const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
-    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
-    const x1 = rt.sp.toNumber(rt.sp.getDotted(it, "__proto__"));
-    const x2 = rt.sp.toNumber(rt.sp.getDotted(it, "unit_price"));
+    const a0 = rt.sp.getDotted(it, "total");
+    const x0 = typeof a0 === "number" ? a0 : rt.sp.toNumber(a0);
+    const a1 = rt.sp.getDotted(it, "__proto__");
+    const x1 = typeof a1 === "number" ? a1 : rt.sp.toNumber(a1);
+    const a2 = rt.sp.getDotted(it, "unit_price");
+    const x2 = typeof a2 === "number" ? a2 : rt.sp.toNumber(a2);
     sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
     const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
-    if (!g) groups.set(
-      id,
-      (g = {
-        key: { region: k0 },
-        b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0, s1: 0, c1: 0, lo1: 0, hi1: 0, s2: 0, c2: 0, lo2: 0, hi2: 0 },
-      }),
-    );
+    if (!g)
+      groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, hi0: 0, s1: 0, c2: 0, lo2: 0 } }));
     sales_summary_Totals_post_aggregate_bucket(g.b, x0, x1, x2);
   }
   const summary: Record<string, unknown> = ((b) => ({
@@ -504,27 +489,14 @@ function sales_summary_Totals_post_aggregate_specialised(d: unknown, _a: unknown
 function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
   const list = Array.isArray(d) ? d : undefined;
   if (list === undefined) return rt.sp.UNFUSED;
-  const all = {
-    n: 0,
-    s0: 0,
-    c0: 0,
-    lo0: 0,
-    hi0: 0,
-    s1: 0,
-    c1: 0,
-    lo1: 0,
-    hi1: 0,
-    s2: 0,
-    c2: 0,
-    lo2: 0,
-    hi2: 0,
-  };
+  const all = { n: 0, s0: 0, c0: 0, hi0: 0, s1: 0, c2: 0, lo2: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
   const tokens = new Map<string, object>();
   try {
     for (const el of list) {
       let r = el as Record<string, unknown>;
-      const v0 = sales_summary_Totals_post_filter_conditions_0_field_path(r);
+      if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
+      const v0 = r.quantity;
       if (
         !(
           (
@@ -536,36 +508,19 @@ function sales_summary_Totals_post_fused(d: unknown, s: rt.Scope): unknown {
         )
       )
         continue;
-      if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
       const m1 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_0_total_calc(r), 2);
       const m2 = rt.sp.rounded(sales_summary_Totals_post_math_expressions_1_proto_calc(r), 2);
-      const x0 = rt.sp.toNumber(m1);
-      const x1 = rt.sp.toNumber(m2);
-      const x2 = rt.sp.toNumber(r.unit_price);
+      const x0 = typeof m1 === "number" ? m1 : rt.sp.toNumber(m1);
+      const x1 = typeof m2 === "number" ? m2 : rt.sp.toNumber(m2);
+      const a2 = r.unit_price;
+      const x2 = typeof a2 === "number" ? a2 : rt.sp.toNumber(a2);
       sales_summary_Totals_post_aggregate_bucket(all, x0, x1, x2);
       const k0 = r.region ?? null;
       const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
       if (!g) groups.set(
         id,
-        (g = {
-          key: { region: k0 },
-          b: {
-            n: 0,
-            s0: 0,
-            c0: 0,
-            lo0: 0,
-            hi0: 0,
-            s1: 0,
-            c1: 0,
-            lo1: 0,
-            hi1: 0,
-            s2: 0,
-            c2: 0,
-            lo2: 0,
-            hi2: 0,
-          },
-        }),
+        (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, hi0: 0, s1: 0, c2: 0, lo2: 0 } }),
       );
       sales_summary_Totals_post_aggregate_bucket(g.b, x0, x1, x2);
     }
@@ -663,8 +618,8 @@ function sales_summary_Paged_post_filter_specialised(d: unknown, _a: unknown, s:
 const sales_summary_Paged_post_math_target_places = (d: unknown) => jp.memberPlaces(d, ["items"]);
 
 // sales_summary › Paged › post › math › expressions › 0 › total: target.quantity * target.unit_price (in lines.sales_summary_Paged)
-const sales_summary_Paged_post_math_expressions_0_total_calc: (target: rt.Fields) => unknown = (target) =>
-  calc.fin(calc.mul(target?.["quantity"], target?.["unit_price"]));
+const sales_summary_Paged_post_math_expressions_0_total_calc: (target: rt.Rec) => unknown = (target) =>
+  calc.fin(calc.mul(target["quantity"], target["unit_price"]));
 
 // sales_summary › Paged › post › math: math, specialised (in lines.sales_summary_Paged)
 function sales_summary_Paged_post_math_specialised(d: unknown, _a: unknown, _s: rt.Scope): unknown {
@@ -701,16 +656,17 @@ function sales_summary_Paged_post_aggregate_specialised(d: unknown, _a: unknown,
   const list = sales_summary_Paged_post_aggregate_over_path(d);
   if (list !== null && list !== undefined && !Array.isArray(list))
     throw new rt.sp.TransformError("aggregate: over is not an array");
-  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  const all = { n: 0, s0: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
   const tokens = new Map<string, object>();
   for (const it of (list ?? []) as unknown[]) {
-    const x0 = rt.sp.toNumber(rt.sp.getDotted(it, "total"));
+    const a0 = rt.sp.getDotted(it, "total");
+    const x0 = typeof a0 === "number" ? a0 : rt.sp.toNumber(a0);
     sales_summary_Paged_post_aggregate_bucket(all, x0);
     const k0 = rt.sp.getDotted(it, "region") ?? null;
     const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
+    if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0 } }));
     sales_summary_Paged_post_aggregate_bucket(g.b, x0);
   }
   const summary: Record<string, unknown> = ((b) => ({ sum: { total: rt.sp.cleanSum(b.s0) } }))(all);
@@ -724,22 +680,22 @@ function sales_summary_Paged_post_aggregate_specialised(d: unknown, _a: unknown,
 function sales_summary_Paged_post_fused(d: unknown, s: rt.Scope): unknown {
   const list = rt.sp.listAt(d, ["items"], false);
   if (list === undefined) return rt.sp.UNFUSED;
-  const all = { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 };
+  const all = { n: 0, s0: 0 };
   const groups = new Map<unknown, { key: Record<string, unknown>; b: typeof all }>();
   const tokens = new Map<string, object>();
   try {
     for (const el of list) {
       let r = el as Record<string, unknown>;
-      const v0 = sales_summary_Paged_post_filter_conditions_0_field_path(r);
-      if (!(sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true))) continue;
       if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;
+      const v0 = r.region;
+      if (!(sales_summary_Paged_post_filter_conditions_0_is_not_null(v0, true))) continue;
       const m1 = sales_summary_Paged_post_math_expressions_0_total_calc(r);
-      const x0 = rt.sp.toNumber(m1);
+      const x0 = typeof m1 === "number" ? m1 : rt.sp.toNumber(m1);
       sales_summary_Paged_post_aggregate_bucket(all, x0);
       const k0 = r.region ?? null;
       const id = typeof k0 === "string" ? k0 : rt.sp.tokenOf(tokens, JSON.stringify([k0]));
       let g = groups.get(id);
-      if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0, c0: 0, lo0: 0, hi0: 0 } }));
+      if (!g) groups.set(id, (g = { key: { region: k0 }, b: { n: 0, s0: 0 } }));
       sales_summary_Paged_post_aggregate_bucket(g.b, x0);
     }
   } catch {

@@ -3,6 +3,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** What generated code reads a plain field name of (compiler/emit/plain-key.ts): any run data. */
 export type Fields = { readonly [k: string]: unknown } | null | undefined;
+/** What generated code reads a plain field name of with no null check: a record (an object, not an array). */
+export type Rec = { readonly [k: string]: unknown };
 
 /** One step into a value; undefined when absent. */
 export function at(value: unknown, key: string | number): unknown {

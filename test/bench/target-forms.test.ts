@@ -32,6 +32,35 @@ describe('target forms bench family', () => {
     for (const f of all.slice(1)) expect(await loopOf(f), f.slug).toBe(first);
   });
 
+  // Hostile values through the fused loop's fast reads (plain fields, a number tested before toNumber,
+  // the filter pick's test for records): both paths give one answer, records only (the loop runs to
+  // the end) and with an element that is not a record (the stages one by one).
+  const hostile: unknown[] = [
+    { price: 20, qty: 2, cat: 'books' }, { price: -0, qty: 3, cat: 'books' }, { price: NaN, qty: 1, cat: 'toys' },
+    { price: Infinity, qty: 1, cat: 'toys' }, { price: 1e308, qty: 10, cat: 'toys' }, { price: 11, qty: -0, cat: 'books' },
+    { price: '20', qty: 2, cat: 'books' }, { price: ' 30 ', qty: '2', cat: 'x' }, { price: 12, qty: 'abc', cat: null },
+    { price: 13, qty: null, cat: 5 }, { price: 14, qty: {}, cat: { a: 1 } }, { price: 15, qty: [2], cat: [1] },
+    { price: 16, qty: true }, { price: null, qty: 1, cat: 'books' }, { price: 2 ** 53 + 2, qty: 3, cat: 'books' },
+    { price: 5e-324, qty: 1, cat: 'toys' }, { qty: 4, cat: 'toys' }, { price: 17, qty: 1e308, cat: 'toys' },
+    { price: 18, qty: -1e308, cat: 'toys' }, { price: 10.5, qty: 1, cat: '__proto__', total: 'x' },
+  ];
+  const bodyWith = (f: (typeof FORMS)[number], items: unknown[]) => (f.at === 'body' ? items : f.at === 'items' ? { page: 1, items } : { page: 1, a: { b: items } });
+  for (const f of FORMS) {
+    it(`${f.slug}: hostile values answer alike on both paths`, async () => {
+      const yaml = formConfig(f);
+      const plans = [await planOf('form.yaml', 'compiled', yaml), await planOf('form.yaml', 'interpreted', yaml)];
+      for (const items of [hostile, [...hostile, null], [...hostile, 'text'], [[1], ...hostile]]) {
+        const answers = await Promise.all(plans.map(async (plan) => {
+          const i = plan.interfaces[0]!;
+          const r = await executeInterface(plan, i, postRequest(i.route, bodyWith(f, items)), { trigger: 'test', env: testEnv(), services: { clock: systemClock } });
+          return JSON.stringify(r.response);
+        }));
+        expect(answers[0]).toBe(answers[1]);
+        expect(answers[0]).toContain('"status":200');
+      }
+    });
+  }
+
   for (const f of FORMS) {
     it(`${f.slug}: one fused loop on the array, and the hand-written answer on both paths`, async () => {
       const yaml = formConfig(f);

@@ -10,6 +10,14 @@ export function compiled(src: string): Calc {
   return new Function('calc', `return ${compileCalcSource(src)}`)(ops) as Calc;
 }
 
+/** The fast path's source as generated modules declare it: called by math on records only. */
+export function onRecord(src: string): Calc {
+  return new Function('calc', `return ${compileCalcSource(src, { record: true })}`)(ops) as Calc;
+}
+
 export function both(src: string): [interpreted: Calc, compiled: Calc] {
   return [compileCalcClosure(src), compiled(src)];
 }
+
+/** Both backends and the record form: for targets that are records. */
+export const all3 = (src: string): Calc[] => [...both(src), onRecord(src)];

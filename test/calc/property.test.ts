@@ -2,7 +2,7 @@
 // JSON-safe (no undefined, NaN or Infinity escapes).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { both } from './helpers.ts';
+import { both, onRecord } from './helpers.ts';
 
 const num = fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }).map((d) => Math.abs(d)));
 const text = fc.stringMatching(/^[a-z0-9 .\-]{0,6}$/);
@@ -39,6 +39,7 @@ describe('calc backends agree', () => {
         const [interpreted, compiled] = both(src);
         const got = interpreted(t);
         expect(compiled(t)).toEqual(got);
+        expect(onRecord(src)(t)).toEqual(got); // the form generated modules call on records
         expect(got).not.toBeUndefined();
         if (typeof got === 'number') expect(Number.isFinite(got) && !Object.is(got, -0)).toBe(true);
       }),

@@ -82,4 +82,11 @@ describe('generated source', () => {
     );
     expect(compileCalcSource('target.customer.name')).toBe('(target) => calc.fin(calc.get(target, "customer", "name"))');
   });
+
+  it('on a record (what math calls it on) reads a plain field with no null check, others as before', () => {
+    expect(compileCalcSource('target.price * target.qty', { record: true })).toBe('(target) => calc.fin(calc.mul(target["price"], target["qty"]))');
+    expect(compileCalcSource('target.length + target["0"] + target.a.b', { record: true })).toBe(
+      '(target) => calc.fin(calc.add(calc.add(calc.field(target, "length"), calc.field(target, "0")), calc.get(target, "a", "b")))',
+    );
+  });
 });

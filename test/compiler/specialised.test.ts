@@ -18,8 +18,15 @@ describe('specialised transforms in the generated module', () => {
     expect(text).not.toContain('rt.transforms.');
     const fused = /function s_T_post_fused\(d: unknown, s: rt\.Scope\): unknown \{\n[\s\S]*?\n\}\n/.exec(text)?.[0] ?? '';
     expect(fused).toContain('for (const el of list)');
+    // Every element a record (others go to the stages one by one): plain names read plainly.
+    expect(fused).toContain('if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;\n      const v0 = r.price;');
     expect(fused).toContain('const m1 = s_T_post_math_expressions_0_total_calc(r);');
-    expect(fused).toContain('const x0 = rt.sp.toNumber(m1);');
+    expect(fused).toContain('const x0 = typeof m1 === "number" ? m1 : rt.sp.toNumber(m1);');
+    expect(fused).toContain('const k0 = r.cat ?? null;');
+    // The buckets keep what is asked: a count and a sum.
+    expect(fused).toContain('const all = { n: 0, s0: 0 };');
+    // The expression's function is called on records only: it reads its fields plainly.
+    expect(text).toMatch(/: \(target: rt\.Rec\) => unknown = \(target\) =>\s+calc\.fin\(calc\.mul\(target\["price"\], target\["qty"\]\)\)/);
     expect(fused).not.toContain('copyRecord');
     expect(text).toMatch(/const r1 = s_T_post_fused\(d, s\);\n {2}if \(r1 !== rt\.sp\.UNFUSED\) d = r1;\n {2}else \{/);
   });
@@ -30,6 +37,20 @@ describe('specialised transforms in the generated module', () => {
       '{ aggregate: { over: $.items, sum: [price] } }',
     ]);
     expect(text).toContain('const list = rt.sp.listAt(d, ["items"], false);');
+  });
+
+  it('math picked by a JSONPath filter in a fused loop: the test for records reads plain names plainly', async () => {
+    const text = await moduleOf([
+      '{ filter: { target: $.items, conditions: { price: { is_greater_than: 10 } } } }',
+      '{ math: { target: "$.items[?@.price > 10 && @.length > 1 && @.a.b == 1]", expressions: { total: "target.price * target.qty" } } }',
+      '{ aggregate: { over: $.items, sum: [total] } }',
+    ]);
+    // The math alone tests any element (jp.prop); the fused loop, records only.
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('return (x: unknown): boolean => ( jp.numGt(jp.prop(x, "price"), 10) && ( jp.numGt(jp.prop(x, "length"), 1) && jp.cmp(jp.some(jp.prop(jp.prop(x, "a"), "b")), "==", 1)');
+    expect(flat).toContain('return (x: rt.Rec): boolean => ( jp.numGt(x["price"], 10) && ( jp.numGt(jp.prop(x, "length"), 1) && jp.cmp(jp.some(jp.prop(x["a"], "b")), "==", 1)');
+    expect(text).toContain('const picks1 = s_T_post_where_on_record(d);');
+    expect(text).toContain('const p1 = picks1(r);');
   });
 
   it('a stage reading a math field gets the written record', async () => {

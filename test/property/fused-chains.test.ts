@@ -4,7 +4,10 @@
 // not records, and the array at the top or under `items`. Each chain exercises one rule of the
 // fusion: math fields kept in variables and read by an aggregate, a filter reading a math field
 // (the record written out first), an expression reading an earlier one, a dotted read through a
-// math field, and the array result of a chain without an aggregate.
+// math field, and the array result of a chain without an aggregate. The loop reads plain names of its
+// records plainly, tests numbers before toNumber and picks by a JSONPath filter's test for records:
+// hostile numbers (-0, NaN, ±Infinity, 1e308 whose products overflow, the smallest double) beside text,
+// null and objects keep both paths one.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { executeInterface, type RunResult } from '../../runtime/exec/run.ts';
@@ -48,6 +51,17 @@ const chains: Record<string, string[]> = {
     '{ filter: { conditions: { v: { is_greater_than: -100 } } } }',
     '{ aggregate: { group_by: [cat], sum: [v], max: [length] } }',
   ],
+  // The benchmark's chain (bench/scenarios/target-forms.ts) over hostile values.
+  'filter → math of two fields → sum by group': [
+    '{ filter: { conditions: { v: { is_greater_than: 10 } } } }',
+    '{ math: { expressions: { total: "target.v * target.a" } } }',
+    '{ aggregate: { group_by: [cat], sum: [total], count: true } }',
+  ],
+  'math picked by a JSONPath filter: plain names, prototype names, nested and $-free': [
+    '{ filter: { target: $.items, conditions: { cat: { is_not_null: true } } } }',
+    '{ math: { target: "$.items[?@.v > 10 || @.length > 0 || @.c.x == 1 || @.t >= -0 || @.a == \'1.5\']", expressions: { t: "target.v * target.a", u: "target.t - 1" } } }',
+    '{ aggregate: { over: $.items, group_by: [cat], sum: [t, u], min: [v], count: true } }',
+  ],
   'filters only': [
     '{ filter: { conditions: { v: { is_not_null: true } } } }',
     '{ filter: { conditions: { cat: { is_one_of: [books, toys] } } } }',
@@ -60,15 +74,22 @@ function bodies() {
   const leaf = fc.oneof(
     fc.integer({ min: -50, max: 50 }), fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
     fc.constantFrom('1.5', '-2', '0.1', '0.2', 'abc', '', ' 3 ', '1e3', 'books', 'toys'), fc.constant(null), fc.boolean(), fc.constant({ x: 1, y: null }),
+    fc.constantFrom(1e308, -1e308, 5e-324, 2 ** 53 + 2, 11, 20.5, ...Object.keys(HOSTILE)),
   );
   const rec = fc.dictionary(fc.constantFrom(...KEYS), leaf, { maxKeys: 6 });
   const element = fc.oneof({ weight: 12, arbitrary: rec }, fc.constant(null), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constantFrom('abc', ''));
   const list = fc.array(element, { maxLength: 12 });
+  // Records only: the loop runs to the end (an element that is not a record sends it to the stages).
+  const records = fc.array(rec, { maxLength: 12 });
   const body = fc.oneof({ weight: 4, arbitrary: list }, { weight: 3, arbitrary: list.map((items) => ({ page: 1, items })) },
+    { weight: 3, arbitrary: records }, { weight: 3, arbitrary: records.map((items) => ({ page: 1, items })) },
     fc.constant({ items: null }), fc.constant(7), rec);
-  // Through JSON, as an HTTP body arrives: an own "__proto__" key, no -0 or undefined.
-  return body.map((d) => JSON.parse(JSON.stringify(d ?? null)) as unknown);
+  // Through JSON, as an HTTP body arrives: an own "__proto__" key, no undefined; -0 (as JSON.parse
+  // reads "-0"), NaN and ±Infinity (as other actions may hand them on) put back in.
+  return body.map((d) => JSON.parse(JSON.stringify(d ?? null), (_k, v: unknown) => (typeof v === 'string' && Object.hasOwn(HOSTILE, v) ? HOSTILE[v] : v)) as unknown);
 }
+
+const HOSTILE: Record<string, number> = { '#-0': -0, '#NaN': NaN, '#Inf': Infinity, '#-Inf': -Infinity };
 
 const yamlOf = (steps: string[], input = 'a|body|') =>
   `interfaces:\n  c:\n    method: POST\n    actions:\n      - name: T\n        input: ${input}\n        post_transforms:\n${steps.map((s) => `          - ${s}\n`).join('')}`;

@@ -3,17 +3,18 @@
 // math's fields stay in variables until something needs the record: an aggregate reads them from
 // the variables, so math copies no record; a filter reading one, or an array result, writes the
 // record out (one copy, as math alone makes). The loop is a fast path only: data of another shape
-// (not the array, an element math would pass through, an array also reachable by an earlier key)
-// or any error returns rt.sp.UNFUSED, and the chain then runs its stages one by one, which decide
-// the result and report errors in each transform's words.
+// (not the array, an element that is not a record, an array also reachable by an earlier key) or any
+// error returns rt.sp.UNFUSED, and the chain then runs its stages one by one, which decide the result
+// and report errors in each transform's words. Every element being a record, the loop reads a plain
+// field name as a plain property (compiler/emit/plain-key.ts), with no null check.
 import { Code, lit, member } from '../../emit/code.ts';
 import type { Emitter } from '../emitter.ts';
 import { aggregateItem, aggregateStart, aggregateSummary, type AggregatePlan } from './aggregate.ts';
-import type { FilterPlan } from './filter.ts';
+import type { FilterCondition, FilterPlan } from './filter.ts';
 import { mathValue, writeField, type MathPlan } from './math.ts';
 import type { StagePlan } from './index.ts';
 import type { Pick, RecordSet } from '../../jsonpath/records.ts';
-import { listCall, pickCode, putCall } from './target.ts';
+import { declareWhere, listCall, pickCode, putCall } from './target.ts';
 import { plainKey } from '../../emit/plain-key.ts';
 
 /** A run of stages [from, to) fused into the function `name`. */
@@ -75,7 +76,6 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
   const pending = new Map<string, { v: string; cond?: string }>();
   let owned = false; // r is a copy made here (writable), not an element of the input
   let maybeOwned = false; // r may be a copy made on a picked element's branch (tested as r !== el)
-  let isRecord = false; // r was checked to be a record (an object, not an array)
   let vars = 0;
   const body: string[] = [];
   const before: string[] = []; // lines before the loop: what the picks need
@@ -103,15 +103,12 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
       const first = c.field.k === 'path' && c.field.segs.length > 0 ? String(c.field.segs[0]) : undefined;
       if (first === undefined || pending.has(first)) writeOut();
       const v = `v${vars++}`;
-      body.push(`    const ${v} = ${c.read}(r);`, `    if (!(${c.test(v)})) continue;`);
+      body.push(`    const ${v} = ${fieldOf(c)};`, `    if (!(${c.test(v)})) continue;`);
     }
   }
   function mathLines(st: MathPlan): void {
     const pick = st.records?.pick;
     if (pick && pick.k !== 'all') return pickedMathLines(st, pick);
-    // Math passes other elements through unchanged; the stages one by one handle that rare case.
-    if (!isRecord) body.push('    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;');
-    isRecord = true;
     for (const set of st.sets) {
       // A field a picked stage left pending is written out first: it keeps its place on the picked records.
       if (set.reads === 'all' || [...set.reads].some((f) => pending.has(f)) || pending.get(set.field)?.cond) writeOut();
@@ -124,8 +121,7 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
       }
     }
   }
-  /** Math on some elements (a slice, indices, a filter): a selected null stays, a selected scalar or array
-   *  goes to the stages one by one, the others pass unchanged. The picked records' fields stay in
+  /** Math on some elements (a slice, indices, a filter); the others pass unchanged. The picked records' fields stay in
    *  variables as math's do, unless the stage reads or rewrites a field not yet written out (or r is
    *  already ours): then they are written on a copy at once. */
   function pickedMathLines(st: MathPlan, pick: Exclude<Pick, { k: 'all' }>): void {
@@ -133,7 +129,9 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     const n = vars++;
     let test: string;
     if (pick.k === 'where' || needsLength(pick)) {
-      const code = pickCode(st.records!, st.where, String(n))!;
+      // The element is a record here: a filter pick takes its test for records.
+      const where = pick.k === 'where' ? declareWhere(e, st.records, owner, true) : st.where;
+      const code = pickCode(st.records!, where, String(n))!;
       before.push(...code.before.map((l) => `  ${l}`));
       test = code.test(`i${n}`, 'r');
     } else test = positionTest(pick, `i${n}`);
@@ -146,7 +144,7 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
       return clash;
     });
     const p = `p${n}`;
-    body.push(`    const ${p} = r !== null && (${test});`, `    if (${p} && (typeof r !== "object" || Array.isArray(r))) return rt.sp.UNFUSED;`);
+    body.push(`    const ${p} = ${test};`);
     if (direct) {
       writeOut();
       body.push(`    if (${p}) {`);
@@ -163,9 +161,9 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     }
   }
   // An aggregate reads a dotted field; one starting at a pending math field reads on from its variable;
-  // a plain name of a checked record is its own field (getDotted's rule for a record).
+  // a plain name of the record is its own field (getDotted's rule for a record).
   const own = (f: string): string => {
-    if (!isRecord || f.includes('.')) return `rt.sp.getDotted(r, ${lit(f)})`;
+    if (f.includes('.')) return `rt.sp.getDotted(r, ${lit(f)})`;
     return plainKey(f) ? `r${member(f)}` : `(Object.hasOwn(r, ${lit(f)}) ? r${member(f)} : undefined)`;
   };
   const read = (f: string): string => {
@@ -189,6 +187,9 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     '  try {',
     '    for (const el of list) {',
     '    let r = el as Record<string, unknown>;',
+    // Math passes other elements through unchanged, a filter reads their fields otherwise: the stages
+    // one by one handle that rare case.
+    '    if (r === null || typeof r !== "object" || Array.isArray(r)) return rt.sp.UNFUSED;',
     ...body,
     '    }',
     '  } catch {',
@@ -198,6 +199,14 @@ function emitFused(e: Emitter, stages: StagePlan[], form: RecordSet | undefined,
     '}',
   ].join('\n')));
   return name;
+}
+
+/** A condition's field of the record `r`: one plain name is its property (as the path's read gives it for
+ *  a record, compiler/emit/plain-key.ts); other paths through the condition's read. */
+function fieldOf(c: FilterCondition): string {
+  const f = c.field;
+  const seg = f.k === 'path' && f.segs.length === 1 ? f.segs[0] : undefined;
+  return typeof seg === 'string' && plainKey(seg) ? `r${member(seg)}` : `${c.read}(r)`;
 }
 
 /** Indices and slices counted from the start, tested on the position `i` at the stage. */

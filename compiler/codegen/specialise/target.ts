@@ -20,11 +20,12 @@ export const listCall = (rs: RecordSet, d = 'd'): string => `rt.sp.listAt(${d}, 
 /** `d` with the array replaced by `v`. */
 export const putCall = (rs: RecordSet, v: string, d = 'd'): string => `rt.sp.withList(${d}, ${lit(rs.names)}, ${v})`;
 
-/** A `[?…]` pick's test, declared once per transform: `(root) => (el) => boolean`. */
-export function declareWhere(e: Emitter, rs: RecordSet | undefined, owner: string[]): string | undefined {
+/** A `[?…]` pick's test, declared once per transform: `(root) => (el) => boolean`; with `onRecord`, the
+ *  test of an element known to be a record (a fused loop's). */
+export function declareWhere(e: Emitter, rs: RecordSet | undefined, owner: string[], onRecord = false): string | undefined {
   if (rs?.pick?.k !== 'where') return undefined;
-  const name = e.names.make(...owner, 'where');
-  e.declare(owner, 'JSONPath filter of the target', _`const ${name} = ${rs.pick.code};`);
+  const name = e.names.make(...owner, onRecord ? 'where_on_record' : 'where');
+  e.declare(owner, `JSONPath filter of the target${onRecord ? ', on a record' : ''}`, _`const ${name} = ${onRecord ? rs.pick.onRecord : rs.pick.code};`);
   return name.text;
 }
 
