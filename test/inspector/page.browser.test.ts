@@ -197,6 +197,9 @@ describe.skipIf(!haveChromium)(haveChromium ? 'the inspector page in headless Ch
     await page.getByLabel('Interface').fill('charge');
     await page.getByLabel('Interface').press('Enter');
     await expect.poll(() => page.url()).toContain('status=failed');
+    // The interface's list rendered (its one run) before the keyboard step: a render after the Tab
+    // replaces the focused link, and Enter then opens nothing.
+    await expect.poll(() => page.locator('#caption').textContent()).toBe('1 run, newest first');
     // Keyboard only: from the Filter button, Tab reaches the newest run's link; Enter opens it.
     await page.getByRole('button', { name: 'Filter' }).focus();
     await page.keyboard.press('Tab');
