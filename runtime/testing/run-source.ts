@@ -6,6 +6,7 @@ import { openStore } from '../store/index.ts';
 import { recordedRun } from '../server/runs-api.ts';
 import { detailView } from '../server/run-view.ts';
 import { validRunId } from '../server/runs-query.ts';
+import { isObject } from '../transforms/util/path.ts';
 
 export type RunDetail = ReturnType<typeof detailView>;
 
@@ -50,19 +51,17 @@ export async function runFromServer(server: string, id: string, token: string): 
   return detail;
 }
 
-const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** What another server's JSON lacks of the shape the converter reads (the values themselves are
  *  checked where they are used): said, rather than a TypeError from deep inside it. */
 function notADetail(d: RunDetail): string | undefined {
   const rq: unknown = d.request;
-  if (!isMap(rq) || typeof rq.method !== 'string' || !isMap(rq.params) || !isMap(rq.headers)) return 'its request is not { method, params, headers, body }';
+  if (!isObject(rq) || typeof rq.method !== 'string' || !isObject(rq.params) || !isObject(rq.headers)) return 'its request is not { method, params, headers, body }';
   for (const k of ['id', 'config', 'interface', 'status', 'started_at'] as const) if (typeof d[k] !== 'string') return `its ${k} is not a string`;
   // Written into the case's comment as it is: the time the runtime wrote, nothing else.
   const t = Date.parse(d.started_at);
   if (!Number.isFinite(t) || new Date(t).toISOString() !== d.started_at) return 'its started_at is not an ISO time';
-  if (d.outcome !== undefined && (!isMap(d.outcome) || !isHttpStatus(d.outcome.http_code))) return 'its outcome is not { http_code, body }';
-  const bad = (d.actions as unknown[]).findIndex((a) => !isMap(a) || typeof a.name !== 'string' || typeof a.outcome !== 'string');
+  if (d.outcome !== undefined && (!isObject(d.outcome) || !isHttpStatus(d.outcome.http_code))) return 'its outcome is not { http_code, body }';
+  const bad = (d.actions as unknown[]).findIndex((a) => !isObject(a) || typeof a.name !== 'string' || typeof a.outcome !== 'string');
   if (bad >= 0) return `its action ${bad + 1} is not { name, outcome, ... }`;
   return undefined;
 }
